@@ -1,0 +1,5 @@
+"""`python -m mdmem` runs the command line."""
+
+from mdmem.cli import main
+
+main()

@@ -1,0 +1,101 @@
+"""Carrying out a review plan: the all-or-nothing write, then one git commit of those files."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.errors import GitError, MdmemError
+from mdmem.gitio import commit_files, repository
+from mdmem.memory import load
+from mdmem.review import ReviewPlan, ReviewSummary, plan_review
+from mdmem.writer import locked, recover, write_files
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    written: tuple[str, ...]  # paths relative to the memory folder
+    commit: str | None  # the review commit, when one was made
+    notice: str | None  # why no commit was made, when that is worth saying
+
+
+def commit_message(summary: ReviewSummary) -> str:
+    """A message built only from the review's inputs: counts and ids per change."""
+    tiers = ", ".join(f"{tier} {count}" for tier, count in summary.tiers)
+    lines = [
+        f"mdmem review through {summary.through}",
+        "",
+        f"{summary.sessions} sessions; {tiers}; open threads {summary.open_threads}",
+    ]
+    details: list[str] = []
+    for reason in ("faded", "superseded", "completed"):
+        ids = [fact_id for fact_id, why in summary.moved_out if why == reason]
+        if ids:
+            details.append(f"Archived ({reason}): {', '.join(ids)}")
+    if summary.moved_in:
+        details.append(f"Reactivated: {', '.join(summary.moved_in)}")
+    if summary.tier_changes:
+        changes = (f"{i} ({a} → {b})" for i, a, b in summary.tier_changes)
+        details.append(f"Tier changes: {', '.join(changes)}")
+    if summary.refreshed:
+        details.append(f"Refreshed uses/last_used: {len(summary.refreshed)} facts")
+    if summary.backfilled:
+        details.append(f"Backfilled origin: {', '.join(summary.backfilled)}")
+    if summary.opened:
+        details.append(f"Opened threads: {', '.join(summary.opened)}")
+    if details:
+        lines += ["", *details]
+    return "\n".join(lines) + "\n"
+
+
+def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
+    """Write the plan's files all or nothing, then commit exactly them.
+
+    If git refuses the commit, the files are put back as they were, so a review
+    either lands whole (files and commit) or not at all.
+    """
+    if not plan.writes or plan.summary is None:
+        return ApplyResult((), None, None)
+    root = plan.root
+    with locked(root):
+        for write in plan.writes:
+            path = root / write.path
+            current = path.read_bytes().decode("utf-8") if path.exists() else None
+            if current != write.before:
+                raise MdmemError(
+                    f"{root.name}/{write.path} changed after the review was planned; run it again"
+                )
+        write_files(root, {write.path: write.after for write in plan.writes})
+        written = tuple(write.path for write in plan.writes)
+        if not commit:
+            return ApplyResult(written, None, None)
+        repo = repository(root)
+        if repo is None:
+            return ApplyResult(written, None, "not a git repository: files written, not committed")
+        try:
+            sha = commit_files(repo, [root / p for p in written], commit_message(plan.summary))
+        except GitError:
+            _undo(root, plan)
+            raise
+        return ApplyResult(written, sha, None)
+
+
+def _undo(root: Path, plan: ReviewPlan) -> None:
+    write_files(root, {w.path: w.before for w in plan.writes if w.before is not None})
+    for write in plan.writes:
+        if write.before is None:
+            with contextlib.suppress(FileNotFoundError):
+                (root / write.path).unlink()
+
+
+def review(
+    root: Path, *, dry_run: bool = False, commit: bool = True
+) -> tuple[ReviewPlan, ApplyResult]:
+    """Lock the memory, finish any interrupted write, plan the review and carry it out."""
+    with locked(root):
+        recover(root)
+        plan = plan_review(load(root))
+        if dry_run:
+            return plan, ApplyResult((), None, None)
+        return plan, apply(plan, commit=commit)

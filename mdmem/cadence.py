@@ -1,0 +1,126 @@
+"""Cadences: the Open Threads a review raises (re-verify invariants, promote to core, invert).
+
+The review only proposes; people approve by editing the thread or the fact.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from mdmem.errors import ParseError
+from mdmem.footer import new_footer
+from mdmem.ledger import SessionName, parse_session_name
+from mdmem.memory import Memory
+from mdmem.reviewlog import throughs
+from mdmem.stamps import read_stamps, stamp_through
+from mdmem.usage import Ledger
+
+VERIFY_PREFIX = "verify-invariants-"
+PROMOTE_PREFIX = "promote-to-core-"
+INVERT_PREFIX = "invert-to-anti-pattern-"
+
+
+@dataclass(frozen=True)
+class Thread:
+    fact_id: str
+    lines: tuple[str, ...]  # without line endings
+
+
+@dataclass(frozen=True)
+class ThreadPlan:
+    opened: tuple[Thread, ...]
+    stamps: tuple[tuple[str, str], ...]  # Project State stamps the threads imply
+
+
+def _thread(fact_id: str, text: str, date: str) -> Thread:
+    footer = new_footer(
+        "  ",
+        {"id": fact_id, "created": date, "last_used": date, "uses": "0", "tier": "working"},
+    )
+    return Thread(fact_id, (f"- [ ] {text}", footer.render()))
+
+
+def _name(stem: str | None) -> SessionName | None:
+    if stem is None:
+        return None
+    try:
+        return parse_session_name(stem + ".md", stem)
+    except ParseError:
+        return None
+
+
+def plan_threads(
+    memory: Memory, ledger: Ledger, tiers: dict[str, str], date: str, through: str
+) -> ThreadPlan:
+    continuity = memory.continuity
+    every_id = set(tiers)
+    opened: list[Thread] = []
+    stamps: list[tuple[str, str]] = []
+
+    # Re-verify invariants: due every `verify_invariants_every` sessions after the last check.
+    core = sorted(f.id for f in continuity.facts if tiers[f.id] == "core")
+    checks = [f for f in continuity.facts if f.id.startswith(VERIFY_PREFIX)]
+    done = [_name(f.id[len(VERIFY_PREFIX) :]) for f in checks if f.is_done_thread]
+    stamp = read_stamps(continuity).get("last_invariant_check")
+    stamped = _name(stamp_through(stamp[1] if stamp else None))
+    newest_done = max((n for n in done if n is not None), default=None)
+    if newest_done is not None and (stamped is None or newest_done > stamped):
+        stamps.append(("last_invariant_check", f"{newest_done.date} | through {newest_done.stem}"))
+    last_check = max((n for n in (stamped, newest_done) if n is not None), default=None)
+    since = ledger.count if last_check is None else ledger.after_name(last_check)
+    open_check = any(f.is_open_thread for f in checks)
+    thread_id = VERIFY_PREFIX + through
+    due = core and since >= memory.policy.verify_invariants_every
+    if due and not open_check and thread_id not in every_id:
+        text = (
+            f"Re-verify invariants: confirm {', '.join(core)} still hold, or supersede them "
+            f"(due through {through})"
+        )
+        opened.append(_thread(thread_id, text, date))
+
+    live = [f for f in continuity.facts if not f.checkbox]
+    # Promote to core: only when switched on, never on its own.
+    if memory.policy.auto_core:
+        reviews = throughs(memory.reviews)
+        if not reviews or reviews[-1] != through:
+            reviews.append(through)
+        recent = reviews[-memory.policy.core_min_reviews :]
+        for fact in live:
+            if tiers[fact.id] != "active":
+                continue
+            refs = ledger.references.get(fact.id, [])
+            if len(refs) < memory.policy.core_min_uses:
+                continue
+            if len(recent) < memory.policy.core_min_reviews:
+                continue
+            if all(_active_at(ledger, refs, stem, memory) for stem in recent):
+                thread_id = PROMOTE_PREFIX + fact.id
+                if thread_id not in every_id:
+                    text = f"Promote to core: {fact.id}? ({len(refs)} uses, active for the last "
+                    text += f"{len(recent)} reviews)"
+                    opened.append(_thread(thread_id, text, date))
+
+    # Invert to anti-pattern: a rule that sessions keep reporting as harmful.
+    for fact in live:
+        if tiers[fact.id] == "core" or fact.get("type") == "anti-pattern":
+            continue
+        helpful = ledger.helpful.get(fact.id, 0)
+        harmful = ledger.harmful.get(fact.id, 0)
+        if harmful >= 3 and harmful > 2 * helpful:
+            thread_id = INVERT_PREFIX + fact.id
+            if thread_id not in every_id:
+                text = f"Invert to anti-pattern: {fact.id}? (helpful {helpful}, harmful {harmful})"
+                opened.append(_thread(thread_id, text, date))
+    return ThreadPlan(tuple(opened), tuple(stamps))
+
+
+def _active_at(ledger: Ledger, refs: list[int], stem: str, memory: Memory) -> bool:
+    """Was the fact active at the review through `stem`? Derived from the ledger alone."""
+    position = ledger.index_of(stem)
+    if position is None:
+        return False
+    seen = bisect_right(refs, position)
+    if seen < 2:
+        return False
+    return position - refs[seen - 1] <= memory.policy.active_window

@@ -1,0 +1,125 @@
+"""The command line: each command parses options, calls the library, prints, picks the exit code."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from mdmem.apply import review as run_review
+from mdmem.errors import EXIT_OK, MdmemError
+from mdmem.memory import find_root
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def root_option(func: F) -> F:
+    return click.option(
+        "--root",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        help="The memory folder (or a folder holding memory/). Default: search up from here.",
+    )(func)
+
+
+def json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(func)
+
+
+def handles_errors(func: F) -> F:
+    """Turn the library's one root exception into a message and its documented exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except MdmemError as exc:
+            click.echo(f"mdmem: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def resolve_root(root: Path | None) -> Path:
+    return find_root(Path.cwd(), root)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="mdmem")
+def main() -> None:
+    """Long-term memory for coding agents, kept as markdown in git.
+
+    Exit codes: 0 ok, 1 findings (lint), 2 usage, 3 bad input (file:line: message,
+    nothing written), 4 could not write or commit (lock held, git refused).
+    """
+
+
+@main.command()
+@root_option
+@json_option
+@click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
+@click.option("--no-commit", is_flag=True, help="Write the files but make no git commit.")
+@handles_errors
+def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> None:
+    """Recompute uses, tiers and archive moves from the session logs, then commit.
+
+    Example: mdmem review --dry-run
+    """
+    plan, result = run_review(resolve_root(root), dry_run=dry_run, commit=not no_commit)
+    if as_json:
+        payload = {
+            "changed": plan.changed,
+            "summary": None if plan.summary is None else plan.summary.as_dict(),
+            "written": list(result.written),
+            "commit": result.commit,
+            "notice": result.notice,
+            "dry_run": dry_run,
+        }
+        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        return
+    if dry_run:
+        click.echo(plan.diff(), nl=False)
+    click.echo(describe(plan, result, dry_run))
+    sys.exit(EXIT_OK)
+
+
+def describe(plan: Any, result: Any, dry_run: bool) -> str:
+    from mdmem.review import ReviewPlan
+
+    assert isinstance(plan, ReviewPlan)
+    summary = plan.summary
+    if summary is None:
+        return "No session logs yet: nothing to review."
+    lines = [f"Reviewed {summary.sessions} sessions through {summary.through}."]
+    lines.append(
+        "  "
+        + ", ".join(f"{tier} {count}" for tier, count in summary.tiers)
+        + f", open threads {summary.open_threads}"
+    )
+    for reason in ("faded", "superseded", "completed"):
+        ids = [i for i, why in summary.moved_out if why == reason]
+        if ids:
+            lines.append(f"  archived ({reason}): {', '.join(ids)}")
+    if summary.moved_in:
+        lines.append(f"  reactivated: {', '.join(summary.moved_in)}")
+    for fact_id, before, after in summary.tier_changes:
+        lines.append(f"  {fact_id}: {before} → {after}")
+    if summary.opened:
+        lines.append(f"  opened: {', '.join(summary.opened)}")
+    if not plan.changed:
+        lines.append("Nothing new since the last review: no file written, no commit.")
+    elif dry_run:
+        lines.append(f"Dry run: {len(plan.writes)} files would change; nothing written.")
+    else:
+        label = plan.root.name
+        lines.append("Wrote " + ", ".join(f"{label}/{p}" for p in result.written) + ".")
+        if result.commit:
+            lines.append(f"Committed {result.commit[:12]}.")
+        elif result.notice:
+            lines.append(f"Note: {result.notice}.")
+    return "\n".join(lines)

@@ -1,0 +1,265 @@
+"""A memory document (continuity or an archive file): `##` sections and the facts in them.
+
+The parser reads markdown the way a person would: a fact is a top-level list item
+that may wrap, hold blank lines, nested bullets or code, and ends with its footer.
+It keeps line numbers so every error and every edit names an exact place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mdmem.errors import ParseError
+from mdmem.footer import Footer, looks_like_footer, parse_footer
+from mdmem.textfile import TextFile, body, check_conflict_markers
+
+INVARIANTS_SECTION = "Architectural Invariants"
+OPEN_THREADS_SECTION = "Open Threads"
+PROJECT_STATE_SECTION = "Project State"
+
+_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+_ITEM = re.compile(r"^[-*+](?:[ \t]|$)")
+_CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    start: int  # index of the heading line (0-based); -1 for the preamble
+    end: int  # index after the last line of the section
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One footered list item; `start`/`end` are 0-based line indexes, end exclusive."""
+
+    section: str
+    subsection: str
+    start: int
+    end: int
+    footer: Footer
+    checkbox: str | None  # None for a plain fact, " " open thread, "x" done
+
+    @property
+    def id(self) -> str:
+        return self.footer.id
+
+    @property
+    def line(self) -> int:
+        """1-based line of the item's first line."""
+        return self.start + 1
+
+    @property
+    def footer_index(self) -> int:
+        return self.end - 1
+
+    @property
+    def is_open_thread(self) -> bool:
+        return self.checkbox == " "
+
+    @property
+    def is_done_thread(self) -> bool:
+        return self.checkbox == "x"
+
+    def get(self, key: str) -> str | None:
+        return self.footer.get(key)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A top-level list item with no footer (prose, or a fact someone forgot to close)."""
+
+    section: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Document:
+    file: TextFile
+    sections: tuple[Section, ...]
+    facts: tuple[Fact, ...]
+    footerless: tuple[Item, ...]
+
+    @property
+    def path(self) -> str:
+        return self.file.path
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return self.file.lines
+
+    def section(self, title: str) -> Section | None:
+        for section in self.sections:
+            if section.title == title:
+                return section
+        return None
+
+    def fact_text(self, fact: Fact) -> tuple[str, ...]:
+        return self.file.lines[fact.start : fact.end - 1]
+
+
+def heading(line_body: str) -> tuple[int, str] | None:
+    """(level, title) for an ATX heading line, else None."""
+    if not line_body.startswith("#"):
+        return None
+    match = _HEADING.match(line_body)
+    if match is None:
+        return None
+    return len(match[1]), (match[2] or "").strip()
+
+
+class _Fences:
+    """Tracks fenced code blocks; a fence closes with the same character, at least as long."""
+
+    def __init__(self) -> None:
+        self.open: str | None = None
+
+    def step(self, line_body: str) -> bool:
+        """Feed a line; True when the line is part of a fence (markers included)."""
+        match = _FENCE.match(line_body)
+        if self.open is not None:
+            marker = match[1] if match else ""
+            closes = marker[:1] == self.open[0] and len(marker) >= len(self.open)
+            if closes and not line_body.strip()[len(marker) :].strip():
+                self.open = None
+            return True
+        if match:
+            self.open = match[1]
+            return True
+        return False
+
+
+def parse_document(file: TextFile) -> Document:
+    """Split a memory file into sections and facts, refusing what is truly ambiguous."""
+    lines = file.lines
+    path = file.path
+    check_conflict_markers(lines, path)
+    sections: list[Section] = []
+    facts: list[Fact] = []
+    footerless: list[Item] = []
+    fences = _Fences()
+    title, start, subsection = "", -1, ""
+    index = 0
+    count = len(lines)
+    while index < count:
+        text = body(lines[index])
+        if fences.step(text):
+            index += 1
+            continue
+        found = heading(text)
+        if found is not None:
+            level, name = found
+            if level <= 2:
+                sections.append(Section(title, start, index))
+                title, start, subsection = (name if level == 2 else ""), index, ""
+            elif level == 3:
+                subsection = name
+            index += 1
+            continue
+        if _ITEM.match(text):
+            end = _item_end(lines, index)
+            fact = _read_item(file, index, end, title, subsection)
+            if fact is None:
+                footerless.append(Item(title, index, end))
+            else:
+                if not title:
+                    raise ParseError(
+                        "a fact outside any '## ' section; move it under a section heading",
+                        path,
+                        index + 1,
+                    )
+                facts.append(fact)
+            index = end
+            continue
+        if looks_like_footer(text):
+            raise ParseError(
+                "a footer that closes no list item; indent it under its fact", path, index + 1
+            )
+        index += 1
+    sections.append(Section(title, start, count))
+    if fences.open is not None:
+        raise ParseError(f"code fence {fences.open!r} is never closed", path, count)
+    _check_unique(facts, path)
+    return Document(
+        file,
+        tuple(s for s in sections if s.start >= 0 or s.end > 0),
+        tuple(facts),
+        tuple(footerless),
+    )
+
+
+def _item_end(lines: tuple[str, ...], start: int) -> int:
+    """Index after the item's last line.
+
+    Indented and blank lines belong to the item; blank lines at its end do not.
+    """
+    fences = _Fences()
+    last = start
+    index = start + 1
+    count = len(lines)
+    while index < count:
+        text = body(lines[index])
+        if fences.open is not None:
+            fences.step(text)
+            last = index
+            index += 1
+            continue
+        if not text.strip():
+            index += 1
+            continue
+        if text[0] in " \t":
+            fences.step(text)
+            last = index
+            index += 1
+            continue
+        # A footer written flush left right under its item is still that item's footer.
+        if index == last + 1 and looks_like_footer(text):
+            last = index
+        break
+    return last + 1
+
+
+def _read_item(file: TextFile, start: int, end: int, section: str, subsection: str) -> Fact | None:
+    lines = file.lines
+    path = file.path
+    last = body(lines[end - 1])
+    footer: Footer | None = None
+    if last.strip().startswith("<!--") and looks_like_footer(last):
+        footer = parse_footer(last, path, end)
+    elif last.strip().startswith("<!--") and "-->" not in last:
+        raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
+    text_end = end - 1 if footer is not None else end
+    for index in range(start, text_end):
+        text = body(lines[index])
+        if looks_like_footer(text):
+            raise ParseError(
+                "a footer must be the last line of its item; move the text after it above it",
+                path,
+                index + 1,
+            )
+        if footer is not None and "<!--" in text:
+            raise ParseError(
+                "fact text contains '<!--', which would hide text from a reader; reword it",
+                path,
+                index + 1,
+            )
+    if footer is None:
+        return None
+    checkbox = _CHECKBOX.match(body(lines[start]))
+    mark = None if checkbox is None else checkbox[1].lower()
+    return Fact(section, subsection, start, end, footer, mark)
+
+
+def _check_unique(facts: list[Fact], path: str) -> None:
+    seen: dict[str, int] = {}
+    for fact in facts:
+        if fact.id in seen:
+            raise ParseError(
+                f"duplicate id {fact.id!r} (first at line {seen[fact.id]})",
+                path,
+                fact.footer_index + 1,
+            )
+        seen[fact.id] = fact.footer_index + 1

@@ -1,0 +1,183 @@
+"""The fact footer: a one-line HTML comment of `key: value` fields that opens with `id`.
+
+A footer is edited in place: only the values the review owns change, and every
+other byte (spacing, unknown fields, their order) is written back as it was read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from mdmem.errors import ParseError
+
+ID_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+ID_RE = re.compile(rf"^{ID_PATTERN}$")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+TIERS = ("core", "active", "working", "archive-candidate", "archived", "superseded")
+KNOWN_KEYS = frozenset(
+    {
+        "id",
+        "created",
+        "last_used",
+        "uses",
+        "tier",
+        "origin",
+        "supersedes",
+        "superseded-by",
+        "scope",
+        "type",
+        "tags",
+        "section",
+        "serves",
+        "helpful",
+        "harmful",
+        "maturity",
+    }
+)
+
+_COMMENT = re.compile(r"^(?P<indent>[ \t]*)<!--(?P<inner>.*?)-->(?P<trail>[ \t]*)$")
+_FIELD = re.compile(
+    r"^(?P<lead>\s*)(?P<key>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>\s*:\s*)(?P<value>.*?)(?P<tail>\s*)$"
+)
+_KEY_START = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9_-]*)\s*:")
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    value: str
+    segment: str  # the raw text between separators, whitespace included
+
+
+@dataclass(frozen=True)
+class Footer:
+    indent: str
+    fields: tuple[Field, ...]
+    trail: str
+
+    @property
+    def id(self) -> str:
+        return self.fields[0].value
+
+    def get(self, key: str) -> str | None:
+        for field in self.fields:
+            if field.key == key:
+                return field.value
+        return None
+
+    def as_dict(self) -> dict[str, str]:
+        return {field.key: field.value for field in self.fields}
+
+    def render(self) -> str:
+        """The line body, byte-identical to what was read when nothing changed."""
+        inner = "|".join(field.segment for field in self.fields)
+        return f"{self.indent}<!--{inner}-->{self.trail}"
+
+    def updated(self, changes: Mapping[str, str | None]) -> Footer:
+        """Set (str) or drop (None) fields; untouched fields keep their bytes and order."""
+        fields: list[Field] = []
+        seen: set[str] = set()
+        for field in self.fields:
+            seen.add(field.key)
+            if field.key not in changes:
+                fields.append(field)
+                continue
+            value = changes[field.key]
+            if value is None:
+                continue
+            if value == field.value:
+                fields.append(field)
+                continue
+            match = _FIELD.match(field.segment)
+            assert match is not None  # every stored segment matched at parse time
+            segment = match["lead"] + match["key"] + match["sep"] + value + (match["tail"] or " ")
+            fields.append(Field(field.key, value, segment))
+        for key, value in changes.items():
+            if key in seen or value is None:
+                continue
+            if fields and not fields[-1].segment.endswith((" ", "\t")):
+                last = fields[-1]
+                fields[-1] = Field(last.key, last.value, last.segment + " ")
+            fields.append(Field(key, value, f" {key}: {value} "))
+        return Footer(self.indent, tuple(fields), self.trail)
+
+
+def new_footer(indent: str, values: Mapping[str, str]) -> Footer:
+    """A footer written by mdmem itself, in the canonical spacing."""
+    fields = tuple(Field(key, value, f" {key}: {value} ") for key, value in values.items())
+    return Footer(indent, fields, "")
+
+
+def looks_like_footer(line_body: str) -> bool:
+    """A line that is only an HTML comment opening with `id` (or with a footer key)."""
+    stripped = line_body.strip()
+    if not stripped.startswith("<!--"):
+        return False
+    match = _KEY_START.match(stripped[4:])
+    return match is not None and (match["key"] == "id" or match["key"] in KNOWN_KEYS)
+
+
+def parse_footer(line_body: str, path: str, line: int) -> Footer:
+    """Parse one footer line strictly; anything ambiguous is an error naming the line."""
+    stripped = line_body.strip()
+    if "-->" not in stripped:
+        raise ParseError("unclosed footer: the comment has no closing '-->'", path, line)
+    if stripped.count("<!--") > 1:
+        raise ParseError("a footer value contains '<!--'", path, line)
+    match = _COMMENT.match(line_body)
+    if match is None:
+        if stripped.count("-->") > 1:
+            raise ParseError("a footer value contains '-->'", path, line)
+        raise ParseError("text after the footer comment on the same line", path, line)
+    fields: list[Field] = []
+    for segment in match["inner"].split("|"):
+        field = _FIELD.match(segment)
+        if field is None:
+            raise ParseError(f"footer field {segment.strip()!r} is not 'key: value'", path, line)
+        key = field["key"]
+        if any(existing.key == key for existing in fields):
+            raise ParseError(f"footer field {key!r} appears twice", path, line)
+        fields.append(Field(key, field["value"], segment))
+    if fields[0].key != "id":
+        raise ParseError(f"footer must open with 'id', not {fields[0].key!r}", path, line)
+    fact_id = fields[0].value
+    if not ID_RE.match(fact_id):
+        raise ParseError(
+            f"id {fact_id!r} is not kebab-case of at least two words (like 'post-only-mutations')",
+            path,
+            line,
+        )
+    footer = Footer(match["indent"], tuple(fields), match["trail"])
+    _validate_values(footer, path, line)
+    return footer
+
+
+def _validate_values(footer: Footer, path: str, line: int) -> None:
+    for key in ("created", "last_used"):
+        value = footer.get(key)
+        if value is not None and not valid_date(value):
+            raise ParseError(f"{key} {value!r} is not a date (YYYY-MM-DD)", path, line)
+    for key in ("uses", "helpful", "harmful"):
+        value = footer.get(key)
+        if value is not None and not (value.isascii() and value.isdigit()):
+            raise ParseError(f"{key} {value!r} is not a whole number", path, line)
+    tier = footer.get("tier")
+    if tier is not None and tier not in TIERS:
+        raise ParseError(f"unknown tier {tier!r} (one of: {', '.join(TIERS)})", path, line)
+    for key in ("supersedes", "superseded-by"):
+        value = footer.get(key)
+        if value is not None and value and not ID_RE.match(value):
+            raise ParseError(f"{key} {value!r} is not an id", path, line)
+
+
+def valid_date(value: str) -> bool:
+    if not DATE_RE.match(value):
+        return False
+    year, month, day = (int(part) for part in value.split("-"))
+    if not 1 <= month <= 12 or day < 1:
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    return day <= days

@@ -1,0 +1,173 @@
+"""The ledger: session log names and the `## Memory References` section of each log.
+
+This is the hot path of every review (one read of every session file), so it is a
+streaming scanner over lines, not a markdown parser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mdmem.errors import ParseError
+from mdmem.footer import ID_PATTERN, valid_date
+from mdmem.textfile import check_conflict_markers, decode
+
+REFERENCES_HEADING = "## Memory References"
+EVENT_KEYS = (
+    "referenced",
+    "created",
+    "reactivated",
+    "superseded",
+    "restored",
+    "helpful",
+    "harmful",
+)
+
+_NAME = re.compile(
+    r"^(?P<date>\d{4}-\d{2}-\d{2})(?:-(?P<time>\d{6})(?:-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*))?)?\.md$"
+)
+_TOKEN = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
+_KEYED = re.compile(r"^[-*+][ \t]+([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
+_ARROW = re.compile(r"→|->")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True, order=True)
+class SessionName:
+    """A session log's name; instances sort in ledger order."""
+
+    date: str
+    time: str  # "" for a date-only log, which sorts before that day's timed logs
+    slug: str
+    stem: str
+
+    @property
+    def filename(self) -> str:
+        return self.stem + ".md"
+
+
+def parse_session_name(filename: str, path: str) -> SessionName:
+    match = _NAME.match(filename)
+    if match is None:
+        raise ParseError(
+            "session log name must be YYYY-MM-DD-HHMMSS[-slug].md (slug: lowercase letters, "
+            "digits, hyphens)",
+            path,
+        )
+    date, time = match["date"], match["time"] or ""
+    if not valid_date(date):
+        raise ParseError(f"session log name has an impossible date {date!r}", path)
+    if time and (int(time[:2]) > 23 or int(time[2:4]) > 59 or int(time[4:]) > 59):
+        raise ParseError(f"session log name has an impossible time {time!r}", path)
+    return SessionName(date, time, match["slug"] or "", filename[:-3])
+
+
+@dataclass(frozen=True)
+class Event:
+    """One typed line of a Memory References section."""
+
+    kind: str  # one of EVENT_KEYS
+    ids: tuple[str, ...]
+    new_id: str | None  # for `Superseded: OLD → NEW`
+    line: int
+
+
+@dataclass(frozen=True)
+class Session:
+    name: SessionName
+    path: str
+    references: frozenset[str]  # every id-shaped token in the section
+    events: tuple[Event, ...]
+    unknown_keys: tuple[tuple[int, str], ...]  # (line, key) of lines with a key mdmem does not know
+    section_line: int  # 1-based line of the heading; 0 when the log has none
+
+    @property
+    def stem(self) -> str:
+        return self.name.stem
+
+    @property
+    def date(self) -> str:
+        return self.name.date
+
+
+def parse_session(name: SessionName, data: bytes, path: str) -> Session:
+    """Read the references of one session log from its bytes."""
+    file = decode(data, path)
+    text = "".join(file.lines)
+    if REFERENCES_HEADING not in text:
+        return Session(name, path, frozenset(), (), (), 0)
+    lines = text.split("\n")
+    check_conflict_markers(lines, path)
+    start = _find_heading(lines)
+    if start < 0:
+        return Session(name, path, frozenset(), (), (), 0)
+    section: list[tuple[int, str]] = []
+    fence: str | None = None
+    for index in range(start + 1, len(lines)):
+        line = lines[index].rstrip("\r")
+        match = _FENCE.match(line)
+        if fence is not None:
+            if match and match[1][0] == fence[0] and len(match[1]) >= len(fence):
+                fence = None
+        elif match:
+            fence = match[1]
+        elif line.startswith("#") and (
+            line.startswith("# ") or line.startswith("## ") or line in ("#", "##")
+        ):
+            break
+        section.append((index + 1, line))
+    return _read_section(name, path, section, start + 1)
+
+
+def _find_heading(lines: list[str]) -> int:
+    fence: str | None = None
+    for index, raw in enumerate(lines):
+        line = raw.rstrip("\r")
+        match = _FENCE.match(line)
+        if fence is not None:
+            if match and match[1][0] == fence[0] and len(match[1]) >= len(fence):
+                fence = None
+            continue
+        if match:
+            fence = match[1]
+            continue
+        if line.rstrip() == REFERENCES_HEADING:
+            return index
+    return -1
+
+
+def _read_section(
+    name: SessionName, path: str, section: list[tuple[int, str]], heading_line: int
+) -> Session:
+    references: set[str] = set()
+    events: list[Event] = []
+    unknown: list[tuple[int, str]] = []
+    items: list[tuple[int, str]] = []
+    for number, line in section:
+        references.update(_TOKEN.findall(line))
+        if line[:1] in "-*+" and line[1:2] in (" ", "\t"):
+            items.append((number, line))
+        elif line[:1] in (" ", "\t") and line.strip() and items:
+            first, text = items[-1]
+            items[-1] = (first, text + " " + line.strip())
+    for number, item in items:
+        keyed = _KEYED.match(item)
+        if keyed is None:
+            continue
+        key = keyed[1].strip().lower()
+        rest = keyed[2]
+        if key not in EVENT_KEYS:
+            unknown.append((number, keyed[1].strip()))
+            continue
+        if key == "superseded":
+            parts = _ARROW.split(rest, maxsplit=1)
+            old = _TOKEN.findall(parts[0])
+            new = _TOKEN.findall(parts[1]) if len(parts) > 1 else []
+            if old:
+                events.append(Event(key, (old[0],), new[0] if new else None, number))
+            continue
+        ids = tuple(dict.fromkeys(_TOKEN.findall(rest)))
+        if ids:
+            events.append(Event(key, ids, None, number))
+    return Session(name, path, frozenset(references), tuple(events), tuple(unknown), heading_line)

@@ -1,0 +1,529 @@
+"""The review: a pure function from a loaded memory to the exact bytes it would write.
+
+No file access, no git and no clock in here: the newest session log is "now", and
+every decision is an integer comparison, so any machine on any day plans the same.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mdmem.archive import (
+    REASONS,
+    IndexEntry,
+    block_heading,
+    quarter_file,
+    reactivated_note,
+    reason_for,
+    render_index,
+    summary,
+)
+from mdmem.cadence import ThreadPlan, plan_threads
+from mdmem.document import (
+    INVARIANTS_SECTION,
+    OPEN_THREADS_SECTION,
+    Document,
+    Fact,
+    parse_document,
+)
+from mdmem.edit import Edit, append_point, apply_edits, normalized, removal
+from mdmem.errors import MdmemError
+from mdmem.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
+from mdmem.policy import Policy
+from mdmem.reviewlog import TIER_COLUMNS, ReviewRow, appended
+from mdmem.stamps import last_review_through, stamp_edits
+from mdmem.textfile import BOM, TextFile, body, ending, split_lines
+from mdmem.usage import Ledger, build_ledger, maturity
+
+REACTIVATED_SECTION = "Reactivated"
+GONE = ("archived", "superseded")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the review decided for one fact."""
+
+    fact_id: str
+    tier_before: str | None
+    tier: str  # the tier it counts as; "open" for an open thread, which never decays
+    changes: tuple[tuple[str, str | None], ...]  # footer fields to set (or drop, None)
+    move: str | None  # "out" of continuity, "in" from the archive, or None
+    reason: str | None  # why it moved out: faded, superseded, completed
+    refreshed: bool  # uses or last_used changed
+
+    def change(self, key: str) -> str | None:
+        return dict(self.changes).get(key)
+
+    def updated_footer_line(self, fact: Fact, newline: str | None = None) -> str:
+        footer = fact.footer.updated(dict(self.changes))
+        return footer.render() + (newline if newline is not None else "")
+
+
+@dataclass(frozen=True)
+class FileWrite:
+    path: str  # relative to the memory folder
+    before: str | None  # None when the file is new
+    after: str
+
+
+@dataclass(frozen=True)
+class ReviewSummary:
+    through: str
+    ledger_date: str
+    sessions: int
+    tiers: tuple[tuple[str, int], ...]
+    open_threads: int
+    moved_out: tuple[tuple[str, str], ...]  # (id, reason)
+    moved_in: tuple[str, ...]
+    tier_changes: tuple[tuple[str, str, str], ...]  # (id, before, after)
+    refreshed: tuple[str, ...]  # ids whose uses or last_used changed
+    backfilled: tuple[str, ...]  # ids whose origin the review filled in
+    opened: tuple[str, ...]  # ids of the Open Threads the review raised
+    archive_file: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "through": self.through,
+            "ledger_date": self.ledger_date,
+            "sessions": self.sessions,
+            "tiers": dict(self.tiers),
+            "open_threads": self.open_threads,
+            "moved_out": [{"id": i, "reason": r} for i, r in self.moved_out],
+            "moved_in": list(self.moved_in),
+            "tier_changes": [{"id": i, "from": a, "to": b} for i, a, b in self.tier_changes],
+            "refreshed": list(self.refreshed),
+            "backfilled": list(self.backfilled),
+            "opened": list(self.opened),
+            "archive_file": self.archive_file,
+        }
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    root: Path
+    writes: tuple[FileWrite, ...]
+    summary: ReviewSummary | None  # None when there is no session log yet
+    decisions: tuple[Decision, ...] = field(default=(), repr=False)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.writes)
+
+    def diff(self) -> str:
+        """The plan as a unified diff, paths named as in the repository."""
+        label = self.root.name
+        chunks: list[str] = []
+        for write in self.writes:
+            before = (write.before or "").splitlines(keepends=True)
+            after = write.after.splitlines(keepends=True)
+            source = f"a/{label}/{write.path}" if write.before is not None else "/dev/null"
+            chunks.extend(
+                difflib.unified_diff(before, after, source, f"b/{label}/{write.path}", n=3)
+            )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+
+
+def plan_review(memory: Memory) -> ReviewPlan:
+    """Decide everything a review of `memory` changes, as whole-file texts."""
+    if not memory.sessions:
+        return ReviewPlan(memory.root, (), None)
+    continuity = memory.continuity
+    facts = [(continuity, fact) for fact in continuity.facts]
+    facts += [(doc, fact) for doc in memory.archives for fact in doc.facts]
+    ledger = build_ledger(memory.sessions, (fact.id for _, fact in facts))
+    links = _link_changes(facts, ledger)
+    decisions = {
+        fact.id: _decide(fact, doc is continuity, ledger, memory.policy, links.get(fact.id, {}))
+        for doc, fact in facts
+    }
+    through, date = ledger.newest, ledger.newest_date
+    threads = plan_threads(memory, ledger, decisions_tiers(decisions), date, through)
+    writes, archive_name = _write_documents(memory, decisions, threads, through, date)
+    last = last_review_through(continuity, memory.reviews)
+    if not writes and last == through:
+        return ReviewPlan(
+            memory.root, (), _summary(ledger, decisions, (), None), tuple(decisions.values())
+        )
+    writes = _stamp(memory, writes, threads, through, date)
+    summary_ = _summary(ledger, decisions, tuple(t.fact_id for t in threads.opened), archive_name)
+    row = _row(summary_)
+    newline = continuity.file.newline
+    writes.append(
+        FileWrite(
+            REVIEWS,
+            None if memory.reviews is None else memory.reviews.text(),
+            appended(memory.reviews, row, newline),
+        )
+    )
+    return ReviewPlan(memory.root, tuple(writes), summary_, tuple(decisions.values()))
+
+
+def decisions_tiers(decisions: dict[str, Decision]) -> dict[str, str]:
+    return {fact_id: d.tier for fact_id, d in decisions.items()}
+
+
+def _link_changes(
+    facts: list[tuple[Document, Fact]], ledger: Ledger
+) -> dict[str, dict[str, str | None]]:
+    """`supersedes` links the ledger implies: set on a successor, dropped after a restore."""
+    present = {fact.id: fact for _, fact in facts}
+    changes: dict[str, dict[str, str | None]] = {}
+    for old, state in sorted(ledger.supersession.items()):
+        if state.superseded and state.by in present:
+            successor = present[state.by]
+            if successor.get("supersedes") is None:
+                changes.setdefault(successor.id, {})["supersedes"] = old
+    for _, fact in facts:
+        old_id = fact.get("supersedes")
+        restored = ledger.supersession.get(old_id) if old_id else None
+        if restored is not None and not restored.superseded:
+            changes.setdefault(fact.id, {})["supersedes"] = None
+    return changes
+
+
+def _decide(
+    fact: Fact, live: bool, ledger: Ledger, policy: Policy, links: dict[str, str | None]
+) -> Decision:
+    """Recompute one fact from the ledger and apply the tier rules, first match wins."""
+    footer = fact.footer
+    changes: dict[str, str | None] = dict(links)
+    count = ledger.count
+    refs = ledger.references.get(fact.id)
+    if refs:
+        uses = len(refs)
+        changes["uses"] = str(uses)
+        changes["last_used"] = ledger.dates[refs[-1]]
+        sessions_since_last_used = count - 1 - refs[-1]
+    else:
+        uses = int(footer.get("uses") or 0)
+        anchor = footer.get("last_used") or footer.get("created")
+        sessions_since_last_used = ledger.after_date(anchor) if anchor else count
+    origin = footer.get("origin")
+    if origin is None and fact.id in ledger.created_in:
+        origin = ledger.created_in[fact.id]
+        changes["origin"] = origin
+    origin_index = ledger.index_of(origin) if origin else None
+    created = footer.get("created")
+    if origin_index is not None:
+        sessions_since_created = count - 1 - origin_index
+    elif created is not None:
+        sessions_since_created = ledger.after_date(created)
+    else:
+        sessions_since_created = sessions_since_last_used
+
+    tier_before = footer.get("tier")
+    superseded = tier_before == "superseded" or footer.get("superseded-by") is not None
+    state = ledger.supersession.get(fact.id)
+    if state is not None:
+        superseded = state.superseded
+        if state.superseded and state.by is not None:
+            changes["superseded-by"] = state.by
+        if not state.superseded:
+            changes["superseded-by"] = None
+
+    helpful, harmful = ledger.helpful.get(fact.id, 0), ledger.harmful.get(fact.id, 0)
+    if helpful or harmful:
+        changes["helpful"] = str(helpful)
+        changes["harmful"] = str(harmful)
+        changes["maturity"] = maturity(helpful, harmful)
+
+    label: str | None
+    if superseded:
+        tier = label = "superseded"
+    elif tier_before == "core":
+        tier, label = "core", None
+    elif live and fact.section == INVARIANTS_SECTION:
+        tier, label = "core", None  # treated as core; lint reports a wrong label
+    elif live and fact.is_open_thread:
+        tier, label = "open", None
+    elif sessions_since_created <= policy.working_window and uses <= 1:
+        tier = label = "working"
+    elif sessions_since_last_used <= policy.active_window:
+        tier = label = "active"
+    elif sessions_since_last_used <= policy.archive_window:
+        tier = label = "archive-candidate"
+    else:
+        tier = label = "archived"
+    if label is not None:
+        changes["tier"] = label
+
+    move = reason = None
+    if live and tier in GONE:
+        move, reason = "out", reason_for(tier, fact.is_done_thread)
+        changes["section"] = fact.section
+    elif not live and tier not in GONE:
+        move = "in"
+        changes["section"] = None
+    refreshed = any(
+        key in changes and changes[key] != footer.get(key) for key in ("uses", "last_used")
+    )
+    return Decision(fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed)
+
+
+def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
+    line = document.lines[fact.footer_index]
+    new = decision.updated_footer_line(fact, ending(line))
+    return None if new == line else Edit(fact.footer_index, fact.footer_index + 1, (new,))
+
+
+def _fact_lines(document: Document, fact: Fact, decision: Decision, newline: str) -> list[str]:
+    lines = list(normalized(document.fact_text(fact), newline))
+    lines.append(decision.updated_footer_line(fact, newline))
+    return lines
+
+
+def _items(groups: list[list[str]], loose: bool, newline: str) -> list[str]:
+    out: list[str] = []
+    for index, lines in enumerate(groups):
+        if loose and index:
+            out.append(newline)
+        out.extend(lines)
+    return out
+
+
+def _write_documents(
+    memory: Memory,
+    decisions: dict[str, Decision],
+    threads: ThreadPlan,
+    through: str,
+    date: str,
+) -> tuple[list[FileWrite], str | None]:
+    """Every file the review changes, except the stamps and the reviews.md row."""
+    continuity = memory.continuity
+    newline = continuity.file.newline
+    edits: list[Edit] = []
+    removed: set[int] = set()
+    outgoing: list[tuple[Fact, Decision]] = []
+    for fact in continuity.facts:
+        decision = decisions[fact.id]
+        if decision.move == "out":
+            edit = removal(continuity.lines, fact.start, fact.end)
+            edits.append(edit)
+            removed.update(range(edit.start, edit.end))
+            outgoing.append((fact, decision))
+        else:
+            footer_edit = _footer_edit(continuity, fact, decision)
+            if footer_edit is not None:
+                edits.append(footer_edit)
+
+    # Facts coming back, grouped by the section they return to, then the new threads.
+    incoming: dict[str, list[list[str]]] = {}
+    archive_edits: dict[str, list[Edit]] = {doc.path: [] for doc in memory.archives}
+    for document in memory.archives:
+        for fact in document.facts:
+            decision = decisions[fact.id]
+            if decision.move != "in":
+                footer_edit = _footer_edit(document, fact, decision)
+                if footer_edit is not None:
+                    archive_edits[document.path].append(footer_edit)
+                continue
+            target = fact.get("section") or ""
+            if not target or continuity.section(target) is None:
+                target = REACTIVATED_SECTION
+            incoming.setdefault(target, []).append(_fact_lines(document, fact, decision, newline))
+            note = reactivated_note(fact.id, target, through) + document.file.newline
+            archive_edits[document.path].append(Edit(fact.start, fact.end, (note,)))
+    for thread in threads.opened:
+        incoming.setdefault(OPEN_THREADS_SECTION, []).append(
+            [line + newline for line in thread.lines]
+        )
+    edits.extend(_insertions(continuity, incoming, removed, newline))
+
+    writes: list[FileWrite] = []
+    continuity_after = apply_edits(continuity.lines, edits)
+    if continuity_after != list(continuity.lines):
+        writes.append(_write(CONTINUITY, continuity.file, continuity_after))
+
+    archive_name = quarter_file(date) if outgoing else None
+    by_name = {_name(doc): doc for doc in memory.archives}
+    if archive_name is not None:
+        target_doc = by_name.get(archive_name)
+        if target_doc is None:
+            block = _archive_block(continuity, outgoing, newline, through, date)
+            text = f"# Archive {archive_name[:-3]}{newline}" + "".join(block)
+            writes.append(FileWrite(f"{ARCHIVE}/{archive_name}", None, text))
+        else:
+            lines = target_doc.lines
+            block = _archive_block(continuity, outgoing, target_doc.file.newline, through, date)
+            if lines and not body(lines[-1]).strip():
+                block = block[1:]
+            archive_edits[target_doc.path].append(Edit(len(lines), len(lines), tuple(block)))
+    for document in memory.archives:
+        after = apply_edits(document.lines, archive_edits[document.path])
+        if after != list(document.lines):
+            writes.append(_write(f"{ARCHIVE}/{_name(document)}", document.file, after))
+
+    index_text = _index(memory, decisions, outgoing, archive_name)
+    old_index = None if memory.index is None else memory.index.text()
+    has_entries = bool(memory.archives) or archive_name is not None
+    if index_text != old_index and (old_index is not None or has_entries):
+        writes.append(FileWrite(f"{ARCHIVE}/{INDEX}", old_index, index_text))
+    _check_conservation(memory, writes)
+    return writes, archive_name
+
+
+def _name(document: Document) -> str:
+    return document.path.rsplit("/", 1)[-1]
+
+
+def _insertions(
+    continuity: Document, incoming: dict[str, list[list[str]]], removed: set[int], newline: str
+) -> list[Edit]:
+    """Items appended at the end of their sections; missing sections are added at the end."""
+    edits: list[Edit] = []
+    tail: list[str] = []
+    for title, groups in incoming.items():
+        section = continuity.section(title)
+        if section is None:
+            if tail or (continuity.lines and body(continuity.lines[-1]).strip()):
+                tail.append(newline)
+            tail.extend([f"## {title}{newline}", newline, *_items(groups, False, newline)])
+            continue
+        point, loose = append_point(continuity, section, removed)
+        lines = _items(groups, loose, newline)
+        if loose or point == section.start + 1:
+            lines.insert(0, newline)
+        edits.append(Edit(point, point, tuple(lines)))
+    if tail:
+        end = len(continuity.lines)
+        edits.append(Edit(end, end, tuple(tail)))
+    return edits
+
+
+def _archive_block(
+    continuity: Document,
+    outgoing: list[tuple[Fact, Decision]],
+    newline: str,
+    through: str,
+    date: str,
+) -> list[str]:
+    block = [newline, block_heading(date, through) + newline]
+    for reason in REASONS:
+        group = [(f, d) for f, d in outgoing if d.reason == reason]
+        if not group:
+            continue
+        block.extend([newline, f"### {reason.capitalize()}{newline}", newline])
+        for fact, decision in group:
+            block.extend(_fact_lines(continuity, fact, decision, newline))
+    return block
+
+
+def _write(path: str, file: TextFile, lines: list[str]) -> FileWrite:
+    return FileWrite(path, file.text(), file.with_lines(lines).text())
+
+
+def _index(
+    memory: Memory,
+    decisions: dict[str, Decision],
+    outgoing: list[tuple[Fact, Decision]],
+    archive_name: str | None,
+) -> str:
+    entries: list[IndexEntry] = []
+    for document in memory.archives:
+        for fact in document.facts:
+            decision = decisions[fact.id]
+            if decision.move == "in":
+                continue
+            reason = reason_for(decision.tier, fact.is_done_thread)
+            text = summary(document.fact_text(fact))
+            entries.append(IndexEntry(fact.id, text, reason, _name(document)))
+    for fact, decision in outgoing:
+        assert archive_name is not None and decision.reason is not None
+        text = summary(memory.continuity.fact_text(fact))
+        entries.append(IndexEntry(fact.id, text, decision.reason, archive_name))
+    newline = memory.index.newline if memory.index is not None else "\n"
+    return render_index(entries, newline)
+
+
+def _check_conservation(memory: Memory, writes: list[FileWrite]) -> None:
+    """Refuse a plan that would lose or duplicate an id: a bug, never a user error."""
+    written = {write.path: write for write in writes}
+    documents = [(CONTINUITY, memory.continuity)]
+    documents += [(f"{ARCHIVE}/{_name(doc)}", doc) for doc in memory.archives]
+    before: list[str] = []
+    after: list[str] = []
+    for relative, document in documents:
+        before.extend(fact.id for fact in document.facts)
+        write = written.pop(relative, None)
+        if write is None:
+            after.extend(fact.id for fact in document.facts)
+        else:
+            new = parse_document(document.file.with_lines(split_lines(write.after)))
+            after.extend(fact.id for fact in new.facts)
+    for relative, write in written.items():
+        if relative.startswith(f"{ARCHIVE}/") and relative != f"{ARCHIVE}/{INDEX}":
+            new = parse_document(TextFile(relative, split_lines(write.after)))
+            after.extend(fact.id for fact in new.facts)
+    lost = sorted(set(before) - set(after))
+    doubled = sorted(fact_id for fact_id, n in Counter(after).items() if n > 1)
+    if lost or doubled:
+        raise MdmemError(f"internal error: the review would lose {lost} or duplicate {doubled}")
+
+
+def _stamp(
+    memory: Memory, writes: list[FileWrite], threads: ThreadPlan, through: str, date: str
+) -> list[FileWrite]:
+    """Stamp Project State in the continuity text the review is about to write."""
+    continuity = memory.continuity
+    current = next((w for w in writes if w.path == CONTINUITY), None)
+    if current is None:
+        document = continuity
+    else:
+        lines = split_lines(current.after.removeprefix(BOM))
+        document = parse_document(continuity.file.with_lines(lines))
+    stamps = {"last_review": f"{date} | through {through}", **dict(threads.stamps)}
+    edits = stamp_edits(document, stamps)
+    if not edits:
+        return writes
+    after = _write(CONTINUITY, continuity.file, apply_edits(document.lines, edits))
+    return [w for w in writes if w.path != CONTINUITY] + [after]
+
+
+def _summary(
+    ledger: Ledger,
+    decisions: dict[str, Decision],
+    opened: tuple[str, ...],
+    archive_name: str | None,
+) -> ReviewSummary:
+    counts = dict.fromkeys(TIER_COLUMNS, 0)
+    open_threads = 0
+    for decision in decisions.values():
+        if decision.tier == "open":
+            open_threads += 1
+        else:
+            counts[decision.tier] += 1
+    open_threads += len(opened)
+    ordered = sorted(decisions.values(), key=lambda d: d.fact_id)
+    return ReviewSummary(
+        through=ledger.newest,
+        ledger_date=ledger.newest_date,
+        sessions=ledger.count,
+        tiers=tuple(counts.items()),
+        open_threads=open_threads,
+        moved_out=tuple((d.fact_id, d.reason or "") for d in ordered if d.move == "out"),
+        moved_in=tuple(d.fact_id for d in ordered if d.move == "in"),
+        tier_changes=tuple(
+            (d.fact_id, d.tier_before or "-", d.change("tier") or "-")
+            for d in ordered
+            if d.change("tier") not in (None, d.tier_before)
+        ),
+        refreshed=tuple(d.fact_id for d in ordered if d.refreshed),
+        backfilled=tuple(d.fact_id for d in ordered if d.change("origin") is not None),
+        opened=opened,
+        archive_file=archive_name,
+    )
+
+
+def _row(summary_: ReviewSummary) -> ReviewRow:
+    return ReviewRow(
+        ledger_date=summary_.ledger_date,
+        through=summary_.through,
+        sessions=summary_.sessions,
+        tiers=tuple(n for _, n in summary_.tiers),
+        open_threads=summary_.open_threads,
+        moved_out=len(summary_.moved_out),
+        moved_in=len(summary_.moved_in),
+    )

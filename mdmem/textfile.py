@@ -1,0 +1,101 @@
+"""Memory files as exact lines: strict UTF-8, with the BOM and every line ending kept."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.errors import ParseError
+
+BOM = "\ufeff"
+_CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?:\s|$)")
+
+
+@dataclass(frozen=True)
+class TextFile:
+    """A text file split into lines that each keep their own ending."""
+
+    path: str
+    lines: tuple[str, ...]
+    bom: bool = False
+
+    @property
+    def newline(self) -> str:
+        """The dominant line ending, used for lines the review adds."""
+        crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
+        lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
+        return "\r\n" if crlf > lf else "\n"
+
+    def text(self) -> str:
+        return (BOM if self.bom else "") + "".join(self.lines)
+
+    def with_lines(self, lines: list[str] | tuple[str, ...]) -> TextFile:
+        return TextFile(self.path, tuple(lines), self.bom)
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Split on LF only, keeping endings; CR stays part of a CRLF ending."""
+    if not text:
+        return ()
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return tuple(lines)
+
+
+def body(line: str) -> str:
+    """A line without its ending."""
+    if line.endswith("\r\n"):
+        return line[:-2]
+    if line.endswith("\n"):
+        return line[:-1]
+    return line
+
+
+def ending(line: str) -> str:
+    return line[len(body(line)) :]
+
+
+def with_ending(line: str, newline: str) -> str:
+    return body(line) + newline
+
+
+def decode(data: bytes, path: str) -> TextFile:
+    """Decode strict UTF-8, naming the line of the first bad byte."""
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if bom:
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ParseError(
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8",
+            path,
+            line,
+        ) from None
+    if BOM in text:
+        line = text.count("\n", 0, text.index(BOM)) + 1
+        raise ParseError("a byte-order mark (U+FEFF) inside the file", path, line)
+    return TextFile(path, split_lines(text), bom)
+
+
+def read(path: Path, display: str) -> TextFile:
+    if path.is_symlink():
+        raise ParseError("is a symbolic link; mdmem does not follow links", display)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ParseError(f"cannot be read: {exc.strerror}", display) from None
+    return decode(data, display)
+
+
+def check_conflict_markers(lines: tuple[str, ...] | list[str], path: str) -> None:
+    """Refuse a file that still holds merge-conflict markers."""
+    for number, line in enumerate(lines, 1):
+        if line[:1] in "<=>|" and _CONFLICT.match(line):
+            raise ParseError(
+                "merge-conflict marker; resolve the conflict before running mdmem", path, number
+            )
