@@ -9,7 +9,7 @@ from mdmem.textfile import body
 
 REASONS = ("faded", "superseded", "completed")
 _QUARTER_FILE = re.compile(r"^\d{4}-Q[1-4]\.md$")
-_MARKUP = re.compile(r"[*_`]+")
+_MARKUP = re.compile(r"\*\*|__|`")
 SUMMARY_WIDTH = 100
 
 

@@ -5,15 +5,19 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from mdmem import demo as demo_module
+from mdmem.apply import ApplyResult
 from mdmem.apply import review as run_review
 from mdmem.errors import EXIT_OK, MdmemError
 from mdmem.memory import find_root
+from mdmem.review import ReviewPlan
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,10 +92,8 @@ def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> 
     sys.exit(EXIT_OK)
 
 
-def describe(plan: Any, result: Any, dry_run: bool) -> str:
-    from mdmem.review import ReviewPlan
-
-    assert isinstance(plan, ReviewPlan)
+def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
+    """The human-readable account of a review."""
     summary = plan.summary
     if summary is None:
         return "No session logs yet: nothing to review."
@@ -123,3 +125,27 @@ def describe(plan: Any, result: Any, dry_run: bool) -> str:
         elif result.notice:
             lines.append(f"Note: {result.notice}.")
     return "\n".join(lines)
+
+
+@main.command()
+@click.option(
+    "--keep",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Build the example repository here (a new folder) instead of a temporary one.",
+)
+@handles_errors
+def demo(keep: Path | None) -> None:
+    """Build an example repository (30 sessions), review it, and show the commit.
+
+    Example: mdmem demo --keep /tmp/paygate
+    """
+    with tempfile.TemporaryDirectory(prefix="mdmem-demo-") as scratch:
+        target = keep if keep is not None else Path(scratch) / "paygate"
+        run = demo_module.run(target)
+        click.echo(f"Example repository: {target if keep else 'a temporary folder'}")
+        click.echo("$ mdmem review")
+        click.echo(describe(run.plan, run.result, dry_run=False))
+        click.echo("")
+        click.echo("$ git show --stat HEAD")
+        click.echo(run.commit_text.rstrip())

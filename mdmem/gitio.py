@@ -29,3 +29,21 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str) -> str:
         detail = (exc.stderr or "").strip().replace("stderr: ", "").strip("'\n ")
         raise GitError(f"git refused the review commit: {detail or exc}") from None
     return repo.head.commit.hexsha
+
+
+def init_repository(path: Path) -> git.Repo:
+    """A new repository with a fixed initial branch name."""
+    return git.Repo.init(path, initial_branch="main")
+
+
+def commit_all(repo: git.Repo, message: str) -> str:
+    repo.git.add("--all")
+    repo.git.commit("--no-verify", "--quiet", "-m", message)
+    return repo.head.commit.hexsha
+
+
+def show_commit(path: Path, sha: str) -> str:
+    """`git show --stat` of one commit, as a person would read it."""
+    repo = git.Repo(path, search_parent_directories=True)
+    text: str = repo.git.show("--stat", "--format=commit %H%n%n%B", sha)
+    return text

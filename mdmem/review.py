@@ -147,7 +147,7 @@ def plan_review(memory: Memory) -> ReviewPlan:
         return ReviewPlan(
             memory.root, (), _summary(ledger, decisions, (), None), tuple(decisions.values())
         )
-    writes = _stamp(memory, writes, threads, through, date)
+    writes = sorted(_stamp(memory, writes, threads, through, date), key=lambda w: w.path)
     summary_ = _summary(ledger, decisions, tuple(t.fact_id for t in threads.opened), archive_name)
     row = _row(summary_)
     newline = continuity.file.newline
@@ -158,6 +158,7 @@ def plan_review(memory: Memory) -> ReviewPlan:
             appended(memory.reviews, row, newline),
         )
     )
+    writes.sort(key=lambda w: w.path)
     return ReviewPlan(memory.root, tuple(writes), summary_, tuple(decisions.values()))
 
 
