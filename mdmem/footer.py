@@ -37,6 +37,26 @@ KNOWN_KEYS = frozenset(
     }
 )
 
+# The order mdmem writes fields in; fields a person wrote keep their own order.
+CANONICAL = (
+    "id",
+    "created",
+    "last_used",
+    "uses",
+    "tier",
+    "origin",
+    "supersedes",
+    "superseded-by",
+    "scope",
+    "type",
+    "tags",
+    "serves",
+    "helpful",
+    "harmful",
+    "maturity",
+    "section",
+)
+
 _COMMENT = re.compile(r"^(?P<indent>[ \t]*)<!--(?P<inner>.*?)-->(?P<trail>[ \t]*)$")
 _FIELD = re.compile(
     r"^(?P<lead>\s*)(?P<key>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>\s*:\s*)(?P<value>.*?)(?P<tail>\s*)$"
@@ -97,11 +117,22 @@ class Footer:
         for key, value in changes.items():
             if key in seen or value is None:
                 continue
-            if fields and not fields[-1].segment.endswith((" ", "\t")):
-                last = fields[-1]
-                fields[-1] = Field(last.key, last.value, last.segment + " ")
-            fields.append(Field(key, value, f" {key}: {value} "))
+            position = _insertion_point(fields, key)
+            before = fields[position - 1]
+            if not before.segment.endswith((" ", "\t")):
+                fields[position - 1] = Field(before.key, before.value, before.segment + " ")
+            fields.insert(position, Field(key, value, f" {key}: {value} "))
         return Footer(self.indent, tuple(fields), self.trail)
+
+
+def _insertion_point(fields: list[Field], key: str) -> int:
+    """A new field goes after the last present field that comes before it in CANONICAL order."""
+    rank = CANONICAL.index(key) if key in CANONICAL else len(CANONICAL)
+    position = 1
+    for index, field in enumerate(fields):
+        if field.key in CANONICAL and CANONICAL.index(field.key) <= rank:
+            position = index + 1
+    return position
 
 
 def new_footer(indent: str, values: Mapping[str, str]) -> Footer:
@@ -126,10 +157,10 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
         raise ParseError("unclosed footer: the comment has no closing '-->'", path, line)
     if stripped.count("<!--") > 1:
         raise ParseError("a footer value contains '<!--'", path, line)
+    if stripped.count("-->") > 1:
+        raise ParseError("a footer value contains '-->'", path, line)
     match = _COMMENT.match(line_body)
     if match is None:
-        if stripped.count("-->") > 1:
-            raise ParseError("a footer value contains '-->'", path, line)
         raise ParseError("text after the footer comment on the same line", path, line)
     fields: list[Field] = []
     for segment in match["inner"].split("|"):

@@ -435,7 +435,7 @@ def _index(
         assert archive_name is not None and decision.reason is not None
         text = summary(memory.continuity.fact_text(fact))
         entries.append(IndexEntry(fact.id, text, decision.reason, archive_name))
-    newline = memory.index.newline if memory.index is not None else "\n"
+    newline = (memory.index or memory.continuity.file).newline
     return render_index(entries, newline)
 
 

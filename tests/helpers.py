@@ -1,0 +1,54 @@
+"""Shared test helpers: tree snapshots, real git repositories, and memory inspection."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from mdmem.memory import load
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "mdmem tests",
+    "GIT_AUTHOR_EMAIL": "tests@mdmem.invalid",
+    "GIT_COMMITTER_NAME": "mdmem tests",
+    "GIT_COMMITTER_EMAIL": "tests@mdmem.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file below root (outside .git) by relative path, as bytes."""
+    return {
+        str(path.relative_to(root)): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.relative_to(root).parts
+    }
+
+
+def copy_tree(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    return target
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
+    return done.stdout
+
+
+def make_repo(path: Path) -> Path:
+    git(path, "init", "-q", "-b", "main")
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "initial memory")
+    return path
+
+
+def where(memory_root: Path) -> dict[str, tuple[str, str | None]]:
+    """id -> (file relative to the memory folder, tier label) after loading."""
+    memory = load(memory_root)
+    found: dict[str, tuple[str, str | None]] = {}
+    for document in (memory.continuity, *memory.archives):
+        relative = document.path.split("/", 1)[1]
+        for fact in document.facts:
+            found[fact.id] = (relative, fact.get("tier"))
+    return found
