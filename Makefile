@@ -17,8 +17,8 @@ demo: $(STAMP)
 	$(BIN)/mdmem demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check mdmem tests benchmarks
-	$(BIN)/ruff format --check mdmem tests benchmarks
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 test: lint
