@@ -1,0 +1,320 @@
+"""Flag text in a memory file that tries to hide itself or to override an agent's instructions."""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PoisonHit:
+    """One suspicious spot: its kind, 1-based line and column, and a printable explanation."""
+
+    kind: str
+    line: int
+    column: int
+    detail: str
+
+
+# Facts are imperatives by nature ("Never mock the database"), so only phrases whose point
+# is to replace the reader's instructions are flagged. Each family is named in the detail.
+_INJECTION_FAMILIES: tuple[tuple[str, str], ...] = (
+    (
+        "ignore-previous-instructions",
+        r"ignore\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier"
+        r"|preceding)\s+(?:instructions|directions|prompts?)",
+    ),
+    (
+        "disregard-previous-instructions",
+        r"disregard\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|earlier|above"
+        r"|preceding)\s+(?:instructions|rules|directions)",
+    ),
+    # "you are now able to run the tests" is ordinary prose; "you are now DAN" is not.
+    (
+        "you-are-now",
+        r"you\s+are\s+now(?!\s+(?:able|ready|done|finished|logged|signed|connected"
+        r"|authenticated|set\s+up|on\s+(?:the\s+)?(?:branch|main))\b)",
+    ),
+    (
+        "forget-instructions",
+        r"forget\s+(?:all\s+)?(?:of\s+)?(?:your|previous|prior|the\s+previous)\s+instructions",
+    ),
+    ("new-system-prompt", r"new\s+system\s+prompt"),
+    ("system-prompt-label", r"system\s+prompt\s*:"),
+    (
+        "act-as-unrestricted",
+        r"act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|uncensored)",
+    ),
+    ("conceal-from-user", r"(?:do\s+not|don['\u2019]t)\s+tell\s+the\s+user"),
+    # "Override the rules in .eslintrc for tests" is configuration advice, so a bare
+    # "the rules" counts only when it is not followed by where or what they apply to.
+    (
+        "override-instructions",
+        r"override\s+(?:all\s+)?(?:of\s+)?(?:your\s+(?:\w+\s+)?(?:rules|instructions)"
+        r"|(?:the|any)\s+(?:previous|prior|above|earlier|original|system|safety)\s+"
+        r"(?:rules|instructions)"
+        r"|(?:the|any)\s+(?:rules|instructions)(?!\s+(?:in|for|of|per|from|at|under|inside"
+        r"|within|with|on)\b))",
+    ),
+)
+_INJECTION = tuple(
+    (family, re.compile(r"\b" + pattern + r"(?:(?<=\W)|(?!\w))", re.IGNORECASE))
+    for family, pattern in _INJECTION_FAMILIES
+)
+
+_BIDI = frozenset({0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
+_INVISIBLE = frozenset({0x00AD, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x2060, 0x2065)})
+_JOINERS = frozenset({0x200C, 0x200D})
+_TAGS = range(0xE0000, 0xE0080)
+_CANCEL_TAG = 0xE007F
+_BLACK_FLAG = 0x1F3F4  # the base of subdivision flags, which are spelled in tag characters
+_VARIATION_SELECTORS = frozenset(range(0xFE00, 0xFE10))
+_SUPPLEMENT_SELECTORS = range(0xE0100, 0xE01F0)
+_JOINABLE_CATEGORIES = frozenset({"So", "Sk", "Lo", "Lm", "Mn", "Mc"})
+
+# `hidden-markup` looks only at text that renders as markup, so code spans and fenced blocks
+# (where `<div hidden>` is shown, not obeyed) are blanked out first, offsets kept.
+# A backtick fence's info string holds no backtick (```a``` on one line is a code span).
+_FENCE = re.compile(r"[ \t]*(?:(`{3,})(?=[^`\n]*$)|(~{3,}))", re.M)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_NEWLINE = re.compile(r"\n")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
+
+_FOOTER_LINE = re.compile(r"[ \t]*<!--[ \t]*id:(?:(?!-->)[^\n])*-->[ \t]*\r?")
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.S)
+_COMMENT_HIDES_AT = 40
+_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^<>]*?)?)\s*/?>")
+_ATTRIBUTE = re.compile(
+    r"([A-Za-z_:@][-A-Za-z0-9_:.@]*)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+)))?"
+)
+_ZERO = r"(?:0+(?:\.0*)?|\.0+)"
+_HIDING_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("display:none", re.compile(r"display\s*:\s*none", re.I)),
+    ("visibility:hidden", re.compile(r"visibility\s*:\s*(?:hidden|collapse)", re.I)),
+    (
+        "font-size:0",
+        re.compile(r"font-size\s*:\s*" + _ZERO + r"(?:px|pt|em|rem|%)?\s*(?:;|!|$)", re.I),
+    ),
+    ("opacity:0", re.compile(r"opacity\s*:\s*" + _ZERO + r"%?\s*(?:;|!|$)", re.I)),
+    (
+        "white or transparent text",
+        re.compile(r"(?<![-\w])color\s*:\s*(?:white|transparent|#fff(?:fff)?)\b", re.I),
+    ),
+)
+_COMMENT_REFERENCE = re.compile(
+    r"^ {0,3}\[(?:[^\]\n]*)\]:[ \t]*(?:#|<>|//)[ \t]*"
+    r"(?:\((?P<paren>[^\n]*)\)|\"(?P<double>[^\n]*)\"|'(?P<single>[^\n]*)')[ \t]*\r?$",
+    re.M,
+)
+_TITLED_EMPTY_LINK = re.compile(
+    r"!?\[[ \t]*\]\([ \t]*(?:<[^>\n]*>|[^\s()]*)[ \t]+"
+    r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|\((?P<paren>[^()\n]*)\))[ \t]*\)"
+)
+
+
+def _describe_char(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'UNNAMED CHARACTER')}"
+
+
+def _describe_run(run: str) -> str:
+    distinct = list(dict.fromkeys(run))
+    names = ", ".join(_describe_char(char) for char in distinct[:3])
+    if len(distinct) > 3:
+        names += f", and {len(distinct) - 3} more"
+    return names if len(run) == 1 else f"{len(run)} characters: {names}"
+
+
+def _is_emoji_or_letter(char: str) -> bool:
+    return ord(char) > 0x7F and unicodedata.category(char) in _JOINABLE_CATEGORIES
+
+
+def _flagged_kind(text: str, index: int) -> str | None:
+    """The kind of an invisible character at `index`, or None when it is harmless there."""
+    point = ord(text[index])
+    if point in _BIDI:
+        return "bidi-control"
+    if point == 0xFEFF and index == 0:
+        return None
+    # Emoji sequences (woman + ZWJ + laptop) and scripts such as Persian need joiners.
+    if (
+        point in _JOINERS
+        and 0 < index < len(text) - 1
+        and _is_emoji_or_letter(text[index - 1])
+        and _is_emoji_or_letter(text[index + 1])
+    ):
+        return None
+    if point in _INVISIBLE or point in _TAGS:
+        return "invisible-unicode"
+    return None
+
+
+def _tag_flag_end(text: str, index: int) -> int | None:
+    """End of a subdivision flag's tag run (🏴 + up to 7 tags + cancel tag) starting at `index`."""
+    if index == 0 or ord(text[index - 1]) != _BLACK_FLAG:
+        return None
+    for offset in range(index, min(index + 8, len(text))):
+        point = ord(text[offset])
+        if point == _CANCEL_TAG:
+            return offset + 1
+        if point not in _TAGS:
+            return None
+    return None
+
+
+def _unicode_hits(text: str) -> Iterator[tuple[int, str, str]]:
+    """(offset, kind, detail) for each run of invisible or bidi characters of one kind."""
+    index = 0
+    while index < len(text):
+        point = ord(text[index])
+        if point in _TAGS and (flag_end := _tag_flag_end(text, index)) is not None:
+            index = flag_end
+            continue
+        if point in _VARIATION_SELECTORS or point in _SUPPLEMENT_SELECTORS:
+            end = index
+            while end < len(text) and (
+                ord(text[end]) in _VARIATION_SELECTORS or ord(text[end]) in _SUPPLEMENT_SELECTORS
+            ):
+                end += 1
+            run = text[index:end]
+            # One selector after an ideograph is an ideographic variant; a run of supplement
+            # selectors is how bytes are smuggled behind an emoji.
+            smuggles = any(ord(char) in _SUPPLEMENT_SELECTORS for char in run) and (
+                len(run) > 1 or index == 0 or unicodedata.category(text[index - 1]) != "Lo"
+            )
+            if smuggles:
+                yield index, "invisible-unicode", _describe_run(run)
+            index = end
+            continue
+        kind = _flagged_kind(text, index)
+        if kind is None:
+            index += 1
+            continue
+        end = index + 1
+        while end < len(text) and _flagged_kind(text, end) == kind:
+            end += 1
+        yield index, kind, _describe_run(text[index:end])
+        index = end
+
+
+def _visible(text: str) -> tuple[str, list[int]]:
+    """`text` without invisible format characters, and each kept character's original offset."""
+    kept = [
+        index
+        for index, char in enumerate(text)
+        if unicodedata.category(char) != "Cf"
+        and ord(char) not in _VARIATION_SELECTORS
+        and ord(char) not in _SUPPLEMENT_SELECTORS
+    ]
+    if len(kept) == len(text):
+        return text, kept
+    return "".join(text[index] for index in kept), kept
+
+
+def _injection_spans(text: str) -> list[tuple[int, int, str]]:
+    """Injection phrases as (start, end, family); overlaps keep the earliest, then longest."""
+    found = sorted(
+        (match.start(), -match.end(), family)
+        for family, pattern in _INJECTION
+        for match in pattern.finditer(text)
+    )
+    spans: list[tuple[int, int, str]] = []
+    for start, negative_end, family in found:
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, -negative_end, family))
+    return spans
+
+
+def _injection_hits(text: str) -> Iterator[tuple[int, str, str]]:
+    visible, offsets = _visible(text)
+    for start, _end, family in _injection_spans(visible):
+        yield offsets[start], "injection-phrase", family
+
+
+def _hides_text(hidden: str) -> str | None:
+    """Why hidden text matters (too long to be a tooling directive, or an injection), or None."""
+    visible, _offsets = _visible(hidden.strip())
+    if _injection_spans(visible):
+        return "an injection phrase"
+    if len(visible) > _COMMENT_HIDES_AT:
+        return f"{len(visible)} characters"
+    return None
+
+
+def _blank_code(text: str) -> str:
+    """`text` with code spans and fenced blocks replaced by spaces, newlines and offsets kept."""
+    lines = _LINE.findall(text)
+    open_fence: str | None = None
+    for number, line in enumerate(lines):
+        fence = _FENCE.match(line)
+        marker = None if fence is None else fence[1] or fence[2]
+        if open_fence is None and marker is not None:
+            open_fence = marker
+        elif open_fence is not None:
+            # A closing fence is the opening character, at least as long, and nothing else.
+            closes = fence is not None and not line[fence.end() :].strip()
+            if closes and marker is not None and marker.startswith(open_fence):
+                open_fence = None
+        else:
+            continue
+        lines[number] = _NOT_NEWLINE.sub(" ", line)
+    return _CODE_SPAN.sub(lambda span: _NOT_NEWLINE.sub(" ", span.group()), "".join(lines))
+
+
+def _comment_hits(markup: str) -> Iterator[tuple[int, str, str]]:
+    for match in _COMMENT.finditer(markup):
+        line_start = markup.rfind("\n", 0, match.start()) + 1
+        line_end = markup.find("\n", match.end())
+        line = markup[line_start : len(markup) if line_end == -1 else line_end]
+        if _FOOTER_LINE.fullmatch(line):
+            continue
+        if not match.group().endswith("-->"):
+            yield match.start(), "hidden-markup", "unterminated HTML comment hides the rest"
+        elif (reason := _hides_text(match[1])) is not None:
+            yield match.start(), "hidden-markup", f"HTML comment hides {reason}"
+
+
+def _tag_hits(markup: str) -> Iterator[tuple[int, str, str]]:
+    for tag in _TAG.finditer(markup):
+        for attribute in _ATTRIBUTE.finditer(tag[2]):
+            name = attribute[1].lower()
+            value = attribute[2] or attribute[3] or attribute[4] or ""
+            if name == "hidden":
+                yield tag.start(), "hidden-markup", f"<{tag[1]}> with the hidden attribute"
+            elif name == "style":
+                for label, style in _HIDING_STYLES:
+                    if style.search(value):
+                        yield tag.start(), "hidden-markup", f"<{tag[1]}> styled {label}"
+
+
+def _reference_hits(markup: str) -> Iterator[tuple[int, str, str]]:
+    for match in _COMMENT_REFERENCE.finditer(markup):
+        hidden = match["paren"] or match["double"] or match["single"] or ""
+        if (reason := _hides_text(hidden)) is not None:
+            start = match.start() + len(match.group()) - len(match.group().lstrip())
+            yield start, "hidden-markup", f"link reference used as a comment hides {reason}"
+    for match in _TITLED_EMPTY_LINK.finditer(markup):
+        title = match["double"] or match["single"] or match["paren"] or ""
+        if (reason := _hides_text(title)) is not None:
+            yield match.start(), "hidden-markup", f"empty link whose title hides {reason}"
+
+
+def find_poison(text: str) -> tuple[PoisonHit, ...]:
+    """Every injection phrase, invisible or bidi character run, and hiding markup, sorted."""
+    markup = _blank_code(text)
+    found = [
+        *_injection_hits(text),
+        *_unicode_hits(text),
+        *_comment_hits(markup),
+        *_tag_hits(markup),
+        *_reference_hits(markup),
+    ]
+    line_starts = [0] + [newline.end() for newline in _NEWLINE.finditer(text)]
+    hits = set()
+    for offset, kind, detail in found:
+        line_index = bisect.bisect_right(line_starts, offset) - 1
+        hits.add(PoisonHit(kind, line_index + 1, offset - line_starts[line_index] + 1, detail))
+    return tuple(sorted(hits, key=lambda hit: (hit.line, hit.column, hit.kind, hit.detail)))
