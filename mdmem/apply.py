@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdmem.errors import GitError, MdmemError
+from mdmem.errors import GitError, MdmemError, SecretError
 from mdmem.gitio import commit_files, repository
 from mdmem.memory import load
 from mdmem.review import ReviewPlan, ReviewSummary, plan_review
+from mdmem.secrets import find_secrets
 from mdmem.writer import locked, recover, write_files
 
 
@@ -58,6 +58,7 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
     if not plan.writes or plan.summary is None:
         return ApplyResult((), None, None)
     root = plan.root
+    refuse_secrets(plan)
     with locked(root):
         for write in plan.writes:
             path = root / write.path
@@ -82,11 +83,35 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
 
 
 def _undo(root: Path, plan: ReviewPlan) -> None:
-    write_files(root, {w.path: w.before for w in plan.writes if w.before is not None})
+    # One journaled write: old texts back, new files deleted (None), all or nothing.
+    write_files(root, {w.path: w.before for w in plan.writes})
+
+
+def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
+    """Refuse a plan whose files would hold secret material, naming where, never what.
+
+    `shown`: the plan is about to be printed as a diff, so its old texts count too.
+    """
+    found: list[str] = []
+    first: tuple[str, int, str] | None = None
     for write in plan.writes:
-        if write.before is None:
-            with contextlib.suppress(FileNotFoundError):
-                (root / write.path).unlink()
+        display = f"{plan.root.name}/{write.path}"
+        texts = [write.after, *([write.before] if shown and write.before else [])]
+        hits = {hit for text in texts for hit in find_secrets(text)}
+        for hit in sorted(hits, key=lambda hit: (hit.line, hit.column, hit.category)):
+            if first is None:
+                first = (display, hit.line, hit.category)
+            else:
+                found.append(f"{display}:{hit.line} ({hit.category})")
+    if first is None:
+        return
+    more = f"; also {', '.join(found)}" if found else ""
+    raise SecretError(
+        f"secret material ({first[2]}) in a file the review would "
+        f"{'show' if shown else 'write'}: remove it from memory, rotate it, run again{more}",
+        first[0],
+        first[1],
+    )
 
 
 def review(
@@ -97,5 +122,6 @@ def review(
         recover(root)
         plan = plan_review(load(root))
         if dry_run:
+            refuse_secrets(plan, shown=True)
             return plan, ApplyResult((), None, None)
         return plan, apply(plan, commit=commit)

@@ -13,11 +13,14 @@ from typing import Any, TypeVar
 import click
 
 from mdmem import demo as demo_module
+from mdmem import writer
 from mdmem.apply import ApplyResult
 from mdmem.apply import review as run_review
 from mdmem.errors import EXIT_OK, MdmemError
 from mdmem.memory import find_root
 from mdmem.review import ReviewPlan
+from mdmem.secrets import redact
+from mdmem.writer import finish_interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,24 +46,40 @@ def handles_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MdmemError as exc:
-            click.echo(f"mdmem: {exc}", err=True)
+            # Messages quote user text; a secret in it is masked here, the last line of defence.
+            click.echo(f"mdmem: {redact(str(exc))}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper  # type: ignore[return-value]
 
 
 def resolve_root(root: Path | None) -> Path:
-    return find_root(Path.cwd(), root)
+    """The memory folder, with any write a crash interrupted finished (or dropped) first."""
+    found = find_root(Path.cwd(), root)
+    finish_interrupted(found)
+    return found
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mdmem")
-def main() -> None:
+@click.option(
+    "--lock-timeout",
+    type=click.FloatRange(min=0),
+    default=writer.LOCK_TIMEOUT,
+    show_default=True,
+    envvar="MDMEM_LOCK_TIMEOUT",
+    show_envvar=True,
+    help="Seconds to wait while another mdmem process holds the memory's lock (then exit 4).",
+)
+def main(lock_timeout: float) -> None:
     """Long-term memory for coding agents, kept as markdown in git.
 
     Exit codes: 0 ok, 1 findings (lint), 2 usage, 3 bad input (file:line: message,
     nothing written), 4 could not write or commit (lock held, git refused).
+
+    Environment: MDMEM_LOCK_TIMEOUT=5 mdmem review waits at most 5 s for the lock.
     """
+    writer.LOCK_TIMEOUT = lock_timeout
 
 
 @main.command()

@@ -39,6 +39,10 @@ class PolicyError(ParseError):
     """A decay policy value that is missing its integer or out of range."""
 
 
+class SecretError(ParseError):
+    """Secret material where mdmem would write or print it; names where, never the value."""
+
+
 class WriteError(MdmemError):
     """A write that could not be completed; nothing was changed."""
 

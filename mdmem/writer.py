@@ -1,11 +1,13 @@
 """All-or-nothing writes: temp files, a journal, atomic renames, and a lock per memory folder.
 
-A set of files is written by (1) writing each new text to a temp file beside its
-target and syncing it, (2) committing a journal that names the targets, (3)
-renaming every temp file over its target, (4) removing the journal. A crash
-before (2) leaves the old files and stray temp files, which the next run deletes;
-a crash after (2) is rolled forward by the next run. Either way the tree is
-exactly the old state or exactly the new one.
+A set of files is written by (1) writing a pending journal that names every
+target, (2) writing each new text to a temp file beside its target and syncing
+it, (3) committing the journal by renaming it, (4) renaming every temp file over
+its target (or deleting a target the write removes), (5) removing the journal.
+A crash before (3) leaves the old files, stray temps and the pending journal,
+which the next run deletes; a crash after (3) is rolled forward by the next run.
+Either way the tree is exactly the old state or exactly the new one, and finding
+out which takes two `exists` checks, so every command can afford to ask.
 """
 
 from __future__ import annotations
@@ -22,8 +24,13 @@ from pathlib import Path
 from mdmem.errors import LockError, WriteError
 
 JOURNAL = ".mdmem-journal"
+PENDING = ".mdmem-journal.pending"
 LOCK = ".mdmem.lock"
 TEMP_SUFFIX = ".mdmem-tmp"
+
+# How long `locked` waits for another process, in seconds. The CLI sets it from
+# `--lock-timeout` / MDMEM_LOCK_TIMEOUT; library callers may pass `timeout=` instead.
+LOCK_TIMEOUT = 30.0
 
 # Test seam: called with a label before every step that touches the disk.
 fault_hook: Callable[[str], None] | None = None
@@ -50,56 +57,93 @@ def _write_synced(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
-def write_files(root: Path, files: Mapping[str, str]) -> None:
-    """Write every `relative path -> text` under root, all or nothing."""
+def _temp(target: Path) -> Path:
+    return target.with_name(target.name + TEMP_SUFFIX)
+
+
+def write_files(root: Path, files: Mapping[str, str | None]) -> None:
+    """Write every `relative path -> text` under root (None deletes the file), all or nothing.
+
+    The caller holds `locked(root)`.
+    """
     recover(root)
     if not files:
         return
+    plan = {
+        "replace": sorted(r for r, text in files.items() if text is not None),
+        "delete": sorted(r for r, text in files.items() if text is None),
+    }
     targets = {relative: _target(root, relative) for relative in sorted(files)}
     temps: list[Path] = []
     try:
-        for relative, target in targets.items():
+        _step("pending")
+        temps.append(root / PENDING)
+        _write_synced(root / PENDING, json.dumps(plan).encode("utf-8"))
+        _fsync_dir(root)
+        for relative in plan["replace"]:
             _step(f"temp:{relative}")
+            target = targets[relative]
             target.parent.mkdir(parents=True, exist_ok=True)
-            temp = target.with_name(target.name + TEMP_SUFFIX)
-            temps.append(temp)
-            _write_synced(temp, files[relative].encode("utf-8"))
+            temps.append(_temp(target))
+            _write_synced(_temp(target), str(files[relative]).encode("utf-8"))
         _step("journal")
-        journal_temp = root / (JOURNAL + TEMP_SUFFIX)
-        temps.append(journal_temp)
-        _write_synced(journal_temp, json.dumps(sorted(targets)).encode("utf-8"))
-        os.replace(journal_temp, root / JOURNAL)
+        os.replace(root / PENDING, root / JOURNAL)
         _fsync_dir(root)
     except OSError as exc:
-        for temp in temps:
-            with contextlib.suppress(OSError):
-                temp.unlink()
+        _discard(temps)
         raise WriteError(
             f"could not write {exc.filename or root}: {exc.strerror}; nothing changed"
         ) from None
     except BaseException:
-        for temp in temps:
-            with contextlib.suppress(OSError):
-                temp.unlink()
+        _discard(temps)
         raise
-    _roll_forward(root, sorted(targets))
+    try:
+        _roll_forward(root, plan)
+    except OSError:
+        # The journal is committed, so the only way out is forward: a transient fault
+        # (a busy file, an interrupted call) is cured by going through it once more.
+        try:
+            _roll_forward(root, plan)
+        except OSError as exc:
+            raise WriteError(
+                f"could not finish writing {exc.filename or root}: {exc.strerror}; the next "
+                f"mdmem command completes the write from {JOURNAL}"
+            ) from None
+
+
+def _discard(paths: list[Path]) -> None:
+    for path in paths:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def _target(root: Path, relative: str) -> Path:
-    target = root / relative
-    if ".." in Path(relative).parts or Path(relative).is_absolute():
+    parts = Path(relative).parts
+    if not parts or ".." in parts or Path(relative).is_absolute():
         raise WriteError(f"refusing to write outside the memory folder: {relative}")
-    return target
+    folder = root
+    for part in parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink():
+            raise WriteError(
+                f"refusing to write through a symbolic link: {root.name}/{relative}", folder
+            )
+    return root / relative
 
 
-def _roll_forward(root: Path, relatives: list[str]) -> None:
+def _roll_forward(root: Path, plan: Mapping[str, list[str]]) -> None:
     folders = set()
-    for relative in relatives:
+    for relative in plan["replace"]:
         target = root / relative
-        temp = target.with_name(target.name + TEMP_SUFFIX)
         _step(f"replace:{relative}")
-        if temp.exists():
-            os.replace(temp, target)
+        if _temp(target).exists():
+            os.replace(_temp(target), target)
+            folders.add(target.parent)
+    for relative in plan["delete"]:
+        target = root / relative
+        _step(f"delete:{relative}")
+        with contextlib.suppress(FileNotFoundError):
+            target.unlink()
             folders.add(target.parent)
     for folder in sorted(folders):
         _fsync_dir(folder)
@@ -109,26 +153,64 @@ def _roll_forward(root: Path, relatives: list[str]) -> None:
     _fsync_dir(root)
 
 
+def _read_plan(path: Path) -> dict[str, list[str]] | None:
+    """The journal's targets; a bare list is the first journal format (replacements only)."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(data, list):
+        data = {"replace": data, "delete": []}
+    if not isinstance(data, dict) or set(data) != {"replace", "delete"}:
+        return None
+    if not all(isinstance(r, list) and all(isinstance(x, str) for x in r) for r in data.values()):
+        return None
+    return {"replace": list(data["replace"]), "delete": list(data["delete"])}
+
+
+def interrupted(root: Path) -> bool:
+    """Whether a write was cut short (a journal or a pending journal is on disk)."""
+    return (root / JOURNAL).exists() or (root / PENDING).exists()
+
+
 def recover(root: Path) -> list[str]:
-    """Finish a write a crash interrupted after its journal, or drop one from before it."""
+    """Finish a write a crash interrupted after its journal, or drop one from before it.
+
+    Returns the paths a finished write touched. The caller holds `locked(root)`.
+    """
+    if not interrupted(root):
+        return []
     journal = root / JOURNAL
     finished: list[str] = []
     if journal.exists():
-        try:
-            relatives = json.loads(journal.read_text("utf-8"))
-        except (OSError, ValueError):
-            relatives = None
-        if isinstance(relatives, list) and all(isinstance(r, str) for r in relatives):
-            for relative in relatives:
-                _target(root, relative)
-            _roll_forward(root, relatives)
-            finished = relatives
-        else:
+        plan = _read_plan(journal)
+        if plan is None:
             raise WriteError(f"{journal} is unreadable; restore it from git or delete it")
+        for relative in (*plan["replace"], *plan["delete"]):
+            _target(root, relative)
+        _roll_forward(root, plan)
+        finished = sorted((*plan["replace"], *plan["delete"]))
+    # A pending journal was never committed: its temps are dropped, the old files stand.
+    # It may be half-written (a crash while writing it), so every temp below root goes.
     for temp in sorted(root.rglob("*" + TEMP_SUFFIX)):
         with contextlib.suppress(OSError):
             temp.unlink()
+    with contextlib.suppress(FileNotFoundError):
+        (root / PENDING).unlink()
+    _fsync_dir(root)
     return finished
+
+
+def finish_interrupted(root: Path, timeout: float | None = None) -> list[str]:
+    """Run `recover` under the lock when a write was cut short; costs two checks otherwise.
+
+    Every command calls this before it reads, so a crash leaves no visible trace past
+    the next run of any command, read-only ones included.
+    """
+    if not interrupted(root):
+        return []
+    with locked(root, timeout):
+        return recover(root)
 
 
 def _alive(pid: int) -> bool:
@@ -145,55 +227,118 @@ _held: set[Path] = set()
 
 
 @contextlib.contextmanager
-def locked(root: Path, timeout: float = 30.0, poll: float = 0.05) -> Iterator[None]:
+def locked(root: Path, timeout: float | None = None, poll: float = 0.05) -> Iterator[None]:
     """Hold the memory folder's lock; wait up to `timeout` seconds, clear a dead holder's lock.
 
-    Re-entrant within one process, so a command may lock and then call library
-    functions that lock too.
+    `timeout` None means `LOCK_TIMEOUT`. Re-entrant within one process, so a command
+    may lock and then call library functions that lock too.
     """
     path = (root / LOCK).resolve()
     if path in _held:
         yield
         return
+    wait = LOCK_TIMEOUT if timeout is None else timeout
     host = socket.gethostname()
-    deadline = time.monotonic() + timeout
+    stamp = f"{os.getpid()} {host} {os.urandom(8).hex()}\n"
+    deadline = time.monotonic() + wait
     while True:
         try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            holder = _holder(path)
-            if holder is not None and holder[1] == host and not _alive(holder[0]):
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()
-                continue
-            if time.monotonic() >= deadline:
-                who = f"process {holder[0]} on {holder[1]}" if holder else "another process"
-                raise LockError(
-                    f"the memory is locked by {who}; wait for it to finish, or delete "
-                    f"{path.name} if no mdmem is running",
-                    path,
-                ) from None
-            time.sleep(poll)
-            continue
+            if _create(path, stamp):
+                break
         except OSError as exc:
-            if exc.errno in (errno.EROFS, errno.EACCES):
-                raise WriteError(f"cannot lock {path}: {exc.strerror}") from None
-            raise
-        with os.fdopen(fd, "w") as handle:
-            handle.write(f"{os.getpid()} {host}\n")
-        break
+            raise WriteError(f"cannot lock {path}: {exc.strerror}") from None
+        seen = _read(path)
+        holder = _holder(seen)
+        if holder is not None and holder[1] == host and not _alive(holder[0]):
+            _break_stale(path, seen)
+            continue
+        if time.monotonic() >= deadline:
+            who = f"process {holder[0]} on {holder[1]}" if holder else "another process"
+            raise LockError(
+                f"the memory is locked by {who} (waited {wait:g} s); wait for it to finish, "
+                f"or delete {path.name} if no mdmem is running",
+                path,
+            )
+        time.sleep(poll)
     _held.add(path)
     try:
+        _sweep_strays(path)
         yield
     finally:
         _held.discard(path)
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+        if _read(path) == stamp:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
 
-def _holder(path: Path) -> tuple[int, str] | None:
+def _create(path: Path, stamp: str) -> bool:
+    """Create the lock file with its content in one step; False when it exists already.
+
+    Written aside and hard-linked into place, so a crash can never leave an empty lock
+    that no one could tell is stale. Without hard links, an exclusive create.
+    """
+    aside = path.with_name(f"{path.name}.{os.getpid()}")
     try:
-        pid, host = path.read_text("utf-8").split()
-        return int(pid), host
+        aside.write_text(stamp, "utf-8")
+        try:
+            os.link(aside, path)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+                raise
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                return False
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(stamp)
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            aside.unlink()
+
+
+def _break_stale(path: Path, stale: str | None) -> None:
+    """Remove a dead holder's lock, and only that one.
+
+    Two waiters may judge the same lock stale; the first to move it aside wins. If
+    what was moved aside is not the stale lock (another waiter already replaced it
+    with a live one), it goes straight back.
+    """
+    aside = path.with_name(f"{path.name}.stale.{os.getpid()}")
+    try:
+        os.rename(path, aside)
+    except FileNotFoundError:
+        return
+    try:
+        if _read(aside) != stale:
+            with contextlib.suppress(OSError):
+                os.link(aside, path)
+    finally:
+        with contextlib.suppress(OSError):
+            aside.unlink()
+
+
+def _sweep_strays(path: Path) -> None:
+    """Delete lock side files (`.mdmem.lock.PID`) that a killed process left behind."""
+    for stray in path.parent.glob(path.name + ".*"):
+        pid = stray.name.rsplit(".", 1)[-1]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                stray.unlink()
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text("utf-8")
     except (OSError, ValueError):
         return None
+
+
+def _holder(text: str | None) -> tuple[int, str] | None:
+    """(pid, host) from a lock file's `PID HOST [NONCE]` line."""
+    fields = (text or "").split()
+    if len(fields) < 2 or not fields[0].isdigit():
+        return None
+    return int(fields[0]), fields[1]
