@@ -22,6 +22,7 @@ _HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
 _ITEM = re.compile(r"^[-*+](?:[ \t]|$)")
 _CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_BULLETS = frozenset("-*+")
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,8 @@ class _Fences:
 
     def step(self, line_body: str) -> bool:
         """Feed a line; True when the line is part of a fence (markers included)."""
+        if self.open is None and "```" not in line_body and "~~~" not in line_body:
+            return False  # the common case, without a regular expression
         match = _FENCE.match(line_body)
         if self.open is not None:
             marker = match[1] if match else ""
@@ -132,8 +135,11 @@ class _Fences:
         return False
 
 
-def parse_document(file: TextFile) -> Document:
-    """Split a memory file into sections and facts, refusing what is truly ambiguous."""
+def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
+    """Split a memory file into sections and facts, refusing what is truly ambiguous.
+
+    `unique_ids=False` lets a repeated id through, for lint to report as a finding.
+    """
     lines = file.lines
     path = file.path
     check_conflict_markers(lines, path)
@@ -159,7 +165,7 @@ def parse_document(file: TextFile) -> Document:
                 subsection = name
             index += 1
             continue
-        if _ITEM.match(text):
+        if text[:1] in _BULLETS and _ITEM.match(text):
             end = _item_end(lines, index)
             fact = _read_item(file, index, end, title, subsection)
             if fact is None:
@@ -182,7 +188,8 @@ def parse_document(file: TextFile) -> Document:
     sections.append(Section(title, start, count))
     if fences.open is not None:
         raise ParseError(f"code fence {fences.open!r} is never closed", path, count)
-    _check_unique(facts, path)
+    if unique_ids:
+        _check_unique(facts, path)
     return Document(
         file,
         tuple(s for s in sections if s.start >= 0 or s.end > 0),
@@ -232,6 +239,8 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     elif last.strip().startswith("<!--") and "-->" not in last:
         raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
     text_end = end - 1 if footer is not None else end
+    if not any("<!--" in line for line in lines[start:text_end]):
+        text_end = start  # nothing below can fail: skip the per-line checks
     for index in range(start, text_end):
         text = body(lines[index])
         if looks_like_footer(text):

@@ -93,15 +93,35 @@ class Session:
 
 def parse_session(name: SessionName, data: bytes, path: str) -> Session:
     """Read the references of one session log from its bytes."""
+    found = _references(data, path)
+    if found is None:
+        return Session(name, path, frozenset(), (), (), 0)
+    start, section = found
+    return _read_section(name, path, section, start + 1)
+
+
+def reference_lines(data: bytes, path: str) -> tuple[tuple[str, int], ...]:
+    """Every id-shaped token of the `## Memory References` section with its 1-based line.
+
+    The scanner keeps only sets; lint calls this for the few logs that name an unknown id.
+    """
+    found = _references(data, path)
+    if found is None:
+        return ()
+    return tuple((token, number) for number, line in found[1] for token in _TOKEN.findall(line))
+
+
+def _references(data: bytes, path: str) -> tuple[int, list[tuple[int, str]]] | None:
+    """(heading index, [(1-based line, text)]) of the Memory References section, or None."""
     file = decode(data, path)
     text = "".join(file.lines)
     if REFERENCES_HEADING not in text:
-        return Session(name, path, frozenset(), (), (), 0)
+        return None
     lines = text.split("\n")
     check_conflict_markers(lines, path)
     start = _find_heading(lines)
     if start < 0:
-        return Session(name, path, frozenset(), (), (), 0)
+        return None
     section: list[tuple[int, str]] = []
     fence: str | None = None
     for index in range(start + 1, len(lines)):
@@ -117,7 +137,7 @@ def parse_session(name: SessionName, data: bytes, path: str) -> Session:
         ):
             break
         section.append((index + 1, line))
-    return _read_section(name, path, section, start + 1)
+    return start, section
 
 
 def _find_heading(lines: list[str]) -> int:

@@ -98,15 +98,22 @@ def _optional(root: Path, relative: str) -> TextFile | None:
     return read(path, f"{root.name}/{relative}")
 
 
-def load(root: Path) -> Memory:
-    """Read and validate a memory folder; any problem raises a ParseError naming file and line."""
+def load(root: Path, *, strict_ids: bool = True) -> Memory:
+    """Read and validate a memory folder; any problem raises a ParseError naming file and line.
+
+    `strict_ids=False` accepts an id that appears twice (lint reports it as a finding).
+    """
     root = Path(root).resolve()
     label = root.name
-    continuity = parse_document(read(root / CONTINUITY, f"{label}/{CONTINUITY}"))
-    archives = tuple(
-        parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}")) for path in archive_paths(root)
+    continuity = parse_document(
+        read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
     )
-    _check_ids_once(continuity, archives)
+    archives = tuple(
+        parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=strict_ids)
+        for path in archive_paths(root)
+    )
+    if strict_ids:
+        _check_ids_once(continuity, archives)
     return Memory(
         root=root,
         continuity=continuity,

@@ -92,10 +92,19 @@ def read(path: Path, display: str) -> TextFile:
     return decode(data, display)
 
 
+def conflict_marker_lines(lines: tuple[str, ...] | list[str]) -> list[int]:
+    """The 1-based numbers of the lines that are merge-conflict markers."""
+    return [
+        number
+        for number, line in enumerate(lines, 1)
+        if line[:1] in "<=>|" and _CONFLICT.match(line)
+    ]
+
+
 def check_conflict_markers(lines: tuple[str, ...] | list[str], path: str) -> None:
     """Refuse a file that still holds merge-conflict markers."""
-    for number, line in enumerate(lines, 1):
-        if line[:1] in "<=>|" and _CONFLICT.match(line):
-            raise ParseError(
-                "merge-conflict marker; resolve the conflict before running mdmem", path, number
-            )
+    markers = conflict_marker_lines(lines)
+    if markers:
+        raise ParseError(
+            "merge-conflict marker; resolve the conflict before running mdmem", path, markers[0]
+        )
