@@ -1,0 +1,304 @@
+"""Time mdmem's commands on generated memories of growing size, against a read-only floor.
+
+    python benchmarks/run.py [--sizes 1000,10000,100000] [--json OUT.json] [--repeat K]
+
+Each size is generated once into benchmarks/out/<size>/memory (regenerated when the
+arguments or generate.py change). Every round copies that tree to a fresh scratch folder
+and runs the COMMANDS table on it in order, each in its own subprocess, measuring wall
+time and the child's peak RSS. The best time and the largest RSS over the rounds are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).resolve().parent
+REPOSITORY = HERE.parent
+OUT = HERE / "out"
+GENERATOR = HERE / "generate.py"
+DEFAULT_SIZES = "1000,10000,100000"
+FACTS_FOR_SESSIONS = {1000: 3000, 10000: 10000, 100000: 30000}
+EXPECTED_EXIT_CODES = (0, 1)  # 1: lint found problems, which is a result, not a failure
+SHOW_STDERR_LINES = 40
+
+# The floor: the least any command must do, reading every byte of the memory once.
+FLOOR_SCRIPT = """\
+import os, sys
+for folder, _, names in os.walk(sys.argv[1]):
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as handle:
+            handle.read()
+"""
+
+
+def mdmem(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mdmem", *args]
+
+
+# Run in this order on one fresh copy per round: each command sees the tree the one
+# before it left, so review_warm is a second review with nothing new in the ledger.
+# Adding a command is one entry here; it gets a column and a JSON entry of its own.
+COMMANDS: list[tuple[str, Callable[[Path], list[str]]]] = [
+    ("floor", lambda memory: [sys.executable, "-c", FLOOR_SCRIPT, str(memory)]),
+    ("review", lambda memory: mdmem("review", "--root", str(memory), "--no-commit")),
+    ("review_warm", lambda memory: mdmem("review", "--root", str(memory), "--no-commit")),
+    ("lint", lambda memory: mdmem("lint", "--root", str(memory))),
+]
+# Printed next to a command's time as "(xN)": how many times slower than the baseline.
+RATIO_TO = {"review": "floor", "lint": "review"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """One timed child process."""
+
+    seconds: float
+    peak_rss_bytes: int
+    exit_code: int
+    stderr: str
+
+    @property
+    def missing(self) -> bool:
+        """The command does not exist in this mdmem yet (click's usage error)."""
+        return self.exit_code == 2 and "No such command" in self.stderr
+
+    @property
+    def failed(self) -> bool:
+        return not self.missing and self.exit_code not in EXPECTED_EXIT_CODES
+
+
+def facts_for(sessions: int) -> int:
+    """The facts paired with a size: the table above, else a curve through its points."""
+    curve = min(3 * sessions, 3 * math.isqrt(1000 * sessions))  # 3 per session up to 1000
+    return FACTS_FOR_SESSIONS.get(sessions, curve)
+
+
+def parse_sizes(text: str) -> list[tuple[int, int]]:
+    """`1000,10000` or `200:500` (sessions:facts) into (sessions, facts) pairs."""
+    sizes = []
+    for part in text.split(","):
+        sessions, _, facts = part.strip().partition(":")
+        count = int(sessions)
+        sizes.append((count, int(facts) if facts else facts_for(count)))
+    return sizes
+
+
+def load_generator() -> ModuleType:
+    """benchmarks/ is not a package: import generate.py by its path."""
+    spec = importlib.util.spec_from_file_location("mdmem_bench_generate", GENERATOR)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
+
+
+def cached_memory(sessions: int, facts: int, seed: int) -> tuple[Path, float | None]:
+    """The generated tree for these arguments, and its generation time if made just now."""
+    folder = OUT / str(sessions) if facts == facts_for(sessions) else OUT / f"{sessions}-{facts}"
+    memory, stamp = folder / "memory", folder / "args.json"
+    key = {
+        "sessions": sessions,
+        "facts": facts,
+        "seed": seed,
+        "generator_sha256": hashlib.sha256(GENERATOR.read_bytes()).hexdigest(),
+    }
+    if memory.is_dir() and stamp.is_file() and json.loads(stamp.read_text()) == key:
+        return memory, None
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    partial = folder / "memory.partial"
+    started = time.perf_counter()
+    load_generator().generate(partial, sessions=sessions, facts=facts, seed=seed)
+    elapsed = time.perf_counter() - started
+    partial.rename(memory)
+    stamp.write_text(json.dumps(key, indent=2, sort_keys=True) + "\n")
+    return memory, elapsed
+
+
+def tree_size(folder: Path) -> tuple[int, int]:
+    """Number of files and their total bytes."""
+    files = total = 0
+    for parent, _, names in os.walk(folder):
+        for name in names:
+            files += 1
+            total += os.path.getsize(os.path.join(parent, name))
+    return files, total
+
+
+def timed(argv: list[str]) -> Run:
+    """Run argv in a fresh process; wall time around it and its own peak RSS from wait4."""
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        started = time.perf_counter()
+        child = subprocess.Popen(argv, cwd=REPOSITORY, stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        stderr.seek(0)
+        text = stderr.read().decode("utf-8", "replace")
+    # ru_maxrss is in kilobytes on Linux, in bytes on macOS.
+    scale = 1 if sys.platform == "darwin" else 1024
+    return Run(seconds, usage.ru_maxrss * scale, child.returncode, text)
+
+
+def measure(memory: Path, repeat: int, scratch_parent: Path | None) -> dict[str, list[Run]]:
+    """`repeat` rounds of COMMANDS, each round on its own fresh copy of `memory`."""
+    runs: dict[str, list[Run]] = {name: [] for name, _ in COMMANDS}
+    for round_number in range(repeat):
+        scratch = Path(tempfile.mkdtemp(prefix="mdmem-bench-", dir=scratch_parent))
+        try:
+            copy = scratch / "memory"
+            shutil.copytree(memory, copy, copy_function=shutil.copyfile)
+            for name, build_argv in COMMANDS:
+                run = timed(build_argv(copy))
+                runs[name].append(run)
+                note = "missing" if run.missing else f"exit {run.exit_code}"
+                progress(f"  round {round_number + 1}: {name} {run.seconds:.3f}s ({note})")
+                if run.failed:
+                    tail = run.stderr.splitlines()[-SHOW_STDERR_LINES:]
+                    progress("\n".join(f"    | {line}" for line in tail))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return runs
+
+
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """One command at one size: best time and largest RSS over the rounds."""
+
+    seconds: float | None  # None: the command does not exist in this mdmem
+    all_seconds: list[float]
+    peak_rss_mb: float | None
+    exit_codes: list[int]
+    failed: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class SizeResult:
+    sessions: int
+    facts: int
+    seed: int
+    files: int
+    bytes: int
+    generate_seconds: float | None  # None: the tree came from the cache
+    commands: dict[str, Summary]
+
+
+def summarise(runs: list[Run]) -> Summary:
+    present = [run for run in runs if not run.missing]
+    if not present:
+        return Summary(None, [], None, [run.exit_code for run in runs], failed=False)
+    return Summary(
+        seconds=round(min(run.seconds for run in present), 4),
+        all_seconds=[round(run.seconds, 4) for run in present],
+        peak_rss_mb=round(max(run.peak_rss_bytes for run in present) / 2**20, 1),
+        exit_codes=[run.exit_code for run in present],
+        failed=any(run.failed for run in present),
+    )
+
+
+def markdown_table(results: list[SizeResult]) -> str:
+    """One row per size: each command's best seconds, ratios, and the largest peak RSS."""
+    header = ["size", "facts"]
+    for name, _ in COMMANDS:
+        header.append(f"{name} s" + (f" (x {RATIO_TO[name]})" if name in RATIO_TO else ""))
+    header.append("peak MB")
+    rows = [header, ["---:"] * len(header)]
+    for result in results:
+        row = [str(result.sessions), str(result.facts)]
+        row += [cell(result.commands, name) for name, _ in COMMANDS]
+        peaks = [c.peak_rss_mb for c in result.commands.values() if c.peak_rss_mb is not None]
+        row.append(f"{max(peaks):.0f}" if peaks else "n/a")
+        rows.append(row)
+    return "\n".join("| " + " | ".join(row) + " |" for row in rows)
+
+
+def cell(commands: dict[str, Summary], name: str) -> str:
+    seconds = commands[name].seconds
+    if seconds is None:
+        return "n/a"
+    text = f"{seconds:.3f}"
+    baseline = commands[RATIO_TO[name]].seconds if name in RATIO_TO else None
+    if baseline:
+        text += f" (x{seconds / baseline:.1f})"
+    if commands[name].failed:
+        text += " FAILED"
+    return text
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sizes",
+        default=DEFAULT_SIZES,
+        help="comma-separated session counts, each optionally SESSIONS:FACTS "
+        f"(default {DEFAULT_SIZES})",
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="rounds per size (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument(
+        "--json", type=Path, default=OUT / "results.json", help="where to write all numbers"
+    )
+    parser.add_argument(
+        "--scratch", type=Path, default=None, help="parent folder for scratch copies"
+    )
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+
+    results: list[SizeResult] = []
+    for sessions, facts in parse_sizes(args.sizes):
+        progress(f"size {sessions} sessions, {facts} facts")
+        memory, generated_in = cached_memory(sessions, facts, args.seed)
+        if generated_in is not None:
+            progress(f"  generated in {generated_in:.2f}s")
+        files, total_bytes = tree_size(memory)
+        runs = measure(memory, args.repeat, args.scratch)
+        results.append(
+            SizeResult(
+                sessions=sessions,
+                facts=facts,
+                seed=args.seed,
+                files=files,
+                bytes=total_bytes,
+                generate_seconds=None if generated_in is None else round(generated_in, 3),
+                commands={name: summarise(runs[name]) for name, _ in COMMANDS},
+            )
+        )
+
+    report = {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "repeat": args.repeat,
+        "commands": [name for name, _ in COMMANDS],
+        "results": [dataclasses.asdict(result) for result in results],
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    print(markdown_table(results))
+    progress(f"wrote {args.json}")
+    failed = any(c.failed for result in results for c in result.commands.values())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
