@@ -8,7 +8,7 @@ It keeps line numbers so every error and every edit names an exact place.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mdmem.errors import ParseError
 from mdmem.footer import Footer, looks_like_footer, parse_footer
@@ -42,10 +42,11 @@ class Fact:
     end: int
     footer: Footer
     checkbox: str | None  # None for a plain fact, " " open thread, "x" done
+    id: str = field(default="", compare=False)
 
-    @property
-    def id(self) -> str:
-        return self.footer.id
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", self.footer.id)  # read often: kept, not recomputed
 
     @property
     def line(self) -> int:

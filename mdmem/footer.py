@@ -6,6 +6,8 @@ other byte (spacing, unknown fields, their order) is written back as it was read
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -57,10 +59,10 @@ CANONICAL = (
     "section",
 )
 
-_COMMENT = re.compile(r"^(?P<indent>[ \t]*)<!--(?P<inner>.*?)-->(?P<trail>[ \t]*)$")
 _FIELD = re.compile(
     r"^(?P<lead>\s*)(?P<key>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>\s*:\s*)(?P<value>.*?)(?P<tail>\s*)$"
 )
+_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _KEY_START = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9_-]*)\s*:")
 
 
@@ -81,14 +83,18 @@ class Footer:
     def id(self) -> str:
         return self.fields[0].value
 
+    values: dict[str, str] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # A lookup table built once; it mirrors `fields` and is never mutated.
+        if not self.values:
+            self.values.update((field.key, field.value) for field in self.fields)
+
     def get(self, key: str) -> str | None:
-        for field in self.fields:
-            if field.key == key:
-                return field.value
-        return None
+        return self.values.get(key)
 
     def as_dict(self) -> dict[str, str]:
-        return {field.key: field.value for field in self.fields}
+        return dict(self.values)
 
     def render(self) -> str:
         """The line body, byte-identical to what was read when nothing changed."""
@@ -143,6 +149,8 @@ def new_footer(indent: str, values: Mapping[str, str]) -> Footer:
 
 def looks_like_footer(line_body: str) -> bool:
     """A line that is only an HTML comment opening with `id` (or with a footer key)."""
+    if "<!--" not in line_body:
+        return False
     stripped = line_body.strip()
     if not stripped.startswith("<!--"):
         return False
@@ -159,18 +167,24 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
         raise ParseError("a footer value contains '<!--'", path, line)
     if stripped.count("-->") > 1:
         raise ParseError("a footer value contains '-->'", path, line)
-    match = _COMMENT.match(line_body)
-    if match is None:
+    # String operations rather than regular expressions: this runs once per fact.
+    rest = line_body.lstrip(" \t")
+    indent = line_body[: len(line_body) - len(rest)]
+    closed = rest.rstrip(" \t")
+    if not rest.startswith("<!--") or not closed.endswith("-->"):
         raise ParseError("text after the footer comment on the same line", path, line)
+    trail = rest[len(closed) :]
     fields: list[Field] = []
-    for segment in match["inner"].split("|"):
-        field = _FIELD.match(segment)
-        if field is None:
+    values: dict[str, str] = {}
+    for segment in closed[4:-3].split("|"):
+        key, colon, value = segment.partition(":")
+        key = key.strip()
+        if not colon or not _KEY.match(key):
             raise ParseError(f"footer field {segment.strip()!r} is not 'key: value'", path, line)
-        key = field["key"]
-        if any(existing.key == key for existing in fields):
+        if key in values:
             raise ParseError(f"footer field {key!r} appears twice", path, line)
-        fields.append(Field(key, field["value"], segment))
+        values[key] = value.strip()
+        fields.append(Field(key, values[key], segment))
     if fields[0].key != "id":
         raise ParseError(f"footer must open with 'id', not {fields[0].key!r}", path, line)
     fact_id = fields[0].value
@@ -180,29 +194,29 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
             path,
             line,
         )
-    footer = Footer(match["indent"], tuple(fields), match["trail"])
-    _validate_values(footer, path, line)
-    return footer
+    _validate_values(values, path, line)
+    return Footer(indent, tuple(fields), trail, values)
 
 
-def _validate_values(footer: Footer, path: str, line: int) -> None:
+def _validate_values(values: dict[str, str], path: str, line: int) -> None:
     for key in ("created", "last_used"):
-        value = footer.get(key)
+        value = values.get(key)
         if value is not None and not valid_date(value):
             raise ParseError(f"{key} {value!r} is not a date (YYYY-MM-DD)", path, line)
     for key in ("uses", "helpful", "harmful"):
-        value = footer.get(key)
+        value = values.get(key)
         if value is not None and not (value.isascii() and value.isdigit()):
             raise ParseError(f"{key} {value!r} is not a whole number", path, line)
-    tier = footer.get("tier")
+    tier = values.get("tier")
     if tier is not None and tier not in TIERS:
         raise ParseError(f"unknown tier {tier!r} (one of: {', '.join(TIERS)})", path, line)
     for key in ("supersedes", "superseded-by"):
-        value = footer.get(key)
-        if value is not None and value and not ID_RE.match(value):
+        value = values.get(key)
+        if value and not ID_RE.match(value):
             raise ParseError(f"{key} {value!r} is not an id", path, line)
 
 
+@functools.lru_cache(maxsize=4096)
 def valid_date(value: str) -> bool:
     if not DATE_RE.match(value):
         return False
