@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import git
@@ -47,3 +49,180 @@ def show_commit(path: Path, sha: str) -> str:
     repo = git.Repo(path, search_parent_directories=True)
     text: str = repo.git.show("--stat", "--format=commit %H%n%n%B", sha)
     return text
+
+
+# Session log immutability, for lint and the pre-commit hook. Every function asks git
+# once (or once per thousand paths), whatever the number of logs, and returns plain data.
+
+_CHUNK = 1000
+
+
+@dataclass(frozen=True)
+class FirstChange:
+    """The first commit that modified or deleted a file, and the file's blob before it."""
+
+    commit: str
+    original: str
+
+
+@dataclass(frozen=True)
+class LogChange:
+    """A committed session log whose working-tree content is not what its first commit held."""
+
+    path: str  # relative to the repository's top folder, '/'-separated
+    kind: str  # "changed" or "deleted"
+    since: str | None  # the first commit that changed it; None when the change is uncommitted
+    original: str  # blob id of the content as first committed
+
+
+@dataclass(frozen=True)
+class StagedChange:
+    """One line of `git diff --cached --raw`: what the next commit does to a path."""
+
+    status: str  # git's letter: A, M, D, T
+    path: str
+    old_blob: str
+    new_blob: str
+
+
+def top_folder(repo: git.Repo) -> Path:
+    return Path(repo.working_tree_dir or ".").resolve()
+
+
+def relative_path(repo: git.Repo, path: Path) -> str | None:
+    """`path` relative to the repository's top, '/'-separated; None when it lies outside."""
+    relative = Path(os.path.relpath(path.resolve(), top_folder(repo)))
+    if relative.parts[:1] == ("..",):
+        return None
+    return relative.as_posix()
+
+
+def has_head(repo: git.Repo) -> bool:
+    return bool(repo.head.is_valid())
+
+
+def first_changes(repo: git.Repo, pathspecs: Sequence[str]) -> dict[str, FirstChange]:
+    """path -> its first modification or deletion after it was added, from one `git log` pass."""
+    found: dict[str, FirstChange] = {}
+    for chunk in _chunks(pathspecs):
+        output: str = repo.git.log(
+            "--raw", "-z", "--no-abbrev", "--no-renames", "--no-color", "--format=%H",
+            "--diff-filter=MDT", "--", *chunk,
+        )  # fmt: skip
+        commit = ""
+        fields = output.split("\0")
+        index = 0
+        while index < len(fields):
+            field = fields[index].lstrip("\n")
+            index += 1
+            if not field.startswith(":"):
+                commit = field or commit
+                continue
+            old_blob = field.split(" ")[2]  # ":old-mode new-mode old-blob new-blob status"
+            path = fields[index]
+            index += 1
+            # git log lists the newest commit first: the last record seen is the first change.
+            found[path] = FirstChange(commit, old_blob)
+    return found
+
+
+def head_blobs(repo: git.Repo, paths: Sequence[str]) -> dict[str, str]:
+    """path -> blob id at HEAD, for the paths HEAD holds."""
+    found: dict[str, str] = {}
+    for chunk in _chunks(paths):
+        output: str = repo.git.ls_tree("-z", "HEAD", "--", *chunk)
+        for record in filter(None, output.split("\0")):
+            meta, path = record.split("\t", 1)
+            found[path] = meta.split(" ")[2]
+    return found
+
+
+def worktree_blobs(repo: git.Repo, paths: Sequence[str]) -> dict[str, str]:
+    """path -> the blob id its working-tree file would get, for the paths that exist."""
+    top = top_folder(repo)
+    present = [path for path in paths if (top / path).is_file()]
+    found: dict[str, str] = {}
+    for chunk in _chunks(present):
+        output: str = repo.git.hash_object("--", *chunk)
+        found.update(zip(chunk, output.split(), strict=True))
+    return found
+
+
+def uncommitted_paths(repo: git.Repo, pathspec: str) -> tuple[str, ...]:
+    """Tracked paths whose working tree or index differs from HEAD."""
+    output: str = repo.git.diff("-z", "--name-only", "--no-renames", "HEAD", "--", pathspec)
+    return tuple(sorted(filter(None, output.split("\0"))))
+
+
+def staged_changes(repo: git.Repo, pathspec: str) -> tuple[StagedChange, ...]:
+    """What the next commit adds, modifies, deletes or retypes under `pathspec`."""
+    output: str = repo.git.diff(
+        "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--", pathspec
+    )
+    fields = output.split("\0")
+    changes: list[StagedChange] = []
+    for index in range(0, len(fields) - 1, 2):
+        meta = fields[index].lstrip("\n").split(" ")
+        changes.append(StagedChange(meta[4][:1], fields[index + 1], meta[2], meta[3]))
+    return tuple(sorted(changes, key=lambda change: change.path))
+
+
+def blob_bytes(repo: git.Repo, blob: str) -> bytes:
+    data: bytes = repo.git.cat_file("blob", blob, stdout_as_string=False)
+    return data
+
+
+def session_log_changes(repo: git.Repo, folder: Path) -> tuple[LogChange, ...]:
+    """Committed logs in `folder` whose working-tree content is not what they were committed as.
+
+    One `git log` pass finds the logs a later commit modified or deleted (with their
+    content as added), one `git diff HEAD` the uncommitted edits; only those few files
+    are then looked at. An untracked or newly staged log is not committed: it may change.
+    """
+    pathspec = relative_path(repo, folder)
+    if pathspec is None or not has_head(repo):
+        return ()
+    history = first_changes(repo, [pathspec])
+    candidates = sorted(set(history) | set(uncommitted_paths(repo, pathspec)))
+    head = head_blobs(repo, candidates)
+    current = worktree_blobs(repo, candidates)
+    changes: list[LogChange] = []
+    for path in candidates:
+        first = history.get(path)
+        original = first.original if first is not None else head.get(path)
+        if original is None or current.get(path) == original:
+            continue  # not committed yet, or back to exactly what was committed
+        since = first.commit if first is not None and head.get(path) != original else None
+        kind = "changed" if path in current else "deleted"
+        changes.append(LogChange(path, kind, since, original))
+    return tuple(changes)
+
+
+def _chunks(items: Sequence[str]) -> list[Sequence[str]]:
+    return [items[start : start + _CHUNK] for start in range(0, len(items), _CHUNK)]
+
+
+# The merge driver's registration, for `mdmem init`: the repository's own config only.
+
+
+def top_level(path: Path) -> Path | None:
+    """The top folder of the git repository holding `path`, or None outside one."""
+    repo = repository(path)
+    return None if repo is None else top_folder(repo)
+
+
+def config_value(repo: git.Repo, key: str) -> str | None:
+    """A key of the repository's own config (`--local`), or None when it is not set."""
+    try:
+        value: str = repo.git.config("--local", "--get", key)
+    except git.GitCommandError:
+        return None
+    return value
+
+
+def set_config(repo: git.Repo, key: str, value: str) -> None:
+    try:
+        repo.git.config("--local", key, value)
+    except git.GitCommandError as exc:
+        detail = (exc.stderr or "").strip().replace("stderr: ", "").strip("'\n ")
+        raise GitError(f"git refused to set {key}: {detail or exc}") from None
