@@ -111,6 +111,18 @@ def write_files(root: Path, files: Mapping[str, str | None]) -> None:
             ) from None
 
 
+def replace_file(target: Path, data: bytes) -> None:
+    """Replace one file outside a memory folder (git's merge result): temp, sync, rename."""
+    temp = _temp(target)
+    try:
+        _write_synced(temp, data)
+        os.replace(temp, target)
+    except OSError as exc:
+        _discard([temp])
+        raise WriteError(f"could not write {target}: {exc.strerror}; nothing changed") from None
+    _fsync_dir(target.parent)
+
+
 def _discard(paths: list[Path]) -> None:
     for path in paths:
         with contextlib.suppress(OSError):

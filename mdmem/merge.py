@@ -1,0 +1,506 @@
+"""The merge driver: two versions of `continuity.md` merged fact by fact, keyed by id.
+
+`merge_continuity` is pure (three texts in, the merged text and its conflicts
+out). Each version is read as a sequence of tokens: a whole fact is one token
+named by its id, a Project State stamp one token named by its key, and every
+other line a token of its own. The token sequences are merged three ways
+(`diff3`), which places every fact; the content of each fact is then merged on
+its own:
+
+- added on either side: kept, in its section, ours before theirs;
+- deleted on one side and unchanged on the other (review-owned fields aside):
+  deleted, since the review moved it to the archive; deleted on one side and
+  rewritten on the other: kept, and the next review resolves the copy the
+  archive holds;
+- review-owned footer fields: the larger `uses`/`helpful`/`harmful`, the newer
+  `last_used`, the earlier `origin`, `maturity` recomputed; `tier` three ways,
+  and where both changed it the higher of superseded > core > active > working
+  > archive-candidate > archived (the next review recomputes them anyway);
+- text, or a creator's field, rewritten differently on both sides: a real
+  conflict, left between `<<<<<<< ours` / `=======` / `>>>>>>> theirs` around
+  that fact alone.
+
+Prose lines merge line by line; where both sides rewrote the same lines, they
+are left between markers too. A version that does not parse falls back to the
+plain line merge. `merge_files` is the I/O edge git calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.diff3 import CONFLICT, OURS, STABLE, THEIRS, merge_chunks
+from mdmem.document import Document, Fact, parse_document
+from mdmem.errors import ParseError
+from mdmem.footer import Footer
+from mdmem.ledger import parse_session_name
+from mdmem.stamps import read_stamps, stamp_through
+from mdmem.textfile import BOM, TextFile, body, decode, ending, split_lines, with_ending
+from mdmem.usage import maturity
+from mdmem.writer import replace_file
+
+MARKER_OURS = "<<<<<<< ours"
+MARKER_SPLIT = "======="
+MARKER_THEIRS = ">>>>>>> theirs"
+
+STAMP_KEYS = ("last_review", "last_invariant_check")
+COUNT_FIELDS = ("uses", "helpful", "harmful")
+REVIEW_FIELDS = frozenset({*COUNT_FIELDS, "last_used", "origin", "maturity", "tier"})
+HUMAN_TIERS = ("core", "superseded")
+TIER_RANK = ("archived", "archive-candidate", "working", "active", "core", "superseded")
+
+Token = tuple[str, str]  # ("line", text) | ("fact", id) | ("stamp", key)
+_CLASH = object()  # a three-way value both sides changed differently
+
+
+@dataclass(frozen=True)
+class Merged:
+    text: str
+    conflicts: tuple[str, ...]  # fact ids, and `line N` for prose both sides rewrote
+    fallback: str | None = None  # why the fact merge gave way to the line merge
+
+    @property
+    def clean(self) -> bool:
+        return not self.conflicts
+
+
+@dataclass(frozen=True)
+class _Version:
+    document: Document
+    tokens: tuple[Token, ...]
+    spans: tuple[tuple[int, int], ...]  # the lines of each token
+    facts: dict[str, Fact]
+    stamps: dict[str, str]  # stamp key -> value
+
+
+@dataclass(frozen=True)
+class _Piece:
+    side: str  # OURS or THEIRS
+    index: int  # token index in that side
+
+
+@dataclass(frozen=True)
+class _Clash:
+    ours: tuple[int, int]  # token ranges both sides rewrote differently
+    theirs: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    lines: tuple[str, ...] | None  # None: the item is dropped
+    conflict: bool = False
+
+
+def merge_continuity(base: str, ours: str, theirs: str, path: str = "continuity.md") -> Merged:
+    """Merge ours and theirs against base; falls back to lines when a version does not parse."""
+    try:
+        versions = [_version(text, f"{path} ({side})") for text, side in _sides(base, ours, theirs)]
+    except ParseError as exc:
+        return _fallback(merge_lines(base, ours, theirs), str(exc))
+    merge = _Merge(*versions)
+    merged = merge.run()
+    if merged.clean:
+        try:
+            _check(merged.text, merge.kept(), path)
+        except ParseError as exc:
+            return _fallback(merge_lines(base, ours, theirs), f"the fact merge gave {exc}")
+    return merged
+
+
+def merge_lines(base: str, ours: str, theirs: str) -> Merged:
+    """A plain three-way line merge (what `git merge-file` does), conflicts between markers."""
+    files = [
+        TextFile(side, split_lines(text.removeprefix(BOM)))
+        for text, side in _sides(base, ours, theirs)
+    ]
+    keys = [[body(line) for line in file.lines] for file in files]
+    newline = files[1].newline
+    out: list[str] = []
+    conflicts: list[str] = []
+    for chunk in merge_chunks(*keys):
+        if chunk.kind in (STABLE, OURS):
+            out.extend(files[1].lines[slice(*chunk.ours)])
+        elif chunk.kind == THEIRS:
+            out.extend(_normal(files[2].lines[slice(*chunk.theirs)], newline))
+        else:
+            conflicts.append(f"line {len(out) + 1}")
+            mine = files[1].lines[slice(*chunk.ours)]
+            other = _normal(files[2].lines[slice(*chunk.theirs)], newline)
+            out.extend(_markers(mine, other, newline))
+    return Merged(_text(out, newline, ours.startswith(BOM)), tuple(conflicts))
+
+
+def _sides(base: str, ours: str, theirs: str) -> list[tuple[str, str]]:
+    return [(base, "base"), (ours, "ours"), (theirs, "theirs")]
+
+
+def _fallback(merged: Merged, reason: str) -> Merged:
+    conflicts = merged.conflicts or ("the merged text needs a person: " + reason,)
+    return Merged(merged.text, conflicts, reason)
+
+
+def _version(text: str, label: str) -> _Version:
+    file = TextFile(label, split_lines(text.removeprefix(BOM)), text.startswith(BOM))
+    document = parse_document(file)
+    stamps = read_stamps(document)
+    stamp_at = {index: key for key, (index, _) in stamps.items() if key in STAMP_KEYS}
+    fact_at = {fact.start: fact for fact in document.facts}
+    tokens: list[Token] = []
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(file.lines):
+        if index in fact_at:
+            fact = fact_at[index]
+            tokens.append(("fact", fact.id))
+            spans.append((fact.start, fact.end))
+            index = fact.end
+            continue
+        if index in stamp_at:
+            tokens.append(("stamp", stamp_at[index]))
+        else:
+            tokens.append(("line", body(file.lines[index])))
+        spans.append((index, index + 1))
+        index += 1
+    return _Version(
+        document,
+        tuple(tokens),
+        tuple(spans),
+        {fact.id: fact for fact in document.facts},
+        {key: value for key, (_, value) in stamps.items() if key in STAMP_KEYS},
+    )
+
+
+class _Merge:
+    """One merge: the token skeleton first, then each fact and stamp on its own."""
+
+    def __init__(self, base: _Version, ours: _Version, theirs: _Version) -> None:
+        self.base, self.ours, self.theirs = base, ours, theirs
+        self.newline = ours.document.file.newline
+        self.outcomes: dict[Token, _Outcome] = {}
+
+    def kept(self) -> list[str]:
+        return [t[1] for t, o in self.outcomes.items() if t[0] == "fact" and o.lines is not None]
+
+    def side(self, name: str) -> _Version:
+        return self.ours if name == OURS else self.theirs
+
+    def run(self) -> Merged:
+        for fact_id in _ordered(self.ours.facts, self.theirs.facts, self.base.facts):
+            self.outcomes[("fact", fact_id)] = self.fact(fact_id)
+        for key in _ordered(self.ours.stamps, self.theirs.stamps, self.base.stamps):
+            self.outcomes[("stamp", key)] = self.stamp(key)
+        pieces = self.place(self.skeleton())
+        return self.render(pieces)
+
+    # -- where things go -------------------------------------------------------------
+
+    def skeleton(self) -> list[_Piece | _Clash]:
+        pieces: list[_Piece | _Clash] = []
+        tokens = (self.base.tokens, self.ours.tokens, self.theirs.tokens)
+        for chunk in merge_chunks(*tokens):
+            if chunk.kind in (STABLE, OURS):
+                pieces.extend(_Piece(OURS, i) for i in range(*chunk.ours))
+            elif chunk.kind == THEIRS:
+                pieces.extend(_Piece(THEIRS, i) for i in range(*chunk.theirs))
+            else:
+                assert chunk.kind == CONFLICT
+                resolved = self.resolve(chunk.base, chunk.ours, chunk.theirs)
+                pieces.extend(
+                    resolved if resolved is not None else [_Clash(chunk.ours, chunk.theirs)]
+                )
+        return pieces
+
+    def resolve(
+        self, base: tuple[int, int], ours: tuple[int, int], theirs: tuple[int, int]
+    ) -> list[_Piece] | None:
+        """Both sides changed this stretch: fine when their prose agrees (facts are keyed).
+
+        The side whose prose wins gives the layout; the other side's keyed items are
+        added after the layout's last fact, each with the blank lines before it.
+        """
+        parts = {
+            "base": self.base.tokens[slice(*base)],
+            OURS: self.ours.tokens[slice(*ours)],
+            THEIRS: self.theirs.tokens[slice(*theirs)],
+        }
+        layout = None
+        for blanks in (True, False):
+            prose = {name: _prose(tokens, blanks) for name, tokens in parts.items()}
+            if prose[OURS] == prose[THEIRS] or prose[THEIRS] == prose["base"]:
+                layout = OURS
+            elif prose[OURS] == prose["base"]:
+                layout = THEIRS
+            if layout is not None:
+                break
+        if layout is None:
+            return None
+        other = THEIRS if layout == OURS else OURS
+        spans = {OURS: ours, THEIRS: theirs}
+        placed = [_Piece(layout, i) for i in range(*spans[layout])]
+        present = {token for token in parts[layout] if token[0] != "line"}
+        added: list[_Piece] = []
+        blank_run: list[_Piece] = []
+        for i in range(*spans[other]):
+            token = self.side(other).tokens[i]
+            if token[0] == "line" and not token[1].strip():
+                blank_run.append(_Piece(other, i))
+                continue
+            if token[0] != "line" and token not in present:
+                added.extend([*blank_run, _Piece(other, i)])
+            blank_run = []
+        at = len(placed)
+        while (
+            at
+            and self.token(placed[at - 1])[0] == "line"
+            and not self.token(placed[at - 1])[1].strip()
+        ):
+            at -= 1
+        facts = [n for n, piece in enumerate(placed) if self.token(piece)[0] == "fact"]
+        if facts:
+            at = facts[-1] + 1
+        return placed[:at] + added + placed[at:]
+
+    def token(self, piece: _Piece) -> Token:
+        return self.side(piece.side).tokens[piece.index]
+
+    def place(self, pieces: list[_Piece | _Clash]) -> list[_Piece | _Clash]:
+        """Drop what is deleted or placed twice; put back a kept fact the skeleton lost."""
+        out: list[_Piece | _Clash] = []
+        placed: set[Token] = set()
+        for piece in pieces:
+            if isinstance(piece, _Clash):
+                placed.update(self.ours.tokens[slice(*piece.ours)])
+                placed.update(self.theirs.tokens[slice(*piece.theirs)])
+                out.append(piece)
+                continue
+            token = self.token(piece)
+            if token[0] != "line":
+                if token in placed or self.outcomes[token].lines is None:
+                    continue
+                placed.add(token)
+            out.append(piece)
+        for token, outcome in self.outcomes.items():
+            if outcome.lines is not None and token not in placed:
+                self.put_back(out, token)
+                placed.add(token)
+        return out
+
+    def put_back(self, out: list[_Piece | _Clash], token: Token) -> None:
+        """After the nearest keyed item that precedes it on its own side (else before the next)."""
+        name = OURS if token in self.ours.tokens else THEIRS
+        tokens = self.side(name).tokens
+        where = tokens.index(token)
+        at = {self.token(p): n for n, p in enumerate(out) if isinstance(p, _Piece)}
+        before = [at[t] + 1 for t in reversed(tokens[:where]) if t[0] != "line" and t in at]
+        after = [at[t] for t in tokens[where + 1 :] if t[0] != "line" and t in at]
+        position = before[0] if before else after[0] if after else len(out)
+        out.insert(position, _Piece(name, where))
+
+    # -- what each fact and stamp becomes ----------------------------------------------
+
+    def fact(self, fact_id: str) -> _Outcome:
+        base, ours, theirs = (v.facts.get(fact_id) for v in (self.base, self.ours, self.theirs))
+        if ours is None and theirs is None:
+            return _Outcome(None)
+        if ours is None or theirs is None:
+            name, fact = (THEIRS, theirs) if ours is None else (OURS, ours)
+            assert fact is not None
+            if base is not None and not self.rewritten(base, name, fact):
+                return _Outcome(None)  # deleted on the other side, untouched here
+            return _Outcome(self.lines(name, fact.start, fact.end))
+        texts = [None if base is None else self.text(self.base, base)]
+        texts += [self.text(self.ours, ours), self.text(self.theirs, theirs)]
+        source = _three_way(*texts)
+        fields = _merge_footer(None if base is None else base.footer, ours.footer, theirs.footer)
+        if source is _CLASH or fields is None:
+            mine = self.lines(OURS, ours.start, ours.end)
+            other = self.lines(THEIRS, theirs.start, theirs.end)
+            return _Outcome(tuple(_markers(mine, other, self.newline)), conflict=True)
+        if source == texts[1]:
+            text = self.lines(OURS, ours.start, ours.footer_index)
+        else:
+            text = self.lines(THEIRS, theirs.start, theirs.footer_index)
+        line = self.ours.document.lines[ours.footer_index]
+        changes = {k: v for k, v in fields.items() if v != ours.footer.get(k)}
+        footer = ours.footer.updated(changes).render() + ending(line)
+        return _Outcome((*text, footer))
+
+    def stamp(self, key: str) -> _Outcome:
+        base, ours, theirs = (v.stamps.get(key) for v in (self.base, self.ours, self.theirs))
+        if ours is None and theirs is None:
+            return _Outcome(None)
+        if ours is None or theirs is None:
+            if base is not None and base == (ours or theirs):
+                return _Outcome(None)
+            return _Outcome(self.stamp_line(OURS if theirs is None else THEIRS, key))
+        value = _three_way(base, ours, theirs)
+        if value is _CLASH:
+            value = max(ours, theirs, key=_through_order)
+        return _Outcome(self.stamp_line(OURS if value == ours else THEIRS, key))
+
+    def stamp_line(self, name: str, key: str) -> tuple[str, ...]:
+        version = self.side(name)
+        start, end = version.spans[version.tokens.index(("stamp", key))]
+        return self.lines(name, start, end)
+
+    def rewritten(self, base: Fact, name: str, fact: Fact) -> bool:
+        """Changed beyond what a review owns: the text, a creator's field, a human tier."""
+        if self.text(self.base, base) != self.text(self.side(name), fact):
+            return True
+        before, after = base.footer, fact.footer
+        for key in dict.fromkeys([*before.as_dict(), *after.as_dict()]):
+            if key == "tier" and after.get(key) in HUMAN_TIERS:
+                if before.get(key) != after.get(key):
+                    return True
+            elif key not in REVIEW_FIELDS and before.get(key) != after.get(key):
+                return True
+        return False
+
+    def text(self, version: _Version, fact: Fact) -> tuple[str, ...]:
+        return tuple(body(line) for line in version.document.fact_text(fact))
+
+    def lines(self, name: str, start: int, end: int) -> tuple[str, ...]:
+        lines = self.side(name).document.lines[start:end]
+        return lines if name == OURS else _normal(lines, self.newline)
+
+    # -- the text ----------------------------------------------------------------------
+
+    def render(self, pieces: list[_Piece | _Clash]) -> Merged:
+        out: list[str] = []
+        conflicts: list[str] = []
+        for piece in pieces:
+            if isinstance(piece, _Clash):
+                conflicts.append(f"line {len(out) + 1}")
+                mine = self.raw(OURS, piece.ours)
+                other = self.raw(THEIRS, piece.theirs)
+                out.extend(_markers(mine, other, self.newline))
+                continue
+            token = self.token(piece)
+            if token[0] == "line":
+                start, end = self.side(piece.side).spans[piece.index]
+                out.extend(self.lines(piece.side, start, end))
+                continue
+            outcome = self.outcomes[token]
+            assert outcome.lines is not None
+            if outcome.conflict:
+                conflicts.append(token[1])
+            out.extend(outcome.lines)
+        file = self.ours.document.file
+        return Merged(_text(out, self.newline, file.bom), tuple(conflicts))
+
+    def raw(self, name: str, tokens: tuple[int, int]) -> tuple[str, ...]:
+        spans = self.side(name).spans[slice(*tokens)]
+        if not spans:
+            return ()
+        return self.lines(name, spans[0][0], spans[-1][1])
+
+
+def _ordered(*maps: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(key for mapping in maps for key in mapping))
+
+
+def _prose(tokens: tuple[Token, ...], blanks: bool) -> list[str]:
+    return [t[1] for t in tokens if t[0] == "line" and (blanks or t[1].strip())]
+
+
+def _three_way(base: object, ours: object, theirs: object) -> object:
+    if ours == theirs or theirs == base:
+        return ours
+    if ours == base:
+        return theirs
+    return _CLASH
+
+
+def _merge_footer(
+    base: Footer | None, ours: Footer, theirs: Footer
+) -> dict[str, str | None] | None:
+    """Every field's merged value (None: dropped); None when a creator's field clashes."""
+    keys = _ordered(ours.as_dict(), theirs.as_dict(), () if base is None else base.as_dict())
+    merged: dict[str, str | None] = {}
+    for key in keys:
+        was = None if base is None else base.get(key)
+        mine, other = ours.get(key), theirs.get(key)
+        present = [v for v in (mine, other) if v is not None]
+        if key in COUNT_FIELDS:
+            merged[key] = max(present, key=int) if present else None
+        elif key == "last_used":
+            merged[key] = max(present) if present else None
+        elif key == "origin":
+            merged[key] = min(present, key=_through_order) if present else None
+        elif key == "tier":
+            value = _three_way(was, mine, other)
+            merged[key] = max(present, key=TIER_RANK.index) if value is _CLASH else value  # type: ignore[assignment]
+        elif key != "maturity":
+            value = _three_way(was, mine, other)
+            if value is _CLASH:
+                return None
+            merged[key] = value  # type: ignore[assignment]
+    if "maturity" in keys:
+        feedback = [merged.get(key) for key in ("helpful", "harmful")]
+        if any(value is not None for value in feedback):
+            helpful, harmful = (int(value or 0) for value in feedback)
+            merged["maturity"] = maturity(helpful, harmful)
+        else:
+            merged["maturity"] = ours.get("maturity") or theirs.get("maturity")
+    return {key: merged.get(key) for key in keys}
+
+
+def _through_order(value: str) -> tuple[str, str, str, str]:
+    """Ledger order of a session stem (or of a stamp naming one), for picking the newer."""
+    stem = stamp_through(value) or value
+    try:
+        name = parse_session_name(stem + ".md", stem)
+    except ParseError:
+        return ("", "", "", value)
+    return (name.date, name.time, name.slug, name.stem)
+
+
+def _normal(lines: Iterable[str], newline: str) -> tuple[str, ...]:
+    return tuple(with_ending(line, newline) if ending(line) else line for line in lines)
+
+
+def _markers(mine: Iterable[str], other: Iterable[str], newline: str) -> list[str]:
+    out = [MARKER_OURS + newline, *_ended(mine, newline), MARKER_SPLIT + newline]
+    return [*out, *_ended(other, newline), MARKER_THEIRS + newline]
+
+
+def _ended(lines: Iterable[str], newline: str) -> list[str]:
+    return [line if ending(line) else line + newline for line in lines]
+
+
+def _text(lines: list[str], newline: str, bom: bool) -> str:
+    """Join lines; a line that lost its place at the end of a file gets an ending back."""
+    fixed = [line if ending(line) else line + newline for line in lines[:-1]]
+    return (BOM if bom else "") + "".join([*fixed, *lines[-1:]])
+
+
+def _check(text: str, kept: list[str], path: str) -> None:
+    """A clean result must parse and hold exactly the facts the merge kept."""
+    document = parse_document(TextFile(f"{path} (merged)", split_lines(text.removeprefix(BOM))))
+    found = sorted(fact.id for fact in document.facts)
+    if found != sorted(kept):
+        raise ParseError(f"facts {sorted(set(found) ^ set(kept))} lost or doubled", path)
+
+
+def merge_files(base: Path, ours: Path, theirs: Path, path: str | None = None) -> Merged:
+    """What git runs: merge the three files and write the result over `ours`, atomically."""
+    display = path or "continuity.md"
+    texts: list[str] = []
+    readable = True
+    for file in (base, ours, theirs):
+        data = file.read_bytes()
+        try:
+            texts.append(decode(data, display).text())
+        except ParseError:
+            readable = False
+            texts.append(data.decode("utf-8", "surrogateescape"))
+    base_text, ours_text, theirs_text = texts
+    if readable:
+        merged = merge_continuity(base_text, ours_text, theirs_text, display)
+    else:
+        reason = f"{display} is not valid UTF-8"
+        merged = _fallback(merge_lines(base_text, ours_text, theirs_text), reason)
+    replace_file(ours, merged.text.encode("utf-8", "surrogateescape"))
+    return merged
