@@ -9,6 +9,7 @@ from mdmem.textfile import body
 
 REASONS = ("faded", "superseded", "completed")
 _QUARTER_FILE = re.compile(r"^\d{4}-Q[1-4]\.md$")
+_LIST_MARK = re.compile(r"^[-*+]\s+(\[[ xX]\]\s+)?")
 _MARKUP = re.compile(r"\*\*|__|`")
 SUMMARY_WIDTH = 100
 
@@ -32,7 +33,7 @@ def reason_for(tier: str, done_thread: bool) -> str:
 def summary(text_lines: tuple[str, ...]) -> str:
     """One line of a fact for the index: its first line without list and task markup."""
     first = body(text_lines[0]).strip() if text_lines else ""
-    first = re.sub(r"^[-*+]\s+(\[[ xX]\]\s+)?", "", first)
+    first = _LIST_MARK.sub("", first)
     first = _MARKUP.sub("", first)
     first = " ".join(first.replace("—", "-").split())
     if len(first) > SUMMARY_WIDTH:

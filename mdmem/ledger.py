@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mdmem.errors import ParseError
 from mdmem.footer import ID_PATTERN, valid_date
-from mdmem.textfile import check_conflict_markers, decode
+from mdmem.textfile import check_conflict_markers_text, decode_text
 
 REFERENCES_HEADING = "## Memory References"
 EVENT_KEYS = (
@@ -113,20 +113,20 @@ def reference_lines(data: bytes, path: str) -> tuple[tuple[str, int], ...]:
 
 def _references(data: bytes, path: str) -> tuple[int, list[tuple[int, str]]] | None:
     """(heading index, [(1-based line, text)]) of the Memory References section, or None."""
-    file = decode(data, path)
-    text = "".join(file.lines)
+    text = decode_text(data, path)
     if REFERENCES_HEADING not in text:
         return None
+    check_conflict_markers_text(text, path)
     lines = text.split("\n")
-    check_conflict_markers(lines, path)
-    start = _find_heading(lines)
+    fenced = "```" in text or "~~~" in text
+    start = _find_heading(lines) if fenced else _find_heading_unfenced(text)
     if start < 0:
         return None
     section: list[tuple[int, str]] = []
     fence: str | None = None
     for index in range(start + 1, len(lines)):
         line = lines[index].rstrip("\r")
-        match = _FENCE.match(line)
+        match = _FENCE.match(line) if fenced else None
         if fence is not None:
             if match and match[1][0] == fence[0] and len(match[1]) >= len(fence):
                 fence = None
@@ -138,6 +138,18 @@ def _references(data: bytes, path: str) -> tuple[int, list[tuple[int, str]]] | N
             break
         section.append((index + 1, line))
     return start, section
+
+
+def _find_heading_unfenced(text: str) -> int:
+    """The heading's line index in a text with no code fences, without a line loop."""
+    position = text.find(REFERENCES_HEADING)
+    while position >= 0:
+        line_end = text.find("\n", position)
+        rest = text[position + len(REFERENCES_HEADING) : line_end if line_end >= 0 else None]
+        if (position == 0 or text[position - 1] == "\n") and not rest.strip():
+            return text.count("\n", 0, position)
+        position = text.find(REFERENCES_HEADING, position + 1)
+    return -1
 
 
 def _find_heading(lines: list[str]) -> int:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdmem import cache
 from mdmem.document import Document, parse_document
 from mdmem.errors import MdmemError, ParseError
 from mdmem.ledger import Session, SessionName, parse_session, parse_session_name
@@ -54,33 +57,60 @@ def find_root(start: Path, explicit: Path | None = None) -> Path:
     raise MdmemError(f"no memory/{CONTINUITY} here or in any parent folder; run 'mdmem init'")
 
 
-def session_files(root: Path) -> list[tuple[SessionName, Path]]:
-    """Session logs in ledger order; names that break the convention are errors."""
+Progress = Callable[[int, int], None]  # (files done, files in all)
+
+
+def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
     folder = root / SESSIONS
     if not folder.is_dir():
         return []
     found = []
-    for path in folder.iterdir():
-        if not path.name.endswith(".md"):
-            continue
-        display = f"{root.name}/{SESSIONS}/{path.name}"
-        name = parse_session_name(path.name, display)
-        if path.is_symlink():
-            raise ParseError("is a symbolic link; mdmem does not follow links", display)
-        found.append((name, path))
-    found.sort()
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.name.endswith(".md"):
+                continue
+            display = f"{root.name}/{SESSIONS}/{entry.name}"
+            name = parse_session_name(entry.name, display)
+            if entry.is_symlink():
+                raise ParseError("is a symbolic link; mdmem does not follow links", display)
+            found.append((name, entry))
+    found.sort(key=lambda pair: (pair[0].date, pair[0].time, pair[0].slug))
     return found
 
 
-def read_sessions(root: Path) -> tuple[Session, ...]:
+def session_files(root: Path) -> list[tuple[SessionName, Path]]:
+    """Session logs in ledger order; names that break the convention are errors."""
+    return [(name, Path(entry.path)) for name, entry in _session_entries(root)]
+
+
+def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session, ...]:
+    """Every session log's references, in ledger order (unchanged logs come from the cache)."""
+    entries = _session_entries(root)
+    cache_file = cache.location(root)
+    cached = cache.load(cache_file)
+    fresh: dict[str, cache.Entry] = {}
     sessions = []
-    for name, path in session_files(root):
-        display = f"{root.name}/{SESSIONS}/{name.filename}"
+    total = len(entries)
+    for done, (name, entry) in enumerate(entries, 1):
+        display = f"{root.name}/{SESSIONS}/{entry.name}"
         try:
-            data = path.read_bytes()
+            stat = entry.stat()
+            hit = cached.get(entry.name)
+            session = None
+            if hit is not None and hit[0] == stat.st_size and hit[1] == stat.st_mtime_ns:
+                session = cache.from_entry(hit, name, display)
+            if hit is None or session is None:
+                with open(entry.path, "rb") as handle:
+                    session = parse_session(name, handle.read(), display)
+                hit = cache.to_entry(session, stat.st_size, stat.st_mtime_ns)
         except OSError as exc:
             raise ParseError(f"cannot be read: {exc.strerror}", display) from None
-        sessions.append(parse_session(name, data, display))
+        fresh[entry.name] = hit
+        sessions.append(session)
+        if progress is not None and (done % 500 == 0 or done == total):
+            progress(done, total)
+    if fresh != cached:
+        cache.save(cache_file, fresh)
     return tuple(sessions)
 
 
@@ -98,10 +128,11 @@ def _optional(root: Path, relative: str) -> TextFile | None:
     return read(path, f"{root.name}/{relative}")
 
 
-def load(root: Path, *, strict_ids: bool = True) -> Memory:
+def load(root: Path, *, strict_ids: bool = True, progress: Progress | None = None) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 
     `strict_ids=False` accepts an id that appears twice (lint reports it as a finding).
+    `progress(done, total)` is called now and then while the session logs are read.
     """
     root = Path(root).resolve()
     label = root.name
@@ -118,7 +149,7 @@ def load(root: Path, *, strict_ids: bool = True) -> Memory:
         root=root,
         continuity=continuity,
         archives=archives,
-        sessions=read_sessions(root),
+        sessions=read_sessions(root, progress),
         policy=parse_policy(_optional(root, POLICY)),
         reviews=_optional(root, REVIEWS),
         index=_optional(root, f"{ARCHIVE}/{INDEX}"),

@@ -31,6 +31,7 @@ from mdmem.document import (
 )
 from mdmem.edit import Edit, append_point, apply_edits, normalized, removal
 from mdmem.errors import MdmemError
+from mdmem.footer import footer_ids
 from mdmem.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
 from mdmem.policy import Policy
 from mdmem.reviewlog import TIER_COLUMNS, ReviewRow, appended
@@ -362,7 +363,7 @@ def _write_documents(
     has_entries = bool(memory.archives) or archive_name is not None
     if index_text != old_index and (old_index is not None or has_entries):
         writes.append(FileWrite(f"{ARCHIVE}/{INDEX}", old_index, index_text))
-    _check_conservation(memory, writes)
+    _check_conservation(memory, writes, [thread.fact_id for thread in threads.opened])
     return writes, archive_name
 
 
@@ -439,28 +440,26 @@ def _index(
     return render_index(entries, newline)
 
 
-def _check_conservation(memory: Memory, writes: list[FileWrite]) -> None:
-    """Refuse a plan that would lose or duplicate an id: a bug, never a user error."""
-    written = {write.path: write for write in writes}
-    documents = [(CONTINUITY, memory.continuity)]
-    documents += [(f"{ARCHIVE}/{_name(doc)}", doc) for doc in memory.archives]
-    before: list[str] = []
-    after: list[str] = []
-    for relative, document in documents:
-        before.extend(fact.id for fact in document.facts)
-        write = written.pop(relative, None)
-        if write is None:
-            after.extend(fact.id for fact in document.facts)
-        else:
-            new = parse_document(document.file.with_lines(split_lines(write.after)))
-            after.extend(fact.id for fact in new.facts)
-    for relative, write in written.items():
-        if relative.startswith(f"{ARCHIVE}/") and relative != f"{ARCHIVE}/{INDEX}":
-            new = parse_document(TextFile(relative, split_lines(write.after)))
-            after.extend(fact.id for fact in new.facts)
-    lost = sorted(set(before) - set(after))
-    doubled = sorted(fact_id for fact_id, n in Counter(after).items() if n > 1)
-    if lost or doubled:
+def _check_conservation(memory: Memory, writes: list[FileWrite], opened: list[str]) -> None:
+    """Refuse a plan that would lose or duplicate a fact: a bug, never a user error.
+
+    Every footer line of the files the review rewrites is counted before and after,
+    by id, with the same scanner on both sides; the moves must balance exactly, and
+    the only new ids are the Open Threads the review raises.
+    """
+    documents = {CONTINUITY: memory.continuity.file.text()}
+    documents.update((f"{ARCHIVE}/{_name(doc)}", doc.file.text()) for doc in memory.archives)
+    before: Counter[str] = Counter(opened)
+    after: Counter[str] = Counter()
+    for write in writes:
+        if write.path == CONTINUITY or (
+            write.path.startswith(f"{ARCHIVE}/") and write.path != f"{ARCHIVE}/{INDEX}"
+        ):
+            before.update(footer_ids(documents.get(write.path, "")))
+            after.update(footer_ids(write.after))
+    if before != after:
+        lost = sorted((before - after).elements())
+        doubled = sorted((after - before).elements())
         raise MdmemError(f"internal error: the review would lose {lost} or duplicate {doubled}")
 
 

@@ -10,6 +10,7 @@ from mdmem.errors import ParseError
 
 BOM = "\ufeff"
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?:\s|$)")
+_CONFLICT_ANYWHERE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:\s|$)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,12 @@ def with_ending(line: str, newline: str) -> str:
 def decode(data: bytes, path: str) -> TextFile:
     """Decode strict UTF-8, naming the line of the first bad byte."""
     bom = data.startswith(b"\xef\xbb\xbf")
-    if bom:
+    return TextFile(path, split_lines(decode_text(data, path)), bom)
+
+
+def decode_text(data: bytes, path: str) -> str:
+    """The text of a file's bytes: strict UTF-8, a leading BOM dropped, no BOM elsewhere."""
+    if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         text = data.decode("utf-8")
@@ -79,7 +85,17 @@ def decode(data: bytes, path: str) -> TextFile:
     if BOM in text:
         line = text.count("\n", 0, text.index(BOM)) + 1
         raise ParseError("a byte-order mark (U+FEFF) inside the file", path, line)
-    return TextFile(path, split_lines(text), bom)
+    return text
+
+
+def check_conflict_markers_text(text: str, path: str) -> None:
+    """`check_conflict_markers` for a whole text at once (one search, no line loop)."""
+    found = _CONFLICT_ANYWHERE.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise ParseError(
+            "merge-conflict marker; resolve the conflict before running mdmem", path, line
+        )
 
 
 def read(path: Path, display: str) -> TextFile:

@@ -1,0 +1,97 @@
+"""A derived cache of parsed session logs, kept outside the tracked tree.
+
+Committed session logs never change, so a review need not re-read them: each
+entry is trusted only while the file's size and modification time (in ns) match
+what was cached, and the cache is regenerated from the files whenever it is
+missing, stale, unreadable or written by another version. Set MDMEM_NO_CACHE=1
+to bypass it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from mdmem.ledger import Event, Session, SessionName
+
+FORMAT = 1  # bump whenever the ledger scanner's output changes
+# [size, mtime_ns, references, events, unknown keys, heading line]: JSON at the edge.
+Entry = list[Any]
+
+
+def location(root: Path) -> Path | None:
+    """Inside the repository's git folder when there is one, else the user's cache folder."""
+    if os.environ.get("MDMEM_NO_CACHE"):
+        return None
+    digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
+    git_dir = _git_dir(root)
+    if git_dir is not None:
+        return git_dir / "mdmem" / f"sessions-{digest}.json"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "mdmem" / f"sessions-{digest}.json"
+
+
+def _git_dir(root: Path) -> Path | None:
+    for folder in (root, *root.parents):
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return dot_git
+        if dot_git.is_file():  # a worktree or submodule: `gitdir: PATH`
+            text = dot_git.read_text("utf-8", errors="replace").strip()
+            if text.startswith("gitdir:"):
+                target = Path(text[len("gitdir:") :].strip())
+                return target if target.is_absolute() else (folder / target).resolve()
+    return None
+
+
+def load(path: Path | None) -> dict[str, Entry]:
+    if path is None:
+        return {}
+    try:
+        payload = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        return {}
+    entries = payload.get("entries")
+    return entries if isinstance(entries, dict) else {}
+
+
+def save(path: Path | None, entries: dict[str, Entry]) -> None:
+    """Best effort: a cache that cannot be written is simply not used next time."""
+    if path is None:
+        return
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temp.write_text(json.dumps({"format": FORMAT, "entries": entries}), "utf-8")
+        os.replace(temp, path)
+
+
+def to_entry(session: Session, size: int, mtime_ns: int) -> Entry:
+    events = [[e.kind, list(e.ids), e.new_id, e.line] for e in session.events]
+    unknown = [[line, key] for line, key in session.unknown_keys]
+    return [size, mtime_ns, sorted(session.references), events, unknown, session.section_line]
+
+
+def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
+    """The cached session, or None when the entry is malformed."""
+    try:
+        _, _, references, events, unknown, line = entry
+        return Session(
+            name,
+            path,
+            frozenset(references),
+            tuple(
+                Event(str(kind), tuple(ids), new_id, int(number))
+                for kind, ids, new_id, number in events
+            ),
+            tuple((int(n), str(key)) for n, key in unknown),
+            int(line),
+        )
+    except (TypeError, ValueError):
+        return None
