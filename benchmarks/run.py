@@ -141,11 +141,11 @@ def tree_size(folder: Path) -> tuple[int, int]:
     return files, total
 
 
-def timed(argv: list[str]) -> Run:
+def timed(argv: list[str], env: dict[str, str] | None = None) -> Run:
     """Run argv in a fresh process; wall time around it and its own peak RSS from wait4."""
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         started = time.perf_counter()
-        child = subprocess.Popen(argv, cwd=REPOSITORY, stdout=stdout, stderr=stderr)
+        child = subprocess.Popen(argv, cwd=REPOSITORY, env=env, stdout=stdout, stderr=stderr)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
@@ -164,8 +164,12 @@ def measure(memory: Path, repeat: int, scratch_parent: Path | None) -> dict[str,
         try:
             copy = scratch / "memory"
             shutil.copytree(memory, copy, copy_function=shutil.copyfile)
+            # mdmem caches parsed session logs per memory path in the user's cache folder
+            # (outside a git repository): give each round its own, so the first review is
+            # cold, the warm one finds what the first left, and nothing piles up in ~/.cache.
+            env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "cache")}
             for name, build_argv in COMMANDS:
-                run = timed(build_argv(copy))
+                run = timed(build_argv(copy), env)
                 runs[name].append(run)
                 note = "missing" if run.missing else f"exit {run.exit_code}"
                 progress(f"  round {round_number + 1}: {name} {run.seconds:.3f}s ({note})")
