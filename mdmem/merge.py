@@ -29,10 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from mdmem.diff3 import CONFLICT, OURS, STABLE, THEIRS, merge_chunks
-from mdmem.document import Document, Fact, parse_document
+from mdmem.document import Document, Fact, heading, parse_document
 from mdmem.errors import ParseError
 from mdmem.footer import Footer
 from mdmem.ledger import parse_session_name
@@ -52,6 +53,7 @@ HUMAN_TIERS = ("core", "superseded")
 TIER_RANK = ("archived", "archive-candidate", "working", "active", "core", "superseded")
 
 Token = tuple[str, str]  # ("line", text) | ("fact", id) | ("stamp", key)
+_Unit = tuple[str, tuple[str, ...], str | None]  # (kind, lines, id of a conflicting fact)
 _CLASH = object()  # a three-way value both sides changed differently
 
 
@@ -218,7 +220,7 @@ class _Merge:
         """Both sides changed this stretch: fine when their prose agrees (facts are keyed).
 
         The side whose prose wins gives the layout; the other side's keyed items are
-        added after the layout's last fact, each with the blank lines before it.
+        added after the layout's last fact (a blank line before each in a loose list).
         """
         parts = {
             "base": self.base.tokens[slice(*base)],
@@ -241,21 +243,16 @@ class _Merge:
         placed = [_Piece(layout, i) for i in range(*spans[layout])]
         present = {token for token in parts[layout] if token[0] != "line"}
         added: list[_Piece] = []
-        blank_run: list[_Piece] = []
-        for i in range(*spans[other]):
-            token = self.side(other).tokens[i]
-            if token[0] == "line" and not token[1].strip():
-                blank_run.append(_Piece(other, i))
+        tokens = self.side(other).tokens
+        low, high = spans[other]
+        for i in range(low, high):
+            if tokens[i][0] == "line" or tokens[i] in present:
                 continue
-            if token[0] != "line" and token not in present:
-                added.extend([*blank_run, _Piece(other, i)])
-            blank_run = []
+            # A blank line beside it: the list is loose, so a blank line goes before it.
+            near = [j for j in (i - 1, i + 1) if low <= j < high and _blank(tokens[j])]
+            added.extend([_Piece(other, j) for j in near[:1]] + [_Piece(other, i)])
         at = len(placed)
-        while (
-            at
-            and self.token(placed[at - 1])[0] == "line"
-            and not self.token(placed[at - 1])[1].strip()
-        ):
+        while at and _blank(self.token(placed[at - 1])):
             at -= 1
         facts = [n for n, piece in enumerate(placed) if self.token(piece)[0] == "fact"]
         if facts:
@@ -368,27 +365,47 @@ class _Merge:
     # -- the text ----------------------------------------------------------------------
 
     def render(self, pieces: list[_Piece | _Clash]) -> Merged:
+        units = [self.unit(piece) for piece in pieces]
         out: list[str] = []
         conflicts: list[str] = []
-        for piece in pieces:
-            if isinstance(piece, _Clash):
+        for kind, lines, name in self.tidy(units):
+            if kind == "clash":
                 conflicts.append(f"line {len(out) + 1}")
-                mine = self.raw(OURS, piece.ours)
-                other = self.raw(THEIRS, piece.theirs)
-                out.extend(_markers(mine, other, self.newline))
-                continue
-            token = self.token(piece)
-            if token[0] == "line":
-                start, end = self.side(piece.side).spans[piece.index]
-                out.extend(self.lines(piece.side, start, end))
-                continue
-            outcome = self.outcomes[token]
-            assert outcome.lines is not None
-            if outcome.conflict:
-                conflicts.append(token[1])
-            out.extend(outcome.lines)
+            elif name is not None:
+                conflicts.append(name)
+            out.extend(lines)
         file = self.ours.document.file
         return Merged(_text(out, self.newline, file.bom), tuple(conflicts))
+
+    def unit(self, piece: _Piece | _Clash) -> _Unit:
+        """A piece as (kind, lines, conflicting fact id): blank, heading, line, item, clash."""
+        if isinstance(piece, _Clash):
+            mine, other = self.raw(OURS, piece.ours), self.raw(THEIRS, piece.theirs)
+            return "clash", tuple(_markers(mine, other, self.newline)), None
+        token = self.token(piece)
+        if token[0] == "line":
+            start, end = self.side(piece.side).spans[piece.index]
+            return _kind(token), self.lines(piece.side, start, end), None
+        outcome = self.outcomes[token]
+        assert outcome.lines is not None
+        return "item", outcome.lines, token[1] if outcome.conflict else None
+
+    def tidy(self, units: list[_Unit]) -> list[_Unit]:
+        """Seams the merge made: no double blank lines, a blank line before a heading.
+
+        Each rule applies only when ours never breaks it, so a file's own style stands.
+        """
+        kinds = [_kind(token) for token in self.ours.tokens]
+        pairs = set(pairwise(kinds))
+        out: list[_Unit] = []
+        for unit in units:
+            previous = out[-1][0] if out else None
+            if unit[0] == "blank" and previous == "blank" and ("blank", "blank") not in pairs:
+                continue
+            if unit[0] == "heading" and previous == "item" and ("item", "heading") not in pairs:
+                out.append(("blank", (self.newline,), None))
+            out.append(unit)
+        return out
 
     def raw(self, name: str, tokens: tuple[int, int]) -> tuple[str, ...]:
         spans = self.side(name).spans[slice(*tokens)]
@@ -399,6 +416,16 @@ class _Merge:
 
 def _ordered(*maps: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(key for mapping in maps for key in mapping))
+
+
+def _kind(token: Token) -> str:
+    if token[0] != "line":
+        return "item"
+    return "blank" if _blank(token) else "heading" if heading(token[1]) else "line"
+
+
+def _blank(token: Token) -> bool:
+    return token[0] == "line" and not token[1].strip()
 
 
 def _prose(tokens: tuple[Token, ...], blanks: bool) -> list[str]:
