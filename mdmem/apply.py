@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mdmem.errors import GitError, MdmemError, SecretError
 from mdmem.gitio import commit_files, repository
-from mdmem.memory import Progress, load
+from mdmem.memory import ARCHIVE, INDEX, REVIEWS, Progress, load
 from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, plan_review
 from mdmem.secrets import find_secrets
 from mdmem.writer import locked, recover, write_files
@@ -92,6 +92,9 @@ def _undo(root: Path, plan: ReviewPlan) -> None:
     write_files(root, {w.path: w.before for w in plan.writes})
 
 
+DERIVED = (f"{ARCHIVE}/{INDEX}", REVIEWS)
+
+
 def _exposed(write: FileWrite, shown: bool) -> list[tuple[list[int], list[str]]]:
     """The lines a write puts on disk anew (and, when shown as a diff, the old and the
     context lines too), each with its line number in its file.
@@ -130,6 +133,8 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
     found: list[str] = []
     first: tuple[str, int, str] | None = None
     for write in plan.writes:
+        if write.path in DERIVED:
+            continue  # built from ids, counts and fact text checked where it was written
         display = f"{plan.root.name}/{write.path}"
         hits: set[tuple[int, str]] = set()
         for numbers, lines in _exposed(write, shown):
