@@ -97,6 +97,12 @@ def relative_path(repo: git.Repo, path: Path) -> str | None:
     return relative.as_posix()
 
 
+def hooks_folder(repo: git.Repo) -> Path:
+    """Where git runs hooks from: `core.hooksPath` when set, else the repository's own."""
+    output: str = repo.git.rev_parse("--git-path", "hooks")
+    return top_folder(repo) / output
+
+
 def has_head(repo: git.Repo) -> bool:
     return bool(repo.head.is_valid())
 
@@ -168,7 +174,8 @@ def staged_changes(repo: git.Repo, pathspec: str) -> tuple[StagedChange, ...]:
 
 
 def blob_bytes(repo: git.Repo, blob: str) -> bytes:
-    data: bytes = repo.git.cat_file("blob", blob, stdout_as_string=False)
+    """A blob's content, through one long-lived `git cat-file --batch` for all calls."""
+    data: bytes = repo.odb.stream(bytes.fromhex(blob)).read()
     return data
 
 

@@ -1,0 +1,154 @@
+"""Running lint on a memory folder: read each file once, ask git, hand it all to the checks.
+
+Lint holds the memory's lock, so a review and a lint started together never
+interleave. What does not parse becomes a finding, and lint goes on with the rest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mdmem.blocked import BLOCKED, BlockedEntry, parse_blocked
+from mdmem.document import Document, parse_document
+from mdmem.errors import ParseError
+from mdmem.gitio import blob_bytes, repository, session_log_changes, top_folder
+from mdmem.ledger import reference_lines
+from mdmem.lint import (
+    ChangedLog,
+    Finding,
+    Nearest,
+    finish,
+    history_findings,
+    known_ids,
+    memory_findings,
+    only_redacted,
+    parse_finding,
+    text_findings,
+    unknown_id_findings,
+)
+from mdmem.memory import ARCHIVE, SESSIONS, Memory, load
+from mdmem.textfile import decode, read
+from mdmem.writer import locked
+
+VISION = "vision.md"
+
+
+def lint(root: Path) -> tuple[Finding, ...]:
+    """Every finding for the memory folder `root`, sorted by path, line and code."""
+    root = Path(root).resolve()
+    with locked(root):
+        return finish(_lint(root))
+
+
+def _lint(root: Path) -> list[Finding]:
+    label = root.name
+    found: list[Finding] = []
+    memory: Memory | None = None
+    try:
+        memory = load(root, strict_ids=False)
+    except ParseError as error:
+        found.append(parse_finding(error, label))
+    vision = _optional_document(root, VISION, found)
+    entries = _blocked(root, found)
+    for display, text in _memory_texts(root, memory, found):
+        found += text_findings(display, text, facts=True)
+    found += _session_findings(root, memory, vision, entries)
+    found += _history(root)
+    if memory is not None:
+        found += memory_findings(memory, vision, entries)
+    return found
+
+
+def _optional_document(root: Path, relative: str, found: list[Finding]) -> Document | None:
+    path = root / relative
+    if not path.is_file():
+        return None
+    try:
+        return parse_document(read(path, f"{root.name}/{relative}"))
+    except ParseError as error:
+        found.append(parse_finding(error, f"{root.name}/{relative}"))
+        return None
+
+
+def _blocked(root: Path, found: list[Finding]) -> tuple[BlockedEntry, ...]:
+    path = root / BLOCKED
+    if not path.is_file():
+        return ()
+    try:
+        return parse_blocked(read(path, f"{root.name}/{BLOCKED}"))
+    except ParseError as error:
+        found.append(parse_finding(error, f"{root.name}/{BLOCKED}"))
+        return ()
+
+
+def _memory_texts(root: Path, memory: Memory | None, found: list[Finding]) -> list[tuple[str, str]]:
+    """(display path, text) of every memory file but the session logs, parsed ones reused."""
+    parsed = {}
+    if memory is not None:
+        for document in (memory.continuity, *memory.archives):
+            parsed[document.path] = document.file.text()
+    paths = sorted(p for p in root.glob("*.md") if p.is_file() and not p.is_symlink())
+    paths += sorted(p for p in (root / ARCHIVE).glob("*.md") if p.is_file() and not p.is_symlink())
+    texts = []
+    for path in paths:
+        display = f"{root.name}/{path.relative_to(root).as_posix()}"
+        if display in parsed:
+            texts.append((display, parsed[display]))
+            continue
+        try:
+            texts.append((display, read(path, display).text()))
+        except ParseError as error:
+            found.append(parse_finding(error, display))
+    return texts
+
+
+def _session_findings(
+    root: Path, memory: Memory | None, vision: Document | None, entries: tuple[BlockedEntry, ...]
+) -> list[Finding]:
+    """Secrets and conflict markers in every log; unknown ids in those that cite one."""
+    folder = root / SESSIONS
+    if not folder.is_dir():
+        return []
+    known = known_ids(memory, vision, entries) if memory is not None else frozenset()
+    sessions = {s.path: s for s in memory.sessions} if memory is not None else {}
+    nearest = Nearest(known - {entry.fact_id for entry in entries})
+    found: list[Finding] = []
+    for path in sorted(folder.iterdir()):
+        if not path.name.endswith(".md") or path.is_symlink() or not path.is_file():
+            continue
+        display = f"{root.name}/{SESSIONS}/{path.name}"
+        data = path.read_bytes()
+        try:
+            text = decode(data, display).text()
+        except ParseError as error:
+            found.append(parse_finding(error, display))
+            continue
+        found += text_findings(display, text, facts=False)
+        session = sessions.get(display)
+        unknown = session.references - known if session is not None else frozenset()
+        if unknown:
+            tokens = reference_lines(data, display)
+            found += unknown_id_findings(display, tokens, unknown, nearest)
+    return found
+
+
+def _history(root: Path) -> list[Finding]:
+    """Committed session logs that changed, from one pass over git's history."""
+    repo = repository(root)
+    if repo is None:
+        return []
+    top = top_folder(repo)
+    folder = root / SESSIONS
+    changed = []
+    for change in session_log_changes(repo, folder):
+        path = top / change.path
+        if path.parent != folder or not path.name.endswith(".md"):
+            continue  # not a session log: mdmem reads only the folder's own .md files
+        if change.kind == "changed":
+            original = blob_bytes(repo, change.original).decode("utf-8", "replace")
+            current = path.read_bytes().decode("utf-8", "replace")
+            if only_redacted(original, current):
+                continue
+        display = f"{root.name}/{SESSIONS}/{path.name}"
+        changed.append(ChangedLog(display, change.kind, change.since, change.path))
+    return history_findings(changed)
