@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mdmem.errors import ParseError
 from mdmem.footer import ID_PATTERN, valid_date
-from mdmem.textfile import check_conflict_markers_text, decode_text
+from mdmem.textfile import LONE_CR, check_conflict_markers_text, decode_text
 
 REFERENCES_HEADING = "## Memory References"
 EVENT_KEYS = (
@@ -116,6 +116,8 @@ def _references(data: bytes, path: str) -> tuple[int, list[tuple[int, str]]] | N
     text = decode_text(data, path)
     if REFERENCES_HEADING not in text:
         return None
+    if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
+        text = LONE_CR.sub("\n", text)
     check_conflict_markers_text(text, path)
     lines = text.split("\n")
     fenced = "```" in text or "~~~" in text

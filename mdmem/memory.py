@@ -64,6 +64,7 @@ def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
     folder = root / SESSIONS
     if not folder.is_dir():
         return []
+    refuse_link(folder, f"{root.name}/{SESSIONS}")
     found = []
     with os.scandir(folder) as entries:
         for entry in entries:
@@ -114,10 +115,17 @@ def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session
     return tuple(sessions)
 
 
+def refuse_link(folder: Path, display: str) -> None:
+    """A linked folder could lead reads (and the review's writes) outside the repository."""
+    if folder.is_symlink():
+        raise ParseError("is a symbolic link; mdmem does not follow links", display)
+
+
 def archive_paths(root: Path) -> list[Path]:
     folder = root / ARCHIVE
     if not folder.is_dir():
         return []
+    refuse_link(folder, f"{root.name}/{ARCHIVE}")
     return sorted(p for p in folder.iterdir() if p.name.endswith(".md") and p.name != INDEX)
 
 

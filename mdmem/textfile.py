@@ -9,6 +9,7 @@ from pathlib import Path
 from mdmem.errors import ParseError
 
 BOM = "\ufeff"
+LONE_CR = re.compile(r"\r(?!\n)")
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?:\s|$)")
 _CONFLICT_ANYWHERE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:\s|$)", re.MULTILINE)
 
@@ -64,9 +65,24 @@ def with_ending(line: str, newline: str) -> str:
 
 
 def decode(data: bytes, path: str) -> TextFile:
-    """Decode strict UTF-8, naming the line of the first bad byte."""
+    """Decode strict UTF-8, naming the line of the first bad byte.
+
+    A carriage return that ends no CRLF is refused: read as text it would glue lines
+    together (a file with classic Mac endings would hold no facts at all), and read
+    as a line ending it could not be written back byte for byte.
+    """
     bom = data.startswith(b"\xef\xbb\xbf")
-    return TextFile(path, split_lines(decode_text(data, path)), bom)
+    text = decode_text(data, path)
+    if "\r" in text:
+        lone = LONE_CR.search(text)
+        if lone is not None:
+            raise ParseError(
+                "a carriage return (CR) that is not part of a CRLF line ending; save the file "
+                "with LF or CRLF line endings",
+                path,
+                text.count("\n", 0, lone.start()) + 1,
+            )
+    return TextFile(path, split_lines(text), bom)
 
 
 def decode_text(data: bytes, path: str) -> str:
