@@ -133,8 +133,10 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
     found: list[str] = []
     first: tuple[str, int, str] | None = None
     for write in plan.writes:
-        if write.path in DERIVED:
-            continue  # built from ids, counts and fact text checked where it was written
+        if write.path in DERIVED and not shown:
+            # Built from ids, counts and fact text checked where it was written; but a diff
+            # prints the INDEX summary of a fact already in the archive, so it is scanned then.
+            continue
         display = f"{plan.root.name}/{write.path}"
         hits: set[tuple[int, str]] = set()
         for numbers, lines in _exposed(write, shown):
