@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 import click
 
 from mdmem import demo as demo_module
+from mdmem import findings as findings_module
 from mdmem import hooks as hooks_module
-from mdmem import lint as lint_module
 from mdmem import writer
 from mdmem.apply import ApplyResult
 from mdmem.apply import review as run_review
@@ -195,8 +195,8 @@ def lint(root: Path | None, as_json: bool, strict: bool) -> None:
     else:
         for finding in findings:
             click.echo(finding.render())
-        click.echo(lint_module.summary(findings))
-    sys.exit(lint_module.exit_code(findings, strict))
+        click.echo(findings_module.summary(findings))
+    sys.exit(findings_module.exit_code(findings, strict))
 
 
 @main.group()

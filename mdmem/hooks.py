@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError, WriteError
+from mdmem.findings import Finding
 from mdmem.gitio import (
     blob_bytes,
     first_changes,
@@ -24,7 +25,7 @@ from mdmem.gitio import (
     staged_changes,
     top_folder,
 )
-from mdmem.lint import Finding, only_redacted
+from mdmem.lint import only_redacted
 from mdmem.lintrun import lint
 from mdmem.memory import SESSIONS
 from mdmem.writer import locked, replace_file

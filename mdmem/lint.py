@@ -1,9 +1,8 @@
 """Lint: every check of a memory, each with a stable code, as pure functions over parsed data.
 
 The checks read a loaded `Memory`, raw texts, and what git says about the session
-logs (passed in as plain data); `lintrun.py` does the reading. A finding never
-quotes secret material or hidden characters: messages are built from ids,
-categories and positions, and anything a user wrote is masked before it is kept.
+logs (passed in as plain data); `lintrun.py` does the reading. The codes and the
+finding value live in `findings.py`.
 """
 
 from __future__ import annotations
@@ -14,7 +13,8 @@ from dataclasses import dataclass
 
 from mdmem.blocked import BlockedEntry, blocking, item_tokens
 from mdmem.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Document, Fact
-from mdmem.errors import EXIT_FINDINGS, EXIT_OK, ParseError
+from mdmem.errors import ParseError
+from mdmem.findings import Finding, finding
 from mdmem.footer import ID_PATTERN
 from mdmem.ledger import EVENT_KEYS, SessionName, parse_session_name
 from mdmem.memory import Memory
@@ -24,113 +24,10 @@ from mdmem.secrets import find_secrets, redact
 from mdmem.stamps import last_review_through, read_stamps
 from mdmem.textfile import conflict_marker_lines, split_lines
 
-ERROR = "error"
-WARNING = "warning"
-
 # Sections whose items are facts by their very name: an item there without a footer is a
 # fact someone forgot to close, even when no other item of the section has a footer yet.
 FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
 PROSE_SECTIONS = frozenset({"Project State"})
-
-
-@dataclass(frozen=True)
-class Check:
-    code: str
-    name: str
-    severity: str
-
-
-CHECKS = {
-    check.code: check
-    for check in (
-        Check("E001", "unparseable", ERROR),
-        Check("E002", "missing-footer", ERROR),
-        Check("E003", "duplicate-id", ERROR),
-        Check("E004", "id-in-continuity-and-archive", ERROR),
-        Check("E005", "archived-fact-in-use", ERROR),
-        Check("E006", "session-log-changed", ERROR),
-        Check("E007", "conflict-marker", ERROR),
-        Check("E008", "near-blocked-entry", ERROR),
-        Check("E009", "secret-material", ERROR),
-        Check("E010", "poisoning-marker", ERROR),
-        Check("W001", "stale-metadata", WARNING),
-        Check("W002", "unknown-id", WARNING),
-        Check("W003", "unknown-reference-key", WARNING),
-        Check("W004", "date-only-session-name", WARNING),
-        Check("W005", "dangling-supersession", WARNING),
-        Check("W006", "drift", WARNING),
-        Check("W007", "review-overdue", WARNING),
-        Check("W008", "continuity-bloated", WARNING),
-        Check("W009", "invariant-not-core", WARNING),
-    )
-}
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    severity: str
-    path: str
-    line: int
-    message: str
-    hint: str
-
-    @property
-    def name(self) -> str:
-        return CHECKS[self.code].name
-
-    @property
-    def is_error(self) -> bool:
-        return self.severity == ERROR
-
-    def render(self) -> str:
-        return f"{self.path}:{self.line}: {self.code} {self.message} (hint: {self.hint})"
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "name": self.name,
-            "severity": self.severity,
-            "path": self.path,
-            "line": self.line,
-            "message": self.message,
-            "hint": self.hint,
-        }
-
-
-def finding(code: str, path: str, line: int, message: str, hint: str) -> Finding:
-    """A finding whose texts are safe to print: no secret value, no invisible character."""
-    return Finding(code, CHECKS[code].severity, safe(path), line, safe(message), safe(hint))
-
-
-def safe(text: str) -> str:
-    """`text` with secret values masked and invisible or control characters spelled out."""
-    return "".join(
-        char if char == " " or char.isprintable() else f"<U+{ord(char):04X}>"
-        for char in redact(text)
-    )
-
-
-def finish(findings: Iterable[Finding]) -> tuple[Finding, ...]:
-    """Findings without repeats, in (path, line, code) order.
-
-    A parse error at a conflict marker is that marker, reported once, as E007.
-    """
-    unique = set(findings)
-    markers = {(f.path, f.line) for f in unique if f.code == "E007"}
-    kept = [f for f in unique if f.code != "E001" or (f.path, f.line) not in markers]
-    return tuple(sorted(kept, key=lambda f: (f.path, f.line, f.code, f.message, f.hint)))
-
-
-def counts(findings: Iterable[Finding]) -> tuple[int, int]:
-    """(errors, warnings)."""
-    errors = warnings = 0
-    for item in findings:
-        if item.is_error:
-            errors += 1
-        else:
-            warnings += 1
-    return errors, warnings
 
 
 # --- Texts: parse errors, conflict markers, secrets, poisoning ---------------------------
@@ -510,54 +407,6 @@ def unknown_id_findings(
     return found
 
 
-class Nearest:
-    """The known id with the smallest edit distance to a token; ties go to the smaller id."""
-
-    def __init__(self, ids: Iterable[str]) -> None:
-        self._by_length: dict[int, list[str]] = {}
-        for fact_id in sorted(set(ids)):
-            self._by_length.setdefault(len(fact_id), []).append(fact_id)
-        self._longest = max(self._by_length, default=0)
-        self._cache: dict[str, str | None] = {}
-
-    def __call__(self, token: str) -> str | None:
-        if token not in self._cache:
-            self._cache[token] = self._search(token)
-        return self._cache[token]
-
-    def _search(self, token: str) -> str | None:
-        best: tuple[int, str] | None = None
-        size = len(token)
-        # Lengths nearest first: a length difference of d costs at least d edits.
-        for delta in range(max(size, self._longest) + 1):
-            if best is not None and delta > best[0]:
-                break
-            for length in sorted({size - delta, size + delta}):
-                for candidate in self._by_length.get(length, ()):
-                    limit = best[0] if best is not None else max(size, length)
-                    distance = edit_distance(token, candidate, limit)
-                    if distance is not None and (best is None or (distance, candidate) < best):
-                        best = (distance, candidate)
-        return None if best is None else best[1]
-
-
-def edit_distance(first: str, second: str, limit: int) -> int | None:
-    """Levenshtein distance, or None as soon as it must exceed `limit`."""
-    if abs(len(first) - len(second)) > limit:
-        return None
-    previous = list(range(len(second) + 1))
-    for row, char in enumerate(first, 1):
-        current = [row]
-        for column, other in enumerate(second, 1):
-            current.append(
-                min(previous[column - 1] + (char != other), previous[column] + 1, current[-1] + 1)
-            )
-        if min(current) > limit:
-            return None
-        previous = current
-    return previous[-1] if previous[-1] <= limit else None
-
-
 # --- Size and cadence ----------------------------------------------------------------------
 
 
@@ -641,24 +490,3 @@ def _sessions_since_review(memory: Memory) -> tuple[int, int]:
     if last is None:
         return len(memory.sessions), line
     return sum(1 for session in memory.sessions if session.name > last), line
-
-
-# --- What a command reports ----------------------------------------------------------------
-
-
-def summary(findings: Iterable[Finding]) -> str:
-    """The one-line count after the findings."""
-    errors, warnings = counts(findings)
-    if not errors and not warnings:
-        return "No findings."
-    return f"{_count(errors, 'error')}, {_count(warnings, 'warning')}."
-
-
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
-
-
-def exit_code(findings: Iterable[Finding], strict: bool) -> int:
-    """1 on an error, and on a warning too when `strict`; else 0."""
-    errors, warnings = counts(findings)
-    return EXIT_FINDINGS if errors or (strict and warnings) else EXIT_OK

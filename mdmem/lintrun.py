@@ -11,13 +11,11 @@ from pathlib import Path
 from mdmem.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.document import Document, parse_document
 from mdmem.errors import ParseError
+from mdmem.findings import Finding, finish
 from mdmem.gitio import blob_bytes, repository, session_log_changes, top_folder
 from mdmem.ledger import reference_lines
 from mdmem.lint import (
     ChangedLog,
-    Finding,
-    Nearest,
-    finish,
     history_findings,
     known_ids,
     memory_findings,
@@ -27,6 +25,7 @@ from mdmem.lint import (
     unknown_id_findings,
 )
 from mdmem.memory import ARCHIVE, SESSIONS, Memory, load
+from mdmem.nearest import Nearest
 from mdmem.textfile import decode, read
 from mdmem.writer import locked
 

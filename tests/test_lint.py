@@ -10,8 +10,9 @@ from click.testing import CliRunner
 
 from mdmem.blocked import near, word_tokens
 from mdmem.cli import main
-from mdmem.lint import CHECKS, Nearest, edit_distance
+from mdmem.findings import CHECKS
 from mdmem.lintrun import lint
+from mdmem.nearest import Nearest, edit_distance
 from tests.helpers import copy_tree, git, make_repo
 
 DEMO = Path(__file__).parent.parent / "templates" / "demo"
