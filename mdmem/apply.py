@@ -9,7 +9,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from mdmem import cache
 from mdmem.errors import GitError, MdmemError, SecretError
 from mdmem.gitio import commit_files, repository
 from mdmem.memory import ARCHIVE, INDEX, REVIEWS, Progress, load
@@ -49,6 +51,8 @@ def commit_message(summary: ReviewSummary) -> str:
         details.append(f"Backfilled origin: {', '.join(summary.backfilled)}")
     if summary.opened:
         details.append(f"Opened threads: {', '.join(summary.opened)}")
+    if summary.merged_duplicates:
+        details.append(f"One copy kept after a merge: {', '.join(summary.merged_duplicates)}")
     if details:
         lines += ["", *details]
     return "\n".join(lines) + "\n"
@@ -178,12 +182,54 @@ def bulk_allocation() -> Iterator[None]:
 def review(
     root: Path, *, dry_run: bool = False, commit: bool = True, progress: Progress | None = None
 ) -> tuple[ReviewPlan, ApplyResult]:
-    """Lock the memory, finish any interrupted write, plan the review and carry it out."""
+    """Lock the memory, finish any interrupted write, plan the review and carry it out.
+
+    When no file changed since the last review, its recorded outcome is used instead
+    of re-reading the memory (see mdmem.cache: validated by size and mtime).
+    """
     with locked(root):
         recover(root)
+        settled = cache.load_memo(root, cache.fingerprint(root))
+        if settled is not None:
+            return ReviewPlan(root, (), _summary_from(settled)), ApplyResult((), None, None)
         with bulk_allocation():
             plan = plan_review(load(root, progress=progress))
         if dry_run:
             refuse_secrets(plan, shown=True)
             return plan, ApplyResult((), None, None)
-        return plan, apply(plan, commit=commit)
+        result = apply(plan, commit=commit)
+        if plan.summary is not None:
+            cache.save_memo(root, _settled(plan.summary))
+        return plan, result
+
+
+def _settled(summary: ReviewSummary) -> dict[str, Any]:
+    """What a review right after this one reports: the same counts, nothing moved.
+
+    Reviewing twice is the same as reviewing once (a tested property), so this is the
+    outcome of every review until a file changes.
+    """
+    return {
+        "through": summary.through,
+        "ledger_date": summary.ledger_date,
+        "sessions": summary.sessions,
+        "tiers": [list(pair) for pair in summary.tiers],
+        "open_threads": summary.open_threads,
+    }
+
+
+def _summary_from(settled: dict[str, Any]) -> ReviewSummary:
+    return ReviewSummary(
+        through=str(settled["through"]),
+        ledger_date=str(settled["ledger_date"]),
+        sessions=int(settled["sessions"]),
+        tiers=tuple((str(tier), int(count)) for tier, count in settled["tiers"]),
+        open_threads=int(settled["open_threads"]),
+        moved_out=(),
+        moved_in=(),
+        tier_changes=(),
+        refreshed=(),
+        backfilled=(),
+        opened=(),
+        archive_file=None,
+    )

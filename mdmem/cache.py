@@ -95,3 +95,60 @@ def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
         )
     except (TypeError, ValueError):
         return None
+
+
+# The review memo: a review is a pure function of the memory's files, so when every
+# input file has the size and modification time it had right after the last review,
+# that review's outcome (nothing to change, and its counts) still holds.
+MEMO_FORMAT = 1
+
+
+def fingerprint(root: Path) -> dict[str, list[int]]:
+    """relative path -> [size, mtime_ns] of every file a review reads."""
+    found: dict[str, list[int]] = {}
+    for relative in ("continuity.md", "decay-policy.md", "reviews.md"):
+        with contextlib.suppress(OSError):
+            stat = (root / relative).stat()
+            found[relative] = [stat.st_size, stat.st_mtime_ns]
+    for folder in ("archive", "sessions"):
+        with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".md"):
+                    stat = entry.stat(follow_symlinks=False)
+                    found[f"{folder}/{entry.name}"] = [stat.st_size, stat.st_mtime_ns]
+    return found
+
+
+def _memo_path(root: Path) -> Path | None:
+    sessions = location(root)
+    return None if sessions is None else sessions.with_name(f"review-{sessions.name[9:]}")
+
+
+def load_memo(root: Path, current: dict[str, list[int]]) -> dict[str, Any] | None:
+    """The summary of the last review, if no input file changed since it ran."""
+    path = _memo_path(root)
+    if path is None:
+        return None
+    try:
+        payload = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(payload, dict) or payload.get("format") != MEMO_FORMAT:
+        return None
+    if payload.get("fingerprint") != current:
+        return None
+    summary = payload.get("summary")
+    return summary if isinstance(summary, dict) else None
+
+
+def save_memo(root: Path, summary: dict[str, Any]) -> None:
+    """Record the outcome of a review whose files are now on disk."""
+    path = _memo_path(root)
+    if path is None:
+        return
+    payload = {"format": MEMO_FORMAT, "fingerprint": fingerprint(root), "summary": summary}
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temp.write_text(json.dumps(payload), "utf-8")
+        os.replace(temp, path)

@@ -123,7 +123,10 @@ def test_facts_land_where_the_rules_say(case: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_second_review_changes_nothing(case: str, tmp_path: Path) -> None:
+def test_second_review_changes_nothing(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")  # plan again from the files, not the memo
     work = copy_tree(GOLDEN / case / "before", tmp_path / "repo")
     _review(work)
     first = snapshot(work)

@@ -1,0 +1,85 @@
+"""The derived caches outside the tree: parsed session logs and the settled review."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mdmem import cache
+from mdmem.apply import review
+from mdmem.memory import read_sessions
+from tests.helpers import copy_tree, make_repo
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Path:
+    return copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
+
+
+def test_cached_sessions_equal_freshly_parsed(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = read_sessions(memory)
+    location = cache.location(memory)
+    assert location is not None and location.is_file()
+    assert read_sessions(memory) == first  # from the cache
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    assert read_sessions(memory) == first  # from the files
+
+
+def test_changed_log_is_read_again(memory: Path) -> None:
+    read_sessions(memory)
+    log = memory / "sessions" / "2026-03-08-090000.md"
+    text = log.read_text().replace(
+        "- Referenced: webhook-raw-body", "- Referenced: webhook-raw-body, sentry-sourcemaps-upload"
+    )
+    log.write_text(text)
+    names = [s.references for s in read_sessions(memory) if s.stem == "2026-03-08-090000"]
+    assert "sentry-sourcemaps-upload" in names[0]
+
+
+def test_corrupt_cache_is_ignored(memory: Path) -> None:
+    first = read_sessions(memory)
+    location = cache.location(memory)
+    assert location is not None
+    location.write_text("{not json")
+    assert read_sessions(memory) == first
+
+
+def test_cache_lives_in_the_git_folder_inside_a_repository(tmp_path: Path) -> None:
+    repo = make_repo(copy_tree(GOLDEN / "rule-6-active" / "before", tmp_path / "repo"))
+    read_sessions(repo / "memory")
+    location = cache.location(repo / "memory")
+    assert location is not None
+    assert location.parent == repo / ".git" / "mdmem"
+    assert location.is_file()
+
+
+def test_settled_review_is_not_recomputed_until_a_file_changes(memory: Path) -> None:
+    plan, _ = review(memory, commit=False)
+    assert plan.changed
+    again, _ = review(memory, commit=False)
+    assert not again.changed
+    assert again.summary is not None and plan.summary is not None
+    assert again.summary.tiers == plan.summary.tiers
+    # A change to any input is seen: a new log makes the next review read everything.
+    log = memory / "sessions" / "2026-03-09-090000.md"
+    log.write_text("# S\n\n## Memory References\n- Referenced: webhook-raw-body\n")
+    third, _ = review(memory, commit=False)
+    assert third.changed
+    assert third.summary is not None and third.summary.through == "2026-03-09-090000"
+
+
+def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
+    review(memory, commit=False)
+    continuity = memory / "continuity.md"
+    text = continuity.read_text()
+    continuity.write_text(text.replace("uses: 1 | tier: active", "uses: 7 | tier: active", 1))
+    stat = continuity.stat()
+    os.utime(continuity, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    plan, _ = review(memory, commit=False)
+    assert plan.changed  # the footer a human edited is recomputed
