@@ -175,27 +175,20 @@ def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]
             first[fact.id] = (document.path, line)
             continue
         where, at = first[fact.id]
-        if where == memory.continuity.path and document.path in archives:
-            found.append(
-                finding(
-                    "E004",
-                    document.path,
-                    line,
-                    f"id {fact.id} is also live at {where}:{at}",
-                    "keep one copy: delete the archived one if the live fact is current "
-                    "(an id lives in one place)",
-                )
-            )
+        archived = document.path in archives
+        if where == memory.continuity.path and archived:
+            code, message = "E004", f"id {fact.id} is also live at {where}:{at}"
         else:
-            found.append(
-                finding(
-                    "E003",
-                    document.path,
-                    line,
-                    f"duplicate id {fact.id} (first at {where}:{at})",
-                    "give one of the two facts a new id, or merge them if they say the same",
-                )
-            )
+            code, message = "E003", f"duplicate id {fact.id} (first at {where}:{at})"
+        # Parallel reviews leave these after a merge; the next review keeps one copy.
+        merged = archived and (code == "E004" or where in archives)
+        hint = (
+            "run `mdmem review`: it keeps one copy, the same on every machine, and opens "
+            "a thread if the two texts differ"
+            if merged
+            else "give one of the two facts a new id, or merge them if they say the same"
+        )
+        found.append(finding(code, document.path, line, message, hint))
     return found
 
 

@@ -139,6 +139,16 @@ CASES = [
     ),
     pytest.param(
         {
+            ARCHIVE: ARCHIVED.format(text="Old rule", fact_id="old-cache-rule"),
+            "memory/archive/2026-Q2.md": ARCHIVED.format(text="Old rule", fact_id="old-cache-rule"),
+        },
+        "E003",
+        "memory/archive/2026-Q2.md",
+        6,
+        id="E003-archived-twice",
+    ),
+    pytest.param(
+        {
             ARCHIVE: ARCHIVED.format(text="Cache for one hour", fact_id="old-cache-rule"),
             LATER: "# Session\n\n## Memory References\n- Referenced: old-cache-rule\n",
         },
@@ -344,6 +354,15 @@ def test_conflict_markers_are_reported_each_and_not_as_parse_errors(tmp_path: Pa
     text = BASE + "<<<<<<< HEAD\n- ours\n=======\n- theirs\n>>>>>>> topic\n"
     findings = lint(write_memory(tmp_path, {CONTINUITY: text}))
     assert [(f.code, f.line) for f in findings] == [("E007", 7), ("E007", 9), ("E007", 11)]
+
+
+def test_merge_leftovers_point_at_the_review(tmp_path: Path) -> None:
+    archived = ARCHIVED.format(text="Mutations use POST only", fact_id="post-only-mutations")
+    (both,) = lint(write_memory(tmp_path, {ARCHIVE: archived}))
+    assert both.message == "id post-only-mutations is also live at memory/continuity.md:6"
+    assert both.hint.startswith("run `mdmem review`: it keeps one copy")
+    (twice,) = lint(write_memory(tmp_path / "again", {CONTINUITY: BASE + BASE.split("\n", 4)[4]}))
+    assert twice.hint.startswith("give one of the two facts a new id")
 
 
 def test_blocked_entry_is_named(tmp_path: Path) -> None:
