@@ -103,6 +103,8 @@ class Footer:
 
     def updated(self, changes: Mapping[str, str | None]) -> Footer:
         """Set (str) or drop (None) fields; untouched fields keep their bytes and order."""
+        if all(self.values.get(key) == value for key, value in changes.items()):
+            return self
         fields: list[Field] = []
         seen: set[str] = set()
         for field in self.fields:
