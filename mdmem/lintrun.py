@@ -6,6 +6,7 @@ interleave. What does not parse becomes a finding, and lint goes on with the res
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from mdmem.blocked import BLOCKED, BlockedEntry, parse_blocked
@@ -24,9 +25,10 @@ from mdmem.lint import (
     text_findings,
     unknown_id_findings,
 )
+from mdmem.lintcache import TextCache
 from mdmem.memory import ARCHIVE, SESSIONS, Memory, load
 from mdmem.nearest import Nearest
-from mdmem.textfile import decode, read
+from mdmem.textfile import read
 from mdmem.writer import locked
 
 VISION = "vision.md"
@@ -49,9 +51,10 @@ def _lint(root: Path) -> list[Finding]:
         found.append(parse_finding(error, label))
     vision = _optional_document(root, VISION, found)
     entries = _blocked(root, found)
-    for display, text in _memory_texts(root, memory, found):
-        found += text_findings(display, text, facts=True)
-    found += _session_findings(root, memory, vision, entries)
+    texts = TextCache(root)
+    found += _file_findings(root, texts)
+    found += _session_findings(root, memory, vision, entries, texts)
+    texts.save()
     found += _history(root)
     if memory is not None:
         found += memory_findings(memory, vision, entries)
@@ -80,29 +83,31 @@ def _blocked(root: Path, found: list[Finding]) -> tuple[BlockedEntry, ...]:
         return ()
 
 
-def _memory_texts(root: Path, memory: Memory | None, found: list[Finding]) -> list[tuple[str, str]]:
-    """(display path, text) of every memory file but the session logs, parsed ones reused."""
-    parsed = {}
-    if memory is not None:
-        for document in (memory.continuity, *memory.archives):
-            parsed[document.path] = document.file.text()
-    paths = sorted(p for p in root.glob("*.md") if p.is_file() and not p.is_symlink())
-    paths += sorted(p for p in (root / ARCHIVE).glob("*.md") if p.is_file() and not p.is_symlink())
-    texts = []
+def _file_findings(root: Path, texts: TextCache) -> list[Finding]:
+    """Conflict markers, secrets and poisoning in every memory file but the session logs."""
+    paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
+    found: list[Finding] = []
     for path in paths:
-        display = f"{root.name}/{path.relative_to(root).as_posix()}"
-        if display in parsed:
-            texts.append((display, parsed[display]))
-            continue
-        try:
-            texts.append((display, read(path, display).text()))
-        except ParseError as error:
-            found.append(parse_finding(error, display))
-    return texts
+        if path.is_file() and not path.is_symlink():
+            display = f"{root.name}/{path.relative_to(root).as_posix()}"
+            found += texts.findings(display, path.stat(), partial(_scan, path, display, True))
+    return found
+
+
+def _scan(path: Path, display: str, facts: bool) -> list[Finding]:
+    try:
+        text = read(path, display).text()
+    except ParseError as error:
+        return [parse_finding(error, display)]
+    return text_findings(display, text, facts=facts)
 
 
 def _session_findings(
-    root: Path, memory: Memory | None, vision: Document | None, entries: tuple[BlockedEntry, ...]
+    root: Path,
+    memory: Memory | None,
+    vision: Document | None,
+    entries: tuple[BlockedEntry, ...],
+    texts: TextCache,
 ) -> list[Finding]:
     """Secrets and conflict markers in every log; unknown ids in those that cite one."""
     folder = root / SESSIONS
@@ -116,17 +121,11 @@ def _session_findings(
         if not path.name.endswith(".md") or path.is_symlink() or not path.is_file():
             continue
         display = f"{root.name}/{SESSIONS}/{path.name}"
-        data = path.read_bytes()
-        try:
-            text = decode(data, display).text()
-        except ParseError as error:
-            found.append(parse_finding(error, display))
-            continue
-        found += text_findings(display, text, facts=False)
+        found += texts.findings(display, path.stat(), partial(_scan, path, display, False))
         session = sessions.get(display)
         unknown = session.references - known if session is not None else frozenset()
         if unknown:
-            tokens = reference_lines(data, display)
+            tokens = reference_lines(path.read_bytes(), display)
             found += unknown_id_findings(display, tokens, unknown, nearest)
     return found
 

@@ -427,6 +427,40 @@ def test_word_tokens_ignore_case_and_markdown() -> None:
     assert word_tokens("Use **POST**, not `PUT`!") == {"use", "post", "not", "put"}
 
 
+def test_a_warm_lint_reports_the_same_and_never_trusts_a_changed_file(tmp_path: Path) -> None:
+    root = write_memory(tmp_path, {SESSION: BASE_SESSION + f"\ntoken: {TOKEN}\n"})
+    first = lint(root)
+    assert [f.code for f in first] == ["E009"]
+    assert lint(root) == first
+    (tmp_path / SESSION).write_text(BASE_SESSION)
+    assert lint(root) == ()
+    (tmp_path / CONTINUITY).write_text(BASE + fact(f"Deploy with {TOKEN}", "deploy-note"))
+    assert [f.code for f in lint(root)] == ["E009"]
+
+
+def test_a_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = write_memory(tmp_path, {SESSION: BASE_SESSION + f"\ntoken: {TOKEN}\n"})
+    expected = lint(root)
+    (cached,) = (tmp_path / "cache" / "mdmem").glob("lint-*.json")
+    for garbage in ("not json", '{"format": 1, "fingerprint": 0}', '{"entries": [1]}'):
+        cached.write_text(garbage)
+        assert lint(root) == expected
+    payload = json.loads(cached.read_text())
+    payload["entries"] = {
+        key: [*entry[:2], [["E009", "x"]]] for key, entry in payload["entries"].items()
+    }
+    cached.write_text(json.dumps(payload))
+    assert lint(root) == expected
+
+
+def test_no_cache_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    assert lint(write_memory(tmp_path, {})) == ()
+    assert not (tmp_path / "cache").exists()
+
+
 # --- A clean realistic memory, exit codes and output ---------------------------------------
 
 
