@@ -15,7 +15,7 @@ from mdmem.gitio import config_value, repository, set_config, top_level
 from mdmem.memory import CONTINUITY, POLICY, SESSIONS
 from mdmem.resources import shipped, templates_dir
 from mdmem.textfile import TextFile, decode
-from mdmem.writer import locked, write_files
+from mdmem.writer import locked, recover, write_files
 
 MEMORY = "memory"
 GITIGNORE = ".gitignore"
@@ -81,6 +81,7 @@ def init(project: Path, *, ci: bool = False) -> InitResult:
     memory = project / MEMORY
     memory.mkdir(exist_ok=True)  # the lock lives in it
     with locked(memory):
+        recover(project)  # what an interrupted init left decides what is still missing
         new = _new_files(project, ci)
         fresh = {name for name in (GITIGNORE, GITATTRIBUTES) if not _exists(project / name)}
         extended = {

@@ -7,7 +7,7 @@ its target (or deleting a target the write removes), (5) removing the journal.
 A crash before (3) leaves the old files, stray temps and the pending journal,
 which the next run deletes; a crash after (3) is rolled forward by the next run.
 Either way the tree is exactly the old state or exactly the new one, and finding
-out which takes two `exists` checks, so every command can afford to ask.
+out which takes two `exists` checks per folder, so every command can afford to ask.
 """
 
 from __future__ import annotations
@@ -112,10 +112,15 @@ def write_files(root: Path, files: Mapping[str, str | None]) -> None:
 
 
 def replace_file(target: Path, data: bytes) -> None:
-    """Replace one file outside a memory folder (git's merge result): temp, sync, rename."""
+    """Replace one file outside a memory folder (git's merge result): temp, sync, rename.
+
+    A temp a crash left beside the target is overwritten by the next call.
+    """
     temp = _temp(target)
     try:
+        _step(f"file-temp:{target.name}")
         _write_synced(temp, data)
+        _step(f"file-rename:{target.name}")
         os.replace(temp, target)
     except OSError as exc:
         _discard([temp])
@@ -192,7 +197,7 @@ def recover(root: Path) -> list[str]:
     """
     if not interrupted(root):
         return []
-    journal = root / JOURNAL
+    journal, pending = root / JOURNAL, root / PENDING
     finished: list[str] = []
     if journal.exists():
         plan = _read_plan(journal)
@@ -202,27 +207,35 @@ def recover(root: Path) -> list[str]:
             _target(root, relative)
         _roll_forward(root, plan)
         finished = sorted((*plan["replace"], *plan["delete"]))
-    # A pending journal was never committed: its temps are dropped, the old files stand.
-    # It may be half-written (a crash while writing it), so every temp below root goes.
-    for temp in sorted(root.rglob("*" + TEMP_SUFFIX)):
-        with contextlib.suppress(OSError):
-            temp.unlink()
+    elif pending.exists():
+        # Never committed: the old files stand and the temps it names go. A pending
+        # journal that does not parse was cut short while being written, before any temp.
+        plan = _read_plan(pending)
+        for relative in plan["replace"] if plan is not None else []:
+            with contextlib.suppress(OSError):
+                _temp(_target(root, relative)).unlink()
     with contextlib.suppress(FileNotFoundError):
-        (root / PENDING).unlink()
+        pending.unlink()
     _fsync_dir(root)
     return finished
 
 
 def finish_interrupted(root: Path, timeout: float | None = None) -> list[str]:
-    """Run `recover` under the lock when a write was cut short; costs two checks otherwise.
+    """Run `recover` under the lock when a write was cut short; costs a few checks otherwise.
 
     Every command calls this before it reads, so a crash leaves no visible trace past
-    the next run of any command, read-only ones included.
+    the next run of any command, read-only ones included. `mdmem init` journals in the
+    project folder (it writes DECAY.md and .gitattributes beside memory/), so that
+    folder is looked at too.
     """
-    if not interrupted(root):
+    folders = [folder for folder in (root, root.parent) if interrupted(folder)]
+    if not folders:
         return []
+    finished: list[str] = []
     with locked(root, timeout):
-        return recover(root)
+        for folder in folders:
+            finished += recover(folder)
+    return finished
 
 
 def _alive(pid: int) -> bool:

@@ -38,17 +38,27 @@ from mdmem.memory import load
 from tests.helpers import snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
+VERSIONS = ("base", "ours", "theirs")  # of continuity.md, for the merge driver
+MERGE_FILES = [f"{{repo}}/merge/{version}.md" for version in VERSIONS]
+
+# What runs after a failure or a crash. NEXT: any command recovers first, and this one
+# writes nothing itself, so the verdict is exact (old before the journal, new after it).
+# RERUN: the same command again, for writes that keep no journal (one file replaced by
+# rename: git's merge result, a hook script); it must reach the new state from anything
+# a crash left.
+NEXT = ("review", "--dry-run")
+RERUN: tuple[str, ...] = ()
 
 # The commands that write. Adding one is one line; `{repo}` in an argument is the repository.
 WRITE_COMMANDS = [
-    pytest.param(["review", "--no-commit"], id="review-no-commit"),
-    pytest.param(["review"], id="review-commit"),
+    pytest.param(["review", "--no-commit"], NEXT, id="review-no-commit"),
+    pytest.param(["review"], NEXT, id="review-commit"),
+    pytest.param(["init"], NEXT, id="init"),
+    pytest.param(["merge-driver", *MERGE_FILES], RERUN, id="merge-driver"),
+    pytest.param(["hooks", "install"], RERUN, id="hooks-install"),
 ]
 
-# What runs after a crash: any command recovers first; this one writes nothing itself.
-NEXT_COMMAND = ["review", "--dry-run"]
-
-PRE_JOURNAL = ("pending", "temp:", "journal")  # before the commit point: the old state stands
+PRE_JOURNAL = ("pending", "temp:", "journal", "file-")  # before the commit point: old stands
 
 
 class Crash(BaseException):
@@ -68,6 +78,16 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = tmp_path_factory.mktemp("pristine") / "repo"
     repo.mkdir()
     shutil.copytree(DEMO, repo / "memory")
+    base = (DEMO / "continuity.md").read_text("utf-8")
+    added = {
+        "base": "",
+        "ours": "- Payouts batch nightly at 02:00 UTC\n  <!-- id: payouts-nightly-batch -->\n",
+        "theirs": "- Refund webhooks carry the refund id\n  <!-- id: refund-webhook-ids -->\n",
+    }
+    (repo / "merge").mkdir()
+    for version in VERSIONS:
+        text = base.replace("## Key Decisions\n\n", "## Key Decisions\n\n" + added[version], 1)
+        (repo / "merge" / f"{version}.md").write_text(text, "utf-8")
     env = {**os.environ, **GIT_IDENTITY}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "memory"]):
         subprocess.run(["git", *args], cwd=repo, check=True, env=env, capture_output=True)
@@ -117,24 +137,33 @@ def ids(repo: Path) -> list[str]:
     return sorted(f.id for doc in (memory.continuity, *memory.archives) for f in doc.facts)
 
 
+def tree(repo: Path) -> dict[str, bytes]:
+    """Every byte a command may write: the work tree, and the hooks folder inside .git."""
+    hooks = repo / ".git" / "hooks"
+    found = snapshot(repo)
+    found.update((f".git/hooks/{p.name}", p.read_bytes()) for p in hooks.iterdir() if p.is_file())
+    return found
+
+
 def states(trial: Trial, args: list[str]) -> tuple[dict[str, bytes], dict[str, bytes], list[str]]:
     """The old tree, the new tree (after a clean run) and the write points in order."""
     repo = trial.fresh()
-    old = snapshot(repo)
+    old = tree(repo)
     labels: list[str] = []
     result = trial.run(repo, args, labels.append)
     assert result.exit_code == 0, result.output
-    new = snapshot(repo)
+    assert labels, "the command wrote without passing a write point of mdmem.writer"
+    new = tree(repo)
     assert new != old, "the command changed nothing: the harness would prove nothing"
     return old, new, labels
 
 
 def check(repo: Path, expected: dict[str, bytes], other: dict[str, bytes], ids_before: list[str]):
     """The tree is exactly `expected` (and so not a mix), and no id was lost."""
-    tree = snapshot(repo)
-    if tree != expected:
-        which = "the other state" if tree == other else "a mix"
-        changed = sorted(p for p in set(tree) | set(expected) if tree.get(p) != expected.get(p))
+    found = tree(repo)
+    if found != expected:
+        which = "the other state" if found == other else "a mix"
+        changed = sorted(p for p in set(found) | set(expected) if found.get(p) != expected.get(p))
         raise AssertionError(f"tree is {which}; differs in {changed}")
     assert set(ids_before) <= set(ids(repo))
 
@@ -158,8 +187,10 @@ def test_write_points_are_counted(trial: Trial) -> None:
     assert len(labels) == 13
 
 
-@pytest.mark.parametrize("args", WRITE_COMMANDS)
-def test_transient_failure_at_every_write_point(trial: Trial, args: list[str]) -> None:
+@pytest.mark.parametrize(("args", "recovery"), WRITE_COMMANDS)
+def test_transient_failure_at_every_write_point(
+    trial: Trial, args: list[str], recovery: tuple[str, ...]
+) -> None:
     old, new, labels = states(trial, args)
     ids_before = ids(trial.pristine)
     for point in labels:
@@ -182,8 +213,10 @@ def test_transient_failure_at_every_write_point(trial: Trial, args: list[str]) -
             check(repo, new, old, ids_before)
 
 
-@pytest.mark.parametrize("args", WRITE_COMMANDS)
-def test_persistent_failure_from_every_write_point(trial: Trial, args: list[str]) -> None:
+@pytest.mark.parametrize(("args", "recovery"), WRITE_COMMANDS)
+def test_persistent_failure_from_every_write_point(
+    trial: Trial, args: list[str], recovery: tuple[str, ...]
+) -> None:
     old, new, labels = states(trial, args)
     ids_before = ids(trial.pristine)
     for point in labels:
@@ -202,14 +235,14 @@ def test_persistent_failure_from_every_write_point(trial: Trial, args: list[str]
             check(repo, old, new, ids_before)
             continue
         assert "the next mdmem command completes the write" in result.stderr
-        following = trial.run(repo, NEXT_COMMAND)
+        following = trial.run(repo, list(recovery or args))
         assert following.exit_code == 0, following.output
         check(repo, new, old, ids_before)
 
 
-@pytest.mark.parametrize("args", WRITE_COMMANDS)
+@pytest.mark.parametrize(("args", "recovery"), WRITE_COMMANDS)
 def test_crash_at_every_write_point_then_next_command_recovers(
-    trial: Trial, args: list[str]
+    trial: Trial, args: list[str], recovery: tuple[str, ...]
 ) -> None:
     old, new, labels = states(trial, args)
     ids_before = ids(trial.pristine)
@@ -225,14 +258,14 @@ def test_crash_at_every_write_point_then_next_command_recovers(
         with pytest.raises(Crash):
             trial.run(repo, args, hook)
         lock = disk / "memory" / writer.LOCK
-        assert lock.exists(), "the crashed process held the lock"
-        lock.write_text(f"{dead_pid()} {socket.gethostname()}\n", "utf-8")
-        following = trial.run(disk, NEXT_COMMAND)
+        if lock.exists():  # the crashed process held it; it is dead now
+            lock.write_text(f"{dead_pid()} {socket.gethostname()}\n", "utf-8")
+        following = trial.run(disk, list(recovery or args))
         assert following.exit_code == 0, (point, following.output)
-        if before_journal(point):
+        if recovery and before_journal(point):
             check(disk, old, new, ids_before)  # discarded: temps and pending journal gone
         else:
-            check(disk, new, old, ids_before)  # rolled forward from the journal
+            check(disk, new, old, ids_before)  # rolled forward from the journal (or redone)
 
 
 def test_recover_alone_discards_or_rolls_forward(trial: Trial) -> None:
@@ -319,7 +352,7 @@ def test_git_refusal_undoes_the_write_even_under_faults(trial: Trial) -> None:
             trial.run(repo, ["review"], hook)
         (disk / ".git" / "index.lock").unlink()
         (disk / "memory" / writer.LOCK).write_text(f"{dead_pid()} {socket.gethostname()}\n")
-        following = trial.run(disk, NEXT_COMMAND)
+        following = trial.run(disk, list(NEXT))
         assert following.exit_code == 0, following.output
         if before_journal(point):
             check(disk, new_uncommitted, old, ids_before)
@@ -444,7 +477,7 @@ def test_sigkill_at_random_moments_leaves_old_or_new(big_repo: Path, tmp_path: P
         process.send_signal(signal.SIGKILL)
         process.wait()
         interrupted = writer.interrupted(repo / "memory")
-        following = mdmem(repo, *NEXT_COMMAND)  # recovery happens in whatever runs next
+        following = mdmem(repo, *NEXT)  # recovery happens in whatever runs next
         assert following.returncode == 0, following.stderr
         tree = memory_tree(repo)
         assert tree in (old, new), sorted(p for p in tree if tree[p] != old.get(p))
