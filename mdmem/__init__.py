@@ -11,12 +11,15 @@ The library API the command line uses::
 
 from mdmem.apply import ApplyResult, apply, commit_message, review
 from mdmem.errors import GitError, LockError, MdmemError, ParseError, PolicyError, WriteError
+from mdmem.findings import Finding
+from mdmem.lintrun import lint
 from mdmem.memory import Memory, find_root, load
 from mdmem.policy import Policy
 from mdmem.review import ReviewPlan, ReviewSummary, plan_review
 
 __all__ = [
     "ApplyResult",
+    "Finding",
     "GitError",
     "LockError",
     "MdmemError",
@@ -30,6 +33,7 @@ __all__ = [
     "apply",
     "commit_message",
     "find_root",
+    "lint",
     "load",
     "plan_review",
     "review",

@@ -128,8 +128,9 @@ def memory_findings(
 ) -> list[Finding]:
     """Every check that reads the parsed memory (texts and git history are checked apart).
 
-    What a review would change is only asked when every id is unique: until then the
-    review itself would refuse the memory, and the duplicates are the finding to fix.
+    What a review would change is asked only when every id is unique: with two copies
+    of a fact, which footer is "stale" depends on the copy the review keeps, so the
+    duplicates are the finding to fix first.
     """
     found = structure_findings(memory, vision)
     found += blocked_findings(memory, entries)
@@ -325,7 +326,7 @@ def _target_state(
     if target not in every:
         return "was forgotten" if target in forgotten else "names no fact"
     document, fact = every[target]
-    if fact.get("tier") == "superseded" or fact.get("superseded-by"):
+    if _superseded(fact):
         return "is superseded"
     if document.path in archives:
         return "is archived"

@@ -55,6 +55,19 @@ def test_install_writes_an_executable_hook(repo: Path) -> None:
     assert (code, out) == (0, f"Updated the pre-commit hook: {hook}\n")
 
 
+def test_the_first_commit_of_a_new_repository_passes(tmp_path: Path) -> None:
+    work = tmp_path / "fresh"
+    write_memory(work, {})
+    git(work, "init", "-q", "-b", "main")
+    assert install(work)[0] == 0
+    done = commit(work, "memory")
+    assert done.returncode == 0, done.stderr
+    assert git(work, "ls-files").split() == [
+        "memory/continuity.md",
+        "memory/sessions/2026-03-01-090000.md",
+    ]
+
+
 def test_an_edit_to_a_committed_log_is_refused(repo: Path) -> None:
     install(repo)
     before = head(repo)
