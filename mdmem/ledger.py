@@ -28,7 +28,10 @@ _NAME = re.compile(
     r"^(?P<date>\d{4}-\d{2}-\d{2})(?:-(?P<time>\d{6})(?:-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*))?)?\.md$"
 )
 _TOKEN = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
-_KEYED = re.compile(r"^[-*+][ \t]+([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
+_KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
+# A list item and the indented lines that continue it (its text starts after the marker).
+_ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
+_NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
 _ARROW = re.compile(r"→|->")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
@@ -93,11 +96,11 @@ class Session:
 
 def parse_session(name: SessionName, data: bytes, path: str) -> Session:
     """Read the references of one session log from its bytes."""
-    found = _references(data, path)
+    found = _section(data, path)
     if found is None:
         return Session(name, path, frozenset(), (), (), 0)
-    start, section = found
-    return _read_section(name, path, section, start + 1)
+    heading_line, section = found
+    return _read_section(name, path, section, heading_line)
 
 
 def reference_lines(data: bytes, path: str) -> tuple[tuple[str, int], ...]:
@@ -105,51 +108,64 @@ def reference_lines(data: bytes, path: str) -> tuple[tuple[str, int], ...]:
 
     The scanner keeps only sets; lint calls this for the few logs that name an unknown id.
     """
-    found = _references(data, path)
+    found = _section(data, path)
     if found is None:
         return ()
-    return tuple((token, number) for number, line in found[1] for token in _TOKEN.findall(line))
+    heading_line, section = found
+    return tuple(
+        (token, heading_line + 1 + offset)
+        for offset, line in enumerate(section.split("\n"))
+        for token in _TOKEN.findall(line)
+    )
 
 
-def _references(data: bytes, path: str) -> tuple[int, list[tuple[int, str]]] | None:
-    """(heading index, [(1-based line, text)]) of the Memory References section, or None."""
+def _section(data: bytes, path: str) -> tuple[int, str] | None:
+    """(1-based line of the heading, text of the lines after it up to the next `#`/`##`
+    heading outside a code fence), or None when the log has no such section."""
     text = decode_text(data, path)
     if REFERENCES_HEADING not in text:
         return None
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
     check_conflict_markers_text(text, path)
+    if "```" not in text and "~~~" not in text:
+        # The common case, done with searches over the whole text instead of a line loop.
+        position = _heading_position(text)
+        if position < 0:
+            return None
+        begin = text.find("\n", position)
+        begin = len(text) if begin < 0 else begin + 1
+        after = _NEXT_HEADING.search(text, begin)
+        end = after.start() if after is not None else len(text)
+        return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
     lines = text.split("\n")
-    fenced = "```" in text or "~~~" in text
-    start = _find_heading(lines) if fenced else _find_heading_unfenced(text)
+    start = _find_heading(lines)
     if start < 0:
         return None
-    section: list[tuple[int, str]] = []
+    section: list[str] = []
     fence: str | None = None
     for index in range(start + 1, len(lines)):
-        line = lines[index].rstrip("\r")
-        match = _FENCE.match(line) if fenced else None
+        line = lines[index]
+        match = _FENCE.match(line)
         if fence is not None:
             if match and match[1][0] == fence[0] and len(match[1]) >= len(fence):
                 fence = None
         elif match:
             fence = match[1]
-        elif line.startswith("#") and (
-            line.startswith("# ") or line.startswith("## ") or line in ("#", "##")
-        ):
+        elif _NEXT_HEADING.match(line):
             break
-        section.append((index + 1, line))
-    return start, section
+        section.append(line)
+    return start + 1, "\n".join(section)
 
 
-def _find_heading_unfenced(text: str) -> int:
-    """The heading's line index in a text with no code fences, without a line loop."""
+def _heading_position(text: str) -> int:
+    """Offset of the line that is exactly the heading (trailing blanks allowed), or -1."""
     position = text.find(REFERENCES_HEADING)
     while position >= 0:
         line_end = text.find("\n", position)
         rest = text[position + len(REFERENCES_HEADING) : line_end if line_end >= 0 else None]
         if (position == 0 or text[position - 1] == "\n") and not rest.strip():
-            return text.count("\n", 0, position)
+            return position
         position = text.find(REFERENCES_HEADING, position + 1)
     return -1
 
@@ -171,24 +187,15 @@ def _find_heading(lines: list[str]) -> int:
     return -1
 
 
-def _read_section(
-    name: SessionName, path: str, section: list[tuple[int, str]], heading_line: int
-) -> Session:
-    references: set[str] = set()
+def _read_section(name: SessionName, path: str, section: str, heading_line: int) -> Session:
+    """Tokens and typed lines of a section's text; item lines wrap onto indented lines."""
     events: list[Event] = []
     unknown: list[tuple[int, str]] = []
-    items: list[tuple[int, str]] = []
-    for number, line in section:
-        references.update(_TOKEN.findall(line))
-        if line[:1] in "-*+" and line[1:2] in (" ", "\t"):
-            items.append((number, line))
-        elif line[:1] in (" ", "\t") and line.strip() and items:
-            first, text = items[-1]
-            items[-1] = (first, text + " " + line.strip())
-    for number, item in items:
-        keyed = _KEYED.match(item)
+    for item in _ITEM.finditer(section):
+        keyed = _KEYED.match(item[1])
         if keyed is None:
             continue
+        number = heading_line + 1 + section.count("\n", 0, item.start())
         key = keyed[1].strip().lower()
         rest = keyed[2]
         if key not in EVENT_KEYS:
@@ -201,7 +208,10 @@ def _read_section(
             if old:
                 events.append(Event(key, (old[0],), new[0] if new else None, number))
             continue
+        if key == "referenced":
+            continue  # every token counts as a reference already; no event needed
         ids = tuple(dict.fromkeys(_TOKEN.findall(rest)))
         if ids:
             events.append(Event(key, ids, None, number))
-    return Session(name, path, frozenset(references), tuple(events), tuple(unknown), heading_line)
+    references = frozenset(_TOKEN.findall(section))
+    return Session(name, path, references, tuple(events), tuple(unknown), heading_line)
