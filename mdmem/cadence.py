@@ -33,7 +33,7 @@ class ThreadPlan:
     stamps: tuple[tuple[str, str], ...]  # Project State stamps the threads imply
 
 
-def _thread(fact_id: str, text: str, date: str) -> Thread:
+def new_thread(fact_id: str, text: str, date: str) -> Thread:
     footer = new_footer(
         "  ",
         {"id": fact_id, "created": date, "last_used": date, "uses": "0", "tier": "working"},
@@ -77,7 +77,7 @@ def plan_threads(
             f"Re-verify invariants: confirm {', '.join(core)} still hold, or supersede them "
             f"(due through {through})"
         )
-        opened.append(_thread(thread_id, text, date))
+        opened.append(new_thread(thread_id, text, date))
 
     live = [f for f in continuity.facts if not f.checkbox]
     # Promote to core: only when switched on, never on its own.
@@ -99,7 +99,7 @@ def plan_threads(
                 if thread_id not in every_id:
                     text = f"Promote to core: {fact.id}? ({len(refs)} uses, active for the last "
                     text += f"{len(recent)} reviews)"
-                    opened.append(_thread(thread_id, text, date))
+                    opened.append(new_thread(thread_id, text, date))
 
     # Invert to anti-pattern: a rule that sessions keep reporting as harmful.
     for fact in live:
@@ -111,7 +111,7 @@ def plan_threads(
             thread_id = INVERT_PREFIX + fact.id
             if thread_id not in every_id:
                 text = f"Invert to anti-pattern: {fact.id}? (helpful {helpful}, harmful {harmful})"
-                opened.append(_thread(thread_id, text, date))
+                opened.append(new_thread(thread_id, text, date))
     return ThreadPlan(tuple(opened), tuple(stamps))
 
 

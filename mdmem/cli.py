@@ -15,6 +15,8 @@ import click
 from mdmem import demo as demo_module
 from mdmem import findings as findings_module
 from mdmem import hooks as hooks_module
+from mdmem import init as init_module
+from mdmem import merge as merge_module
 from mdmem import writer
 from mdmem.apply import ApplyResult
 from mdmem.apply import review as run_review
@@ -135,6 +137,8 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
         lines.append(f"  {fact_id}: {before} → {after}")
     if summary.opened:
         lines.append(f"  opened: {', '.join(summary.opened)}")
+    if summary.merged_duplicates:
+        lines.append(f"  one copy kept after a merge: {', '.join(summary.merged_duplicates)}")
     if not plan.changed:
         lines.append("Nothing new since the last review: no file written, no commit.")
     elif dry_run:
@@ -171,6 +175,66 @@ def demo(keep: Path | None) -> None:
         click.echo("")
         click.echo("$ git show --stat HEAD")
         click.echo(run.commit_text.rstrip())
+
+
+# -- git distribution: init and the merge driver --------------------------------------
+
+
+@main.command()
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    default=None,
+    help="The project folder to set up (memory/ goes inside). Default: the git repository here.",
+)
+@click.option("--ci", is_flag=True, help="Also install .github/workflows/mdmem.yml.")
+@json_option
+@handles_errors
+def init(root: Path | None, ci: bool, as_json: bool) -> None:
+    """Create memory/, install DECAY.md and REVIEW.md, and register the merge driver.
+
+    Never overwrites a file; running it twice changes nothing.
+
+    Example: mdmem init --ci
+    """
+    result = init_module.init(init_module.project_folder(Path.cwd(), root), ci=ci)
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2, sort_keys=True))
+        return
+    for relative in result.created:
+        click.echo(f"created {relative}")
+    for relative in result.extended:
+        click.echo(f"extended {relative}")
+    for key in result.configured:
+        click.echo(f"git config {key}")
+    if result.notice:
+        click.echo(f"Note: {result.notice}.")
+    done = "Set up; commit the new files." if result.changed else "Already set up: nothing changed."
+    click.echo(done)
+
+
+@main.command("merge-driver")
+@click.argument("base", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("ours", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("theirs", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("path", required=False)
+@handles_errors
+def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> None:
+    """Merge two versions of continuity.md fact by fact; git runs it (see mdmem init).
+
+    Writes the result over OURS; exits 0 on a clean merge, 1 when conflict markers
+    remain around a fact (or prose) both sides rewrote differently.
+
+    Example: git config merge.mdmem.driver 'mdmem merge-driver %O %A %B %P'
+    """
+    merged = merge_module.merge_files(base, ours, theirs, path)
+    if merged.clean:
+        sys.exit(EXIT_OK)
+    where = path or "continuity.md"
+    if merged.fallback:
+        click.echo(f"mdmem: {where}: merged line by line: {merged.fallback}", err=True)
+    click.echo(f"mdmem: {where}: conflicts to resolve: {', '.join(merged.conflicts)}", err=True)
+    sys.exit(EXIT_FINDINGS)
 
 
 # --- lint and the pre-commit hook ----------------------------------------------------------

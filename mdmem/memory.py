@@ -139,7 +139,9 @@ def _optional(root: Path, relative: str) -> TextFile | None:
 def load(root: Path, *, strict_ids: bool = True, progress: Progress | None = None) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 
-    `strict_ids=False` accepts an id that appears twice (lint reports it as a finding).
+    An id in two documents, or twice in the archive, is let through: it is what
+    parallel reviews leave after a merge, and the review keeps one copy (`mdmem.repair`).
+    `strict_ids=False` accepts an id twice in continuity too (lint reports it as a finding).
     `progress(done, total)` is called now and then while the session logs are read.
     """
     root = Path(root).resolve()
@@ -148,11 +150,9 @@ def load(root: Path, *, strict_ids: bool = True, progress: Progress | None = Non
         read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
     )
     archives = tuple(
-        parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=strict_ids)
+        parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
         for path in archive_paths(root)
     )
-    if strict_ids:
-        _check_ids_once(continuity, archives)
     return Memory(
         root=root,
         continuity=continuity,
@@ -162,17 +162,3 @@ def load(root: Path, *, strict_ids: bool = True, progress: Progress | None = Non
         reviews=_optional(root, REVIEWS),
         index=_optional(root, f"{ARCHIVE}/{INDEX}"),
     )
-
-
-def _check_ids_once(continuity: Document, archives: tuple[Document, ...]) -> None:
-    seen = {fact.id: (continuity.path, fact.footer_index + 1) for fact in continuity.facts}
-    for document in archives:
-        for fact in document.facts:
-            if fact.id in seen:
-                path, line = seen[fact.id]
-                raise ParseError(
-                    f"id {fact.id!r} is also at {path}:{line}; an id lives in one place",
-                    document.path,
-                    fact.footer_index + 1,
-                )
-            seen[fact.id] = (document.path, fact.footer_index + 1)

@@ -6,8 +6,10 @@ every decision is an integer comparison, so any machine on any day plans the sam
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +36,8 @@ from mdmem.errors import MdmemError
 from mdmem.footer import footer_ids
 from mdmem.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
 from mdmem.policy import Policy
-from mdmem.reviewlog import TIER_COLUMNS, ReviewRow, appended
+from mdmem.repair import Copy, copy_key, group_copies, kept_copy, merge_threads
+from mdmem.reviewlog import TIER_COLUMNS, ReviewRow, appended, in_order
 from mdmem.stamps import last_review_through, stamp_edits
 from mdmem.textfile import BOM, TextFile, body, ending, split_lines
 from mdmem.usage import Ledger, build_ledger, maturity
@@ -56,7 +59,10 @@ class Decision:
     refreshed: bool  # uses or last_used changed
 
     def change(self, key: str) -> str | None:
-        return dict(self.changes).get(key)
+        for changed, value in self.changes:
+            if changed == key:
+                return value
+        return None
 
     def updated_footer_line(self, fact: Fact, newline: str | None = None) -> str:
         footer = fact.footer.updated(dict(self.changes))
@@ -84,6 +90,7 @@ class ReviewSummary:
     backfilled: tuple[str, ...]  # ids whose origin the review filled in
     opened: tuple[str, ...]  # ids of the Open Threads the review raised
     archive_file: str | None
+    merged_duplicates: tuple[str, ...] = ()  # ids a merge left in two places, now in one
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -99,6 +106,7 @@ class ReviewSummary:
             "backfilled": list(self.backfilled),
             "opened": list(self.opened),
             "archive_file": self.archive_file,
+            "merged_duplicates": list(self.merged_duplicates),
         }
 
 
@@ -136,20 +144,22 @@ def plan_review(memory: Memory) -> ReviewPlan:
     facts += [(doc, fact) for doc in memory.archives for fact in doc.facts]
     ledger = build_ledger(memory.sessions, (fact.id for _, fact in facts))
     links = _link_changes(facts, ledger)
-    decisions = {
-        fact.id: _decide(fact, doc is continuity, ledger, memory.policy, links.get(fact.id, {}))
-        for doc, fact in facts
-    }
+    decisions, duplicates = _decide_copies(memory, facts, ledger, links)
     through, date = ledger.newest, ledger.newest_date
     threads = plan_threads(memory, ledger, decisions_tiers(decisions), date, through)
-    writes, archive_name = _write_documents(memory, decisions, threads, through, date)
+    if duplicates:
+        extra = merge_threads(duplicates, decisions, date)
+        threads = ThreadPlan((*threads.opened, *extra), threads.stamps)
+    dropped = {copy_key(c): c[1].id for _, copies in duplicates.values() for c in copies}
+    writes, archive_name = _write_documents(memory, decisions, threads, through, date, dropped)
     last = last_review_through(continuity, memory.reviews)
-    if not writes and last == through:
+    if not writes and last == through and in_order(memory.reviews):
         return ReviewPlan(
             memory.root, (), _summary(ledger, decisions, (), None), tuple(decisions.values())
         )
     writes = sorted(_stamp(memory, writes, threads, through, date), key=lambda w: w.path)
     summary_ = _summary(ledger, decisions, tuple(t.fact_id for t in threads.opened), archive_name)
+    summary_ = dataclasses.replace(summary_, merged_duplicates=tuple(sorted(duplicates)))
     row = _row(summary_)
     newline = continuity.file.newline
     writes.append(
@@ -161,6 +171,33 @@ def plan_review(memory: Memory) -> ReviewPlan:
     )
     writes.sort(key=lambda w: w.path)
     return ReviewPlan(memory.root, tuple(writes), summary_, tuple(decisions.values()))
+
+
+def _decide_copies(
+    memory: Memory,
+    facts: list[Copy],
+    ledger: Ledger,
+    links: dict[str, dict[str, str | None]],
+) -> tuple[dict[str, Decision], dict[str, tuple[Copy, list[Copy]]]]:
+    """One decision per id; where a merge left copies, the one kept and those dropped.
+
+    The tier is decided on the first copy; `mdmem.repair.kept_copy` names the copy
+    that stays, and the decision is remade on it when it is another one.
+    """
+    continuity = memory.continuity
+    decisions: dict[str, Decision] = {}
+    duplicates: dict[str, tuple[Copy, list[Copy]]] = {}
+    for fact_id, copies in group_copies(facts).items():
+        change = links.get(fact_id, {})
+        kept = copies[0]
+        decision = _decide(kept[1], kept[0] is continuity, ledger, memory.policy, change)
+        if len(copies) > 1:
+            kept = kept_copy(copies, continuity, decision.tier in GONE)
+            if kept is not copies[0]:
+                decision = _decide(kept[1], kept[0] is continuity, ledger, memory.policy, change)
+            duplicates[fact_id] = (kept, [copy for copy in copies if copy is not kept])
+        decisions[fact_id] = decision
+    return decisions, duplicates
 
 
 def decisions_tiers(decisions: dict[str, Decision]) -> dict[str, str]:
@@ -292,8 +329,12 @@ def _write_documents(
     threads: ThreadPlan,
     through: str,
     date: str,
+    dropped: Mapping[tuple[str, int], str],
 ) -> tuple[list[FileWrite], str | None]:
-    """Every file the review changes, except the stamps and the reviews.md row."""
+    """Every file the review changes, except the stamps and the reviews.md row.
+
+    `dropped`: the extra copies of a merged id, (path, first line) -> id; they go.
+    """
     continuity = memory.continuity
     newline = continuity.file.newline
     edits: list[Edit] = []
@@ -301,7 +342,11 @@ def _write_documents(
     outgoing: list[tuple[Fact, Decision]] = []
     for fact in continuity.facts:
         decision = decisions[fact.id]
-        if decision.move == "out":
+        if (continuity.path, fact.start) in dropped:
+            edit = removal(continuity.lines, fact.start, fact.end)
+            edits.append(edit)
+            removed.update(range(edit.start, edit.end))
+        elif decision.move == "out":
             edit = removal(continuity.lines, fact.start, fact.end)
             edits.append(edit)
             removed.update(range(edit.start, edit.end))
@@ -317,6 +362,9 @@ def _write_documents(
     for document in memory.archives:
         for fact in document.facts:
             decision = decisions[fact.id]
+            if (document.path, fact.start) in dropped:
+                archive_edits[document.path].append(removal(document.lines, fact.start, fact.end))
+                continue
             if decision.move != "in":
                 footer_edit = _footer_edit(document, fact, decision)
                 if footer_edit is not None:
@@ -358,12 +406,13 @@ def _write_documents(
         if after != list(document.lines):
             writes.append(_write(f"{ARCHIVE}/{_name(document)}", document.file, after))
 
-    index_text = _index(memory, decisions, outgoing, archive_name)
+    index_text = _index(memory, decisions, outgoing, archive_name, dropped)
     old_index = None if memory.index is None else memory.index.text()
     has_entries = bool(memory.archives) or archive_name is not None
     if index_text != old_index and (old_index is not None or has_entries):
         writes.append(FileWrite(f"{ARCHIVE}/{INDEX}", old_index, index_text))
-    _check_conservation(memory, writes, [thread.fact_id for thread in threads.opened])
+    opened = [thread.fact_id for thread in threads.opened]
+    _check_conservation(memory, writes, opened, list(dropped.values()))
     return writes, archive_name
 
 
@@ -422,12 +471,13 @@ def _index(
     decisions: dict[str, Decision],
     outgoing: list[tuple[Fact, Decision]],
     archive_name: str | None,
+    dropped: Mapping[tuple[str, int], str],
 ) -> str:
     entries: list[IndexEntry] = []
     for document in memory.archives:
         for fact in document.facts:
             decision = decisions[fact.id]
-            if decision.move == "in":
+            if decision.move == "in" or (document.path, fact.start) in dropped:
                 continue
             reason = reason_for(decision.tier, fact.is_done_thread)
             text = summary(document.fact_text(fact))
@@ -440,16 +490,20 @@ def _index(
     return render_index(entries, newline)
 
 
-def _check_conservation(memory: Memory, writes: list[FileWrite], opened: list[str]) -> None:
+def _check_conservation(
+    memory: Memory, writes: list[FileWrite], opened: list[str], collapsed: list[str]
+) -> None:
     """Refuse a plan that would lose or duplicate a fact: a bug, never a user error.
 
     Every footer line of the files the review rewrites is counted before and after,
-    by id, with the same scanner on both sides; the moves must balance exactly, and
-    the only new ids are the Open Threads the review raises.
+    by id, with the same scanner on both sides; the moves must balance exactly, the
+    only new ids are the Open Threads the review raises, and the only copies that go
+    are the extra copies of a merged id (`collapsed`, one entry per copy removed).
     """
     documents = {CONTINUITY: memory.continuity.file.text()}
     documents.update((f"{ARCHIVE}/{_name(doc)}", doc.file.text()) for doc in memory.archives)
     before: Counter[str] = Counter(opened)
+    before.subtract(collapsed)
     after: Counter[str] = Counter()
     for write in writes:
         if write.path == CONTINUITY or (
