@@ -148,12 +148,14 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
     facts: list[Fact] = []
     footerless: list[Item] = []
     fences = _Fences()
+    fence_line = 0  # 1-based line where the open fence began
     title, start, subsection = "", -1, ""
     index = 0
     count = len(lines)
     while index < count:
         text = body(lines[index])
         if fences.step(text):
+            fence_line = 0 if fences.open is None else fence_line or index + 1
             index += 1
             continue
         found = heading(text)
@@ -188,7 +190,9 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
         index += 1
     sections.append(Section(title, start, count))
     if fences.open is not None:
-        raise ParseError(f"code fence {fences.open!r} is never closed", path, count)
+        raise ParseError(
+            f"code fence {fences.open!r} opened here is never closed", path, fence_line or count
+        )
     if unique_ids:
         _check_unique(facts, path)
     return Document(
