@@ -137,20 +137,48 @@ def _private_key_spans(text: str) -> Iterator[_Span]:
         yield _Span(begin.start(), body.end() if footer is None else footer.end(), "private-key")
 
 
+def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(start, end) of every line holding one of `words` (any case), in order.
+
+    The assignment patterns below cannot cross a line and always contain one of their
+    words, so running them on these lines alone finds exactly what a whole-text scan
+    finds, without trying a complex pattern at every offset of a large memory.
+    """
+    lowered = text.lower()
+    starts: set[int] = set()
+    for word in words:
+        position = lowered.find(word)
+        while position >= 0:
+            starts.add(text.rfind("\n", 0, position) + 1)
+            position = lowered.find(word, position + len(word))
+    ranges = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        ranges.append((start, len(text) if end < 0 else end))
+    return ranges
+
+
+def _line_matches(
+    pattern: re.Pattern[str], text: str, words: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
+    for start, end in _lines_with(text, words):
+        yield from pattern.finditer(text, start, end)
+
+
 def _aws_secret_spans(text: str) -> Iterator[_Span]:
-    for match in _AWS_SECRET.finditer(text):
+    for match in _line_matches(_AWS_SECRET, text, ("secret",)):
         if not _PLACEHOLDER.fullmatch(match["value"]):
             yield _Span(match.start("value"), match.end("value"), "aws-secret-key")
 
 
 def _connection_spans(text: str) -> Iterator[_Span]:
-    for match in _CONNECTION.finditer(text):
+    for match in _line_matches(_CONNECTION, text, ("://",)):
         if not _PLACEHOLDER.fullmatch(match["value"]):
             yield _Span(match.start("value"), match.end("value"), "connection-string")
 
 
 def _password_spans(text: str) -> Iterator[_Span]:
-    for match in _PASSWORD.finditer(text):
+    for match in _line_matches(_PASSWORD, text, ("pass", "secret", "token", "key")):
         if match["quoted"] is not None:
             start, end = match.span("quoted")
             value = match["quoted"]
