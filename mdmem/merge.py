@@ -248,8 +248,12 @@ class _Merge:
         for i in range(low, high):
             if tokens[i][0] == "line" or tokens[i] in present:
                 continue
-            # A blank line beside it: the list is loose, so a blank line goes before it.
-            near = [j for j in (i - 1, i + 1) if low <= j < high and _blank(tokens[j])]
+            # A blank line between it and another item: the list is loose, so one goes before it.
+            near = [
+                j
+                for j, k in ((i - 1, i - 2), (i + 1, i + 2))
+                if 0 <= k < len(tokens) and _blank(tokens[j]) and tokens[k][0] != "line"
+            ]
             added.extend([_Piece(other, j) for j in near[:1]] + [_Piece(other, i)])
         at = len(placed)
         while at and _blank(self.token(placed[at - 1])):

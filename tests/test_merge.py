@@ -167,6 +167,13 @@ CASES += [
         memory(A, fact("theirs-new-rule")),
         id="tight_list_one_archives_the_last_other_appends",
     ),
+    pytest.param(
+        "",
+        memory(A, fact("ours-new-rule")),
+        memory(B, fact("alpha-rule", uses=9)),
+        memory(fact("alpha-rule", uses=9), fact("ours-new-rule"), B),
+        id="add_add_both_branches_created_the_file",
+    ),
 ]
 
 
