@@ -8,7 +8,9 @@ same session logs made on one branch.
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -59,7 +61,7 @@ def run(*args: str) -> str:
 def mdmem_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """Git runs the driver as `mdmem merge-driver ...`: the mdmem beside this interpreter."""
     scripts = str(Path(sys.executable).parent)
-    monkeypatch.setenv("PATH", scripts + ":" + __import__("os").environ.get("PATH", ""))
+    monkeypatch.setenv("PATH", scripts + os.pathsep + os.environ.get("PATH", ""))
     assert shutil.which("mdmem") is not None
 
 
@@ -246,3 +248,28 @@ def test_review_rows_of_both_branches_are_kept_in_ledger_order(repo: Path) -> No
     ]
     rows = [line for line in reviews.splitlines() if "| 2026-10-11-100000-web |" in line]
     assert len(set(rows)) == 2  # the web branch's review and the one after the merge differ
+
+
+def test_both_branches_rewrote_one_fact_conflict_marks_it_alone(repo: Path) -> None:
+    path = repo / "memory" / "continuity.md"
+
+    def rewrite(branch: str, text: str, new: str | None = None) -> None:
+        git(repo, "checkout", "-q", "-b", branch, "main")
+        body = path.read_text("utf-8").replace("Refunds go through the outbox.", text)
+        path.write_text(body, "utf-8")
+        if new is not None:
+            add_fact(repo, new, "2026-10-06-100000-" + branch)
+        git(repo, "commit", "-q", "-am", f"{branch} rewrites alpha-rule")
+
+    rewrite("api", "Refunds go through the outbox, always.", "api-new-rule")
+    rewrite("web", "Refunds go through the outbox table.")
+    done = subprocess.run(["git", "merge", "--no-edit", "api"], cwd=repo, capture_output=True)
+    assert done.returncode != 0
+    text = path.read_text("utf-8")
+    assert text.count("<<<<<<< ours\n") == 1 and text.count(">>>>>>> theirs\n") == 1
+    block = text.split("<<<<<<< ours\n", 1)[1].split(">>>>>>> theirs\n", 1)[0]
+    ours, theirs = block.split("=======\n")
+    assert ours.startswith("- Refunds go through the outbox table.\n  <!-- id: alpha-rule")
+    assert theirs.startswith("- Refunds go through the outbox, always.\n  <!-- id: alpha-rule")
+    assert "api-new-rule" in text.split(">>>>>>> theirs\n", 1)[1]  # merged, outside the markers
+    assert git(repo, "diff", "--name-only", "--diff-filter=U").split() == ["memory/continuity.md"]
