@@ -13,7 +13,6 @@ from typing import Any
 
 from mdmem import cache
 from mdmem.errors import GitError, MdmemError, SecretError
-from mdmem.gitio import commit_files, repository
 from mdmem.memory import ARCHIVE, INDEX, REVIEWS, Progress, load
 from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, plan_review
 from mdmem.secrets import find_secrets
@@ -66,6 +65,8 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
     """
     if not plan.writes or plan.summary is None:
         return ApplyResult((), None, None)
+    from mdmem.gitio import commit_files, repository  # git is loaded only to commit
+
     root = plan.root
     refuse_secrets(plan)
     with locked(root):

@@ -8,24 +8,22 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from mdmem import demo as demo_module
-from mdmem import findings as findings_module
-from mdmem import hooks as hooks_module
-from mdmem import init as init_module
-from mdmem import merge as merge_module
 from mdmem import writer
-from mdmem.apply import ApplyResult
-from mdmem.apply import review as run_review
 from mdmem.errors import EXIT_FINDINGS, EXIT_OK, MdmemError
-from mdmem.lintrun import lint as run_lint
 from mdmem.memory import find_root
-from mdmem.review import ReviewPlan
 from mdmem.secrets import redact
 from mdmem.writer import finish_interrupted
+
+if TYPE_CHECKING:
+    from mdmem.apply import ApplyResult
+    from mdmem.review import ReviewPlan
+
+# Each command imports what it runs when it runs (a review never loads the merge driver,
+# and git is loaded only to commit), so short commands start quickly.
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,6 +96,8 @@ def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> 
 
     Example: mdmem review --dry-run
     """
+    from mdmem.apply import review as run_review
+
     plan, result = run_review(resolve_root(root), dry_run=dry_run, commit=not no_commit)
     if as_json:
         payload = {
@@ -166,6 +166,8 @@ def demo(keep: Path | None) -> None:
 
     Example: mdmem demo --keep /tmp/paygate
     """
+    from mdmem import demo as demo_module
+
     with tempfile.TemporaryDirectory(prefix="mdmem-demo-") as scratch:
         target = keep if keep is not None else Path(scratch) / "paygate"
         run = demo_module.run(target)
@@ -197,6 +199,8 @@ def init(root: Path | None, ci: bool, as_json: bool) -> None:
 
     Example: mdmem init --ci
     """
+    from mdmem import init as init_module
+
     result = init_module.init(init_module.project_folder(Path.cwd(), root), ci=ci)
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2, sort_keys=True))
@@ -227,6 +231,8 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> None
 
     Example: git config merge.mdmem.driver 'mdmem merge-driver %O %A %B %P'
     """
+    from mdmem import merge as merge_module
+
     merged = merge_module.merge_files(base, ours, theirs, path)
     if merged.clean:
         sys.exit(EXIT_OK)
@@ -253,6 +259,9 @@ def lint(root: Path | None, as_json: bool, strict: bool) -> None:
 
     Example: mdmem lint --strict
     """
+    from mdmem import findings as findings_module
+    from mdmem.lintrun import lint as run_lint
+
     findings = run_lint(resolve_root(root))
     if as_json:
         click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))
@@ -283,6 +292,8 @@ def hooks_install(root: Path | None, chain: bool) -> None:
 
     Example: mdmem hooks install --chain
     """
+    from mdmem import hooks as hooks_module
+
     installed = hooks_module.install(resolve_root(root), chain=chain)
     verb = "Updated" if installed.replaced else "Installed"
     click.echo(f"{verb} the pre-commit hook: {installed.path}")
@@ -298,6 +309,8 @@ def hook_pre_commit(root: Path | None) -> None:
 
     Example: mdmem hook-pre-commit --root memory
     """
+    from mdmem import hooks as hooks_module
+
     result = hooks_module.pre_commit(resolve_root(root))
     for refusal in result.refused:
         click.echo(

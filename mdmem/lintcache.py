@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mdmem import cache, findings, lint, poison, secrets, textfile
+from mdmem import cache, findings, poison, secrets, textfile
 from mdmem.findings import Finding, finding
 
 FORMAT = 1
-_SCANNERS = (findings, lint, poison, secrets, textfile)
+# By module path: the package also exports a `lint` function under the same name.
+_SCANNERS = (findings, importlib.import_module("mdmem.lint"), poison, secrets, textfile)
 
 
 def _fingerprint() -> str:
