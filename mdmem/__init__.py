@@ -54,7 +54,27 @@ _HOME = {
     "plan_review": "mdmem.review",
 }
 
-__all__ = sorted(_HOME)
+__all__ = [
+    "ApplyResult",
+    "Finding",
+    "GitError",
+    "LockError",
+    "MdmemError",
+    "Memory",
+    "ParseError",
+    "Policy",
+    "PolicyError",
+    "ReviewPlan",
+    "ReviewSummary",
+    "WriteError",
+    "apply",
+    "commit_message",
+    "find_root",
+    "lint",
+    "load",
+    "plan_review",
+    "review",
+]
 
 
 def __getattr__(name: str) -> Any:
