@@ -27,7 +27,6 @@ if TYPE_CHECKING:
         WriteError,
     )
     from mdmem.findings import Finding
-    from mdmem.lintrun import lint
     from mdmem.memory import Memory, find_root, load
     from mdmem.policy import Policy
     from mdmem.review import ReviewPlan, ReviewSummary, plan_review
@@ -44,7 +43,6 @@ _HOME = {
     "PolicyError": "mdmem.errors",
     "WriteError": "mdmem.errors",
     "Finding": "mdmem.findings",
-    "lint": "mdmem.lintrun",
     "Memory": "mdmem.memory",
     "find_root": "mdmem.memory",
     "load": "mdmem.memory",
@@ -70,7 +68,6 @@ __all__ = [
     "apply",
     "commit_message",
     "find_root",
-    "lint",
     "load",
     "plan_review",
     "review",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,13 +107,57 @@ def has_head(repo: git.Repo) -> bool:
     return bool(repo.head.is_valid())
 
 
-def first_changes(repo: git.Repo, pathspecs: Sequence[str]) -> dict[str, FirstChange]:
-    """path -> its first modification or deletion after it was added, from one `git log` pass."""
+@dataclass(frozen=True)
+class LogHistory:
+    """Every session log a commit up to `head` modified or deleted: path -> its first change."""
+
+    head: str
+    first: Mapping[str, FirstChange]
+
+
+def log_history(
+    repo: git.Repo, folder: Path, known: Sequence[LogHistory] = ()
+) -> LogHistory | None:
+    """What history says about the logs in `folder` up to HEAD; None before the first commit.
+
+    Reading history costs a diff of the folder's tree per commit (the folder is flat and
+    large), so a history already read up to an ancestor of HEAD is only extended with the
+    commits after it. Commits are immutable, so a known history never goes stale.
+    """
+    pathspec = relative_path(repo, folder)
+    if pathspec is None or not has_head(repo):
+        return None
+    head = repo.head.commit.hexsha
+    for history in known:
+        if history.head == head:
+            return history
+        if is_ancestor(repo, history.head, head):
+            newer = first_changes(repo, [pathspec], since=history.head)
+            return LogHistory(head, {**newer, **history.first})  # the older first change wins
+    return LogHistory(head, first_changes(repo, [pathspec]))
+
+
+def is_ancestor(repo: git.Repo, ancestor: str, descendant: str) -> bool:
+    try:
+        repo.git.merge_base("--is-ancestor", ancestor, descendant)
+    except git.GitCommandError:
+        return False  # not an ancestor, or a commit gone after a rebase and a gc
+    return True
+
+
+def first_changes(
+    repo: git.Repo, pathspecs: Sequence[str], since: str | None = None
+) -> dict[str, FirstChange]:
+    """path -> its first modification or deletion after it was added, from one `git log` pass.
+
+    `since`: read only the commits after that one (those of `since..HEAD`).
+    """
     found: dict[str, FirstChange] = {}
+    revisions = [f"{since}..HEAD"] if since is not None else []
     for chunk in _chunks(pathspecs):
         output: str = repo.git.log(
             "--raw", "-z", "--no-abbrev", "--no-renames", "--no-color", "--format=%H",
-            "--diff-filter=MDT", "--", *chunk,
+            "--diff-filter=MDT", *revisions, "--", *chunk,
         )  # fmt: skip
         commit = ""
         fields = output.split("\0")
@@ -179,17 +223,19 @@ def blob_bytes(repo: git.Repo, blob: str) -> bytes:
     return data
 
 
-def session_log_changes(repo: git.Repo, folder: Path) -> tuple[LogChange, ...]:
+def session_log_changes(
+    repo: git.Repo, folder: Path, log_history: LogHistory
+) -> tuple[LogChange, ...]:
     """Committed logs in `folder` whose working-tree content is not what they were committed as.
 
-    One `git log` pass finds the logs a later commit modified or deleted (with their
-    content as added), one `git diff HEAD` the uncommitted edits; only those few files
-    are then looked at. An untracked or newly staged log is not committed: it may change.
+    `log_history` names the logs a commit modified or deleted (with their content as
+    added), one `git diff HEAD` the uncommitted edits; only those few files are then
+    looked at. An untracked or newly staged log is not committed: it may still change.
     """
     pathspec = relative_path(repo, folder)
-    if pathspec is None or not has_head(repo):
+    if pathspec is None:
         return ()
-    history = first_changes(repo, [pathspec])
+    history = log_history.first
     candidates = sorted(set(history) | set(uncommitted_paths(repo, pathspec)))
     head = head_blobs(repo, candidates)
     current = worktree_blobs(repo, candidates)

@@ -18,7 +18,6 @@ from mdmem.errors import MdmemError, WriteError
 from mdmem.findings import Finding
 from mdmem.gitio import (
     blob_bytes,
-    first_changes,
     hooks_folder,
     relative_path,
     repository,
@@ -26,6 +25,7 @@ from mdmem.gitio import (
     top_folder,
 )
 from mdmem.lint import only_redacted
+from mdmem.lintcache import history
 from mdmem.lintrun import lint
 from mdmem.memory import SESSIONS
 from mdmem.writer import locked, replace_file
@@ -143,7 +143,8 @@ def pre_commit(root: Path) -> PreCommit:
         and (top / change.path).parent == folder
         and change.path.endswith(".md")
     ]
-    originals = first_changes(repo, [change.path for change in logs]) if logs else {}
+    log_history = history(root, repo, folder) if logs else None
+    originals = log_history.first if log_history is not None else {}
     refused = []
     for change in logs:
         first = originals.get(change.path)

@@ -1,29 +1,37 @@
-"""A derived cache of lint's findings per file (secrets, conflict markers, poisoning).
+"""Derived caches for lint, beside the review's session cache, outside the tracked tree.
 
-Scanning every session log for secrets costs more than a review, and committed
-logs never change: a file whose size and modification time (ns) match what was
-cached keeps its findings. The cache sits beside the review's session cache,
-outside the tracked tree; it is dropped whole when the scanners' code changes
-(a fingerprint of their source), and MDMEM_NO_CACHE=1 bypasses it.
+- Findings per file (secrets, conflict markers, poisoning): scanning every session
+  log costs more than a review, and committed logs never change, so a file whose
+  size and modification time (ns) match what was cached keeps its findings. The
+  cache is dropped whole when the scanners' code changes (a fingerprint of it).
+- The history of the session logs (`gitio.LogHistory`) up to a few recent commits:
+  reading history diffs the flat sessions tree once per commit, so it is read once
+  and then only extended by the commits after a known one. Commits never change,
+  so these entries never go stale.
+
+Either is rebuilt from the files whenever it is missing or unreadable;
+MDMEM_NO_CACHE=1 bypasses both.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mdmem import cache, findings, poison, secrets, textfile
+import git
+
+from mdmem import cache, findings, lint, poison, secrets, textfile
 from mdmem.findings import Finding, finding
+from mdmem.gitio import FirstChange, LogHistory, log_history
 
 FORMAT = 1
-# By module path: the package also exports a `lint` function under the same name.
-_SCANNERS = (findings, importlib.import_module("mdmem.lint"), poison, secrets, textfile)
+HISTORIES_KEPT = 4
+_SCANNERS = (findings, lint, poison, secrets, textfile)
 
 
 def _fingerprint() -> str:
@@ -33,12 +41,38 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def _beside_sessions(root: Path, prefix: str) -> Path | None:
+    """A cache file next to the review's session cache (`sessions-DIGEST.json`)."""
+    sessions = cache.location(root)
+    return None if sessions is None else sessions.with_name(f"{prefix}-{sessions.name[9:]}")
+
+
+def _read_json(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        payload = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return payload if isinstance(payload, dict) else {}
+
+
+def _write_json(path: Path | None, payload: dict[str, Any]) -> None:
+    """Best effort: a cache that cannot be written is simply rebuilt next time."""
+    if path is None:
+        return
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temp.write_text(json.dumps(payload), "utf-8")
+        os.replace(temp, path)
+
+
 class TextCache:
     """Findings per display path, each kept with the size and mtime of the file it came from."""
 
     def __init__(self, root: Path) -> None:
-        sessions = cache.location(root)
-        self._path = None if sessions is None else sessions.with_name(f"lint-{sessions.name[9:]}")
+        self._path = _beside_sessions(root, "lint")
         self._fingerprint = _fingerprint() if self._path is not None else ""
         self._entries = self._load()
         self._fresh: dict[str, list[Any]] = {}
@@ -57,27 +91,47 @@ class TextCache:
         return found
 
     def save(self) -> None:
-        """Best effort: a cache that cannot be written is simply rebuilt next time."""
         if self._path is None or self._fresh == self._entries:
             return
         payload = {"format": FORMAT, "fingerprint": self._fingerprint, "entries": self._fresh}
-        with contextlib.suppress(OSError):
-            self._path.parent.mkdir(parents=True, exist_ok=True)
-            temp = self._path.with_name(f"{self._path.name}.{os.getpid()}.tmp")
-            temp.write_text(json.dumps(payload), "utf-8")
-            os.replace(temp, self._path)
+        _write_json(self._path, payload)
 
     def _load(self) -> dict[str, list[Any]]:
-        if self._path is None:
-            return {}
-        try:
-            payload = json.loads(self._path.read_text("utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(payload, dict) or payload.get("fingerprint") != self._fingerprint:
+        payload = _read_json(self._path)
+        if payload.get("fingerprint") != self._fingerprint:
             return {}
         entries = payload.get("entries")
         return entries if isinstance(entries, dict) else {}
+
+
+def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
+    """The session logs' history up to HEAD, read through the cache and kept in it."""
+    path = _beside_sessions(root, "history")
+    known = _histories(_read_json(path).get("histories"))
+    found = log_history(repo, folder, known)
+    if found is None or (known and known[0] == found):
+        return found
+    kept = [found, *(item for item in known if item.head != found.head)][:HISTORIES_KEPT]
+    rows = [
+        {"head": item.head, "first": {p: [c.commit, c.original] for p, c in item.first.items()}}
+        for item in kept
+    ]
+    _write_json(path, {"format": FORMAT, "histories": rows})
+    return found
+
+
+def _histories(rows: Any) -> tuple[LogHistory, ...]:
+    """The cached histories, most recent first; a malformed cache counts as empty."""
+    try:
+        return tuple(
+            LogHistory(
+                str(row["head"]),
+                {str(p): FirstChange(str(c), str(o)) for p, (c, o) in row["first"].items()},
+            )
+            for row in rows
+        )
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return ()
 
 
 def _decode(display: str, rows: Any) -> list[Finding] | None:

@@ -25,7 +25,7 @@ from mdmem.lint import (
     text_findings,
     unknown_id_findings,
 )
-from mdmem.lintcache import TextCache
+from mdmem.lintcache import TextCache, history
 from mdmem.memory import ARCHIVE, SESSIONS, Memory, load
 from mdmem.nearest import Nearest
 from mdmem.textfile import read
@@ -133,12 +133,13 @@ def _session_findings(
 def _history(root: Path) -> list[Finding]:
     """Committed session logs that changed, from one pass over git's history."""
     repo = repository(root)
-    if repo is None:
+    folder = root / SESSIONS
+    log_history = None if repo is None else history(root, repo, folder)
+    if repo is None or log_history is None:
         return []
     top = top_folder(repo)
-    folder = root / SESSIONS
     changed = []
-    for change in session_log_changes(repo, folder):
+    for change in session_log_changes(repo, folder, log_history):
         path = top / change.path
         if path.parent != folder or not path.name.endswith(".md"):
             continue  # not a session log: mdmem reads only the folder's own .md files

@@ -610,6 +610,37 @@ def test_an_edited_committed_log_fails_until_put_back(repo: Path) -> None:
     assert lint(repo / "memory") == ()
 
 
+def test_each_branch_gets_its_own_verdict(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "topic")
+    log = repo / SESSION
+    log.write_text(log.read_text() + "edited on topic\n")
+    git(repo, "commit", "-q", "-am", "edit a log on topic")
+    assert codes_at(repo) == [("E006", SESSION)]
+    git(repo, "checkout", "-q", "main")
+    assert codes_at(repo) == []
+    git(repo, "checkout", "-q", "topic")
+    assert codes_at(repo) == [("E006", SESSION)]
+    git(repo, "reset", "-q", "--hard", "main")
+    assert codes_at(repo) == []
+
+
+def test_history_is_read_once_then_only_extended(repo: Path) -> None:
+    lint(repo / "memory")
+    (cached,) = (repo / ".git" / "mdmem").glob("history-*.json")
+    first = git(repo, "rev-parse", "HEAD").strip()
+    assert [row["head"] for row in json.loads(cached.read_text())["histories"]] == [first]
+    (repo / LATER).write_text(EMPTY_SESSION)
+    git(repo, "add", LATER)
+    git(repo, "commit", "-q", "-m", "a new log")
+    lint(repo / "memory")
+    second = git(repo, "rev-parse", "HEAD").strip()
+    heads = [row["head"] for row in json.loads(cached.read_text())["histories"]]
+    assert heads == [second, first]
+    cached.write_text("{broken")
+    assert codes_at(repo) == []
+    assert [row["head"] for row in json.loads(cached.read_text())["histories"]] == [second]
+
+
 def test_a_deleted_committed_log_fails(repo: Path) -> None:
     git(repo, "rm", "-q", SESSION)
     git(repo, "commit", "-q", "-m", "drop a log")
