@@ -222,8 +222,13 @@ def init(root: Path | None, ci: bool, as_json: bool) -> None:
 @click.argument("ours", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @click.argument("theirs", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @click.argument("path", required=False)
+@click.option(
+    "--union",
+    is_flag=True,
+    help="For archive files: keep what both sides wrote (a clashing fact twice); no conflict.",
+)
 @handles_errors
-def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> None:
+def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None, union: bool) -> None:
     """Merge two versions of continuity.md fact by fact; git runs it (see mdmem init).
 
     Writes the result over OURS; exits 0 on a clean merge, 1 when conflict markers
@@ -233,7 +238,7 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> None
     """
     from mdmem import merge as merge_module
 
-    merged = merge_module.merge_files(base, ours, theirs, path)
+    merged = merge_module.merge_files(base, ours, theirs, path, union=union)
     if merged.clean:
         sys.exit(EXIT_OK)
     where = path or "continuity.md"

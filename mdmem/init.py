@@ -25,18 +25,23 @@ SHIPPED = ("DECAY.md", "REVIEW.md")
 
 # The lock (and its short-lived side files), the journal, and temp files beside any target.
 IGNORED = ("memory/.mdmem.lock*", "memory/.mdmem-journal*", "*.mdmem-tmp")
+# reviews.md rows are single lines, safe for git's union merge. Archive files are not
+# (a fact archived on both branches with different footers would get two footers):
+# they go through the merge driver in union mode, fact by fact.
 ATTRIBUTES = (
     "memory/continuity.md merge=mdmem",
     "memory/reviews.md merge=union",
-    "memory/archive/*.md merge=union",
+    "memory/archive/*.md merge=mdmem-archive",
 )
 DRIVER = (
     ("merge.mdmem.name", "mdmem: merge continuity.md fact by fact"),
     ("merge.mdmem.driver", "mdmem merge-driver %O %A %B %P"),
+    ("merge.mdmem-archive.name", "mdmem: merge archive files fact by fact, keeping both sides"),
+    ("merge.mdmem-archive.driver", "mdmem merge-driver --union %O %A %B %P"),
 )
 _COMMENTS = {
     GITIGNORE: "# mdmem: the memory's lock, write journal and temp files",
-    GITATTRIBUTES: "# mdmem: continuity.md merges fact by fact; the review's logs as a union",
+    GITATTRIBUTES: "# mdmem: memory files merge fact by fact; the review's log as a union",
 }
 
 
@@ -95,7 +100,10 @@ def init(project: Path, *, ci: bool = False) -> InitResult:
 
 
 def register_merge_driver(project: Path) -> tuple[tuple[str, ...], str | None]:
-    """Set `merge.mdmem.*` in the repository's own config; returns the keys it changed."""
+    """Set `merge.mdmem.*` and `merge.mdmem-archive.*` in the repository's own config.
+
+    Returns the keys it changed.
+    """
     repo = repository(project)
     if repo is None:
         return (), "not a git repository: the merge driver is not registered in git config"

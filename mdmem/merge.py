@@ -23,6 +23,11 @@ its own:
 Prose lines merge line by line; where both sides rewrote the same lines, they
 are left between markers too. A version that does not parse falls back to the
 plain line merge. `merge_files` is the I/O edge git calls.
+
+Archive files merge the same way with `union`: what both sides wrote is kept,
+never marked. Git's own union merge is not safe there: two branches that
+archived one fact with different footers (one superseded it, the other saw it
+fade) leave one text with two footers, which no review can read.
 """
 
 from __future__ import annotations
@@ -93,26 +98,39 @@ class _Clash:
 class _Outcome:
     lines: tuple[str, ...] | None  # None: the item is dropped
     conflict: bool = False
+    copies: int = 1  # 2 when a union merge keeps both sides' versions of a fact
 
 
-def merge_continuity(base: str, ours: str, theirs: str, path: str = "continuity.md") -> Merged:
-    """Merge ours and theirs against base; falls back to lines when a version does not parse."""
+def merge_continuity(
+    base: str, ours: str, theirs: str, path: str = "continuity.md", *, union: bool = False
+) -> Merged:
+    """Merge ours and theirs against base; falls back to lines when a version does not parse.
+
+    `union` (archive files): where both sides changed the same stretch differently,
+    keep both, ours first, as git's union merge does, but fact by fact: a fact both
+    sides archived is kept once with its footers merged, and a fact whose two versions
+    clash is kept twice, for the review to resolve (`mdmem.repair`). Nothing conflicts.
+    """
     try:
         versions = [_version(text, f"{path} ({side})") for text, side in _sides(base, ours, theirs)]
     except ParseError as exc:
-        return _fallback(merge_lines(base, ours, theirs), str(exc))
-    merge = _Merge(*versions)
+        return _fallback(merge_lines(base, ours, theirs, union=union), str(exc), union)
+    merge = _Merge(versions[0], versions[1], versions[2], union)
     merged = merge.run()
     if merged.clean:
         try:
             _check(merged.text, merge.kept(), path)
         except ParseError as exc:
-            return _fallback(merge_lines(base, ours, theirs), f"the fact merge gave {exc}")
+            lines = merge_lines(base, ours, theirs, union=union)
+            return _fallback(lines, f"the fact merge gave {exc}", union)
     return merged
 
 
-def merge_lines(base: str, ours: str, theirs: str) -> Merged:
-    """A plain three-way line merge (what `git merge-file` does), conflicts between markers."""
+def merge_lines(base: str, ours: str, theirs: str, *, union: bool = False) -> Merged:
+    """A plain three-way line merge (what `git merge-file` does), conflicts between markers.
+
+    `union`: both sides of a conflict are kept, ours first, with no markers.
+    """
     files = [
         TextFile(side, split_lines(text.removeprefix(BOM)))
         for text, side in _sides(base, ours, theirs)
@@ -127,9 +145,12 @@ def merge_lines(base: str, ours: str, theirs: str) -> Merged:
         elif chunk.kind == THEIRS:
             out.extend(_normal(files[2].lines[slice(*chunk.theirs)], newline))
         else:
-            conflicts.append(f"line {len(out) + 1}")
             mine = files[1].lines[slice(*chunk.ours)]
             other = _normal(files[2].lines[slice(*chunk.theirs)], newline)
+            if union:
+                out.extend(_ended([*mine, *other], newline))
+                continue
+            conflicts.append(f"line {len(out) + 1}")
             out.extend(_markers(mine, other, newline))
     return Merged(_text(out, newline, ours.startswith(BOM)), tuple(conflicts))
 
@@ -138,7 +159,10 @@ def _sides(base: str, ours: str, theirs: str) -> list[tuple[str, str]]:
     return [(base, "base"), (ours, "ours"), (theirs, "theirs")]
 
 
-def _fallback(merged: Merged, reason: str) -> Merged:
+def _fallback(merged: Merged, reason: str, union: bool = False) -> Merged:
+    """The line merge, reported: a conflict unless a union merge kept both sides."""
+    if union:
+        return Merged(merged.text, merged.conflicts, reason)
     conflicts = merged.conflicts or ("the merged text needs a person: " + reason,)
     return Merged(merged.text, conflicts, reason)
 
@@ -177,13 +201,20 @@ def _version(text: str, label: str) -> _Version:
 class _Merge:
     """One merge: the token skeleton first, then each fact and stamp on its own."""
 
-    def __init__(self, base: _Version, ours: _Version, theirs: _Version) -> None:
+    def __init__(self, base: _Version, ours: _Version, theirs: _Version, union: bool) -> None:
         self.base, self.ours, self.theirs = base, ours, theirs
+        self.union = union
         self.newline = ours.document.file.newline
         self.outcomes: dict[Token, _Outcome] = {}
 
     def kept(self) -> list[str]:
-        return [t[1] for t, o in self.outcomes.items() if t[0] == "fact" and o.lines is not None]
+        """Every fact id the result holds, once per copy."""
+        return [
+            token[1]
+            for token, outcome in self.outcomes.items()
+            if token[0] == "fact" and outcome.lines is not None
+            for _ in range(outcome.copies)
+        ]
 
     def side(self, name: str) -> _Version:
         return self.ours if name == OURS else self.theirs
@@ -209,9 +240,13 @@ class _Merge:
             else:
                 assert chunk.kind == CONFLICT
                 resolved = self.resolve(chunk.base, chunk.ours, chunk.theirs)
-                pieces.extend(
-                    resolved if resolved is not None else [_Clash(chunk.ours, chunk.theirs)]
-                )
+                if resolved is not None:
+                    pieces.extend(resolved)
+                elif self.union:
+                    pieces.extend(_Piece(OURS, i) for i in range(*chunk.ours))
+                    pieces.extend(_Piece(THEIRS, i) for i in range(*chunk.theirs))
+                else:
+                    pieces.append(_Clash(chunk.ours, chunk.theirs))
         return pieces
 
     def resolve(
@@ -318,6 +353,8 @@ class _Merge:
         if source is _CLASH or fields is None:
             mine = self.lines(OURS, ours.start, ours.end)
             other = self.lines(THEIRS, theirs.start, theirs.end)
+            if self.union:
+                return _Outcome(tuple(_ended([*mine, *other], self.newline)), copies=2)
             return _Outcome(tuple(_markers(mine, other, self.newline)), conflict=True)
         if source == texts[1]:
             text = self.lines(OURS, ours.start, ours.footer_index)
@@ -509,13 +546,16 @@ def _text(lines: list[str], newline: str, bom: bool) -> str:
 
 def _check(text: str, kept: list[str], path: str) -> None:
     """A clean result must parse and hold exactly the facts the merge kept."""
-    document = parse_document(TextFile(f"{path} (merged)", split_lines(text.removeprefix(BOM))))
+    file = TextFile(f"{path} (merged)", split_lines(text.removeprefix(BOM)))
+    document = parse_document(file, unique_ids=False)
     found = sorted(fact.id for fact in document.facts)
     if found != sorted(kept):
         raise ParseError(f"facts {sorted(set(found) ^ set(kept))} lost or doubled", path)
 
 
-def merge_files(base: Path, ours: Path, theirs: Path, path: str | None = None) -> Merged:
+def merge_files(
+    base: Path, ours: Path, theirs: Path, path: str | None = None, *, union: bool = False
+) -> Merged:
     """What git runs: merge the three files and write the result over `ours`, atomically."""
     display = path or "continuity.md"
     texts: list[str] = []
@@ -529,9 +569,10 @@ def merge_files(base: Path, ours: Path, theirs: Path, path: str | None = None) -
             texts.append(data.decode("utf-8", "surrogateescape"))
     base_text, ours_text, theirs_text = texts
     if readable:
-        merged = merge_continuity(base_text, ours_text, theirs_text, display)
+        merged = merge_continuity(base_text, ours_text, theirs_text, display, union=union)
     else:
         reason = f"{display} is not valid UTF-8"
-        merged = _fallback(merge_lines(base_text, ours_text, theirs_text), reason)
+        lines = merge_lines(base_text, ours_text, theirs_text, union=union)
+        merged = _fallback(lines, reason, union)
     replace_file(ours, merged.text.encode("utf-8", "surrogateescape"))
     return merged

@@ -273,3 +273,39 @@ def test_both_branches_rewrote_one_fact_conflict_marks_it_alone(repo: Path) -> N
     assert theirs.startswith("- Refunds go through the outbox, always.\n  <!-- id: alpha-rule")
     assert "api-new-rule" in text.split(">>>>>>> theirs\n", 1)[1]  # merged, outside the markers
     assert git(repo, "diff", "--name-only", "--diff-filter=U").split() == ["memory/continuity.md"]
+
+
+def test_fact_archived_on_both_branches_with_different_footers_merges_into_one(
+    repo: Path,
+) -> None:
+    """One branch superseded stale-rule, the other saw it fade: both archived it in Q4.
+
+    Git's own union merge keeps two copies here, and where the lines align, one text
+    with both footers, which no review can read; the archive driver keeps one copy
+    with the footers merged.
+    """
+    git(repo, "branch", "web")
+    git(repo, "branch", "single")
+    git(repo, "checkout", "-q", "main")
+    session(repo, "2026-10-05-100000-api", [], ())
+    log = repo / "memory" / "sessions" / "2026-10-05-100000-api.md"
+    log.write_text(log.read_text("utf-8") + "- Superseded: stale-rule (invalidated)\n", "utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "supersede")
+    work(repo, "main", BRANCH_A)
+    work(repo, "web", BRANCH_B)
+    archived = {
+        branch: git(repo, "show", f"{branch}:memory/archive/2026-Q4.md")
+        for branch in ("main", "web")
+    }
+    assert "tier: superseded" in archived["main"] and "tier: superseded" not in archived["web"]
+    git(repo, "checkout", "-q", "single")
+    git(repo, "checkout", "main", "--", "memory/sessions/2026-10-05-100000-api.md")
+    work(repo, "single", BRANCH_A, reviewed=False)
+    work(repo, "single", BRANCH_B)
+    single = places(repo)
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-edit", "web")
+    assert places(repo)["stale-rule"] == [("archive/2026-Q4.md", "superseded", "1", "2026-10-05")]
+    review(repo)
+    assert places(repo) == single

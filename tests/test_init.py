@@ -75,7 +75,10 @@ def test_registers_the_merge_driver(repo: Path) -> None:
         "memory/reviews.md: merge: union",
     ]
     archived = git(repo, "check-attr", "merge", "--", "memory/archive/2026-Q4.md")
-    assert archived.strip() == "memory/archive/2026-Q4.md: merge: union"
+    assert archived.strip() == "memory/archive/2026-Q4.md: merge: mdmem-archive"
+    assert git(repo, "config", "--local", "merge.mdmem-archive.driver").strip() == (
+        "mdmem merge-driver --union %O %A %B %P"
+    )
     (repo / "memory" / ".mdmem.lock").write_text("1 host\n")
     (repo / "memory" / "continuity.md.mdmem-tmp").write_text("x")
     status = git(repo, "status", "--porcelain", "--untracked-files=all").splitlines()

@@ -341,3 +341,43 @@ def test_cli_bytes_that_are_not_utf8_fall_back_without_crashing(tmp_path: Path) 
     assert result.exit_code == 1
     assert "not valid UTF-8" in result.stderr
     assert ours.read_bytes() == b"a\n<<<<<<< ours\nb\xff\n=======\nb\nc\n>>>>>>> theirs\n"
+
+
+def archive(*blocks: str) -> str:
+    return "# Archive 2026-Q4\n" + "".join(blocks)
+
+
+def block(through: str, reason: str, *facts: str) -> str:
+    heading = f"## Archived {through[:10]} (review through {through})"
+    return f"\n{heading}\n\n### {reason}\n\n" + "".join(facts)
+
+
+def test_union_archive_same_fact_archived_with_different_footers_is_kept_once() -> None:
+    """Git's union merge would give this fact two footers; the driver gives it one."""
+    superseded = fact("alpha-rule", tier="superseded", section="Key Decisions")
+    faded = fact("alpha-rule", tier="archived", uses=4, section="Key Decisions")
+    ours = archive(block("2026-10-10-100000-api", "Superseded", superseded))
+    theirs = archive(block("2026-10-11-100000-web", "Faded", faded, B))
+    merged = merge_continuity(archive(), ours, theirs, union=True)
+    assert merged.conflicts == ()
+    one = fact("alpha-rule", tier="superseded", uses=4, section="Key Decisions")
+    assert merged.text == archive(
+        block("2026-10-10-100000-api", "Superseded", one),
+        block("2026-10-11-100000-web", "Faded", B),
+    )
+
+
+def test_union_archive_clashing_texts_keep_both_copies_for_the_review() -> None:
+    base = archive(block("2026-10-01-090000", "Faded", A))
+    ours = archive(block("2026-10-01-090000", "Faded", fact("alpha-rule", "Alpha, ours")))
+    theirs = archive(block("2026-10-01-090000", "Faded", fact("alpha-rule", "Alpha, theirs")))
+    merged = merge_continuity(base, ours, theirs, union=True)
+    assert merged.conflicts == ()
+    both = fact("alpha-rule", "Alpha, ours") + fact("alpha-rule", "Alpha, theirs")
+    assert merged.text == archive(block("2026-10-01-090000", "Faded", both))
+
+
+def test_union_line_merge_keeps_both_sides_unmarked() -> None:
+    merged = merge_lines("a\nb\nc\n", "a\nB1\nc\n", "a\nB2\nc\n", union=True)
+    assert merged.text == "a\nB1\nB2\nc\n"
+    assert merged.clean
