@@ -346,7 +346,7 @@ def test_unknown_id_names_the_nearest_known_id(tmp_path: Path) -> None:
     messages = [f.message for f in lint(write_memory(tmp_path, files))]
     assert messages == [
         "unknown id post-only-mutation; nearest known id: post-only-mutations",
-        "unknown id zz-top; nearest known id: post-only-mutations",
+        "unknown id zz-top",  # nothing is within a typo's reach: no suggestion
     ]
 
 
@@ -406,6 +406,22 @@ def test_nearest_breaks_ties_by_the_smaller_id() -> None:
     assert nearest("abc-dex") == "abc-def"
     assert nearest("zzz-zzz-zz") == "zzz-zzz-zzz"
     assert Nearest([])("abc-def") is None
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        pytest.param("post-only-mutation", "post-only-mutations", id="one-deletion"),
+        pytest.param("post-onyl-mutations", "post-only-mutations", id="transposition"),
+        pytest.param("pots-onyl-mutatoins", "post-only-mutations", id="six-edits-of-19"),
+        pytest.param("pots-onyl-mutatoins-x", None, id="seven-edits-too-far"),
+        pytest.param("cache-ttl", "cache-ttls", id="short"),
+        pytest.param("read-only", None, id="prose"),
+    ],
+)
+def test_nearest_suggests_only_what_a_typo_could_be(token: str, expected: str | None) -> None:
+    nearest = Nearest(["post-only-mutations", "cache-ttls", "webhook-outbox", "retry-backoff"])
+    assert nearest(token) == expected
 
 
 @pytest.mark.parametrize(
