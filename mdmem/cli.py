@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -56,6 +57,37 @@ def handles_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+PROGRESS_FROM = 2000  # files: fewer read too fast for a bar to help
+
+
+@contextlib.contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A `progress(done, total)` callback that draws a bar on stderr for long reads.
+
+    Only when stderr is a terminal and there are at least PROGRESS_FROM files;
+    otherwise (pipes, CI logs, JSON consumers) nothing is printed.
+    """
+    if not sys.stderr.isatty():
+        yield None
+        return
+    bars: list[Any] = []
+
+    def report(done: int, total: int) -> None:
+        if total < PROGRESS_FROM:
+            return
+        if not bars:
+            bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            bar.__enter__()
+            bars.append(bar)
+        bars[0].update(done - bars[0].pos)
+
+    try:
+        yield report
+    finally:
+        for bar in bars:
+            bar.__exit__(None, None, None)
+
+
 def resolve_root(root: Path | None) -> Path:
     """The memory folder, with any write a crash interrupted finished (or dropped) first."""
     found = find_root(Path.cwd(), root)
@@ -98,7 +130,10 @@ def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> 
     """
     from mdmem.apply import review as run_review
 
-    plan, result = run_review(resolve_root(root), dry_run=dry_run, commit=not no_commit)
+    with progress_bar("Reading session logs") as progress:
+        plan, result = run_review(
+            resolve_root(root), dry_run=dry_run, commit=not no_commit, progress=progress
+        )
     if as_json:
         payload = {
             "changed": plan.changed,
