@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -81,6 +81,7 @@ _JOINABLE_CATEGORIES = frozenset({"So", "Sk", "Lo", "Lm", "Mn", "Mc"})
 _FENCE = re.compile(r"[ \t]*(?:(`{3,})(?=[^`\n]*$)|(~{3,}))", re.M)
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _NEWLINE = re.compile(r"\n")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
 
@@ -168,7 +169,13 @@ def _tag_flag_end(text: str, index: int) -> int | None:
 def _unicode_hits(text: str) -> Iterator[tuple[int, str, str]]:
     """(offset, kind, detail) for each run of invisible or bidi characters of one kind."""
     index = 0
-    while index < len(text):
+    while True:
+        # Every flagged character is outside ASCII: jump from one such character to the
+        # next instead of stepping through a large memory one character at a time.
+        found = _NON_ASCII.search(text, index)
+        if found is None:
+            return
+        index = found.start()
         point = ord(text[index])
         if point in _TAGS and (flag_end := _tag_flag_end(text, index)) is not None:
             index = flag_end
@@ -200,25 +207,47 @@ def _unicode_hits(text: str) -> Iterator[tuple[int, str, str]]:
         index = end
 
 
-def _visible(text: str) -> tuple[str, list[int]]:
+def _invisible(char: str) -> bool:
+    point = ord(char)
+    return (
+        unicodedata.category(char) == "Cf"
+        or point in _VARIATION_SELECTORS
+        or point in _SUPPLEMENT_SELECTORS
+    )
+
+
+def _visible(text: str) -> tuple[str, Sequence[int]]:
     """`text` without invisible format characters, and each kept character's original offset."""
-    kept = [
-        index
-        for index, char in enumerate(text)
-        if unicodedata.category(char) != "Cf"
-        and ord(char) not in _VARIATION_SELECTORS
-        and ord(char) not in _SUPPLEMENT_SELECTORS
-    ]
+    if not any(_invisible(match[0]) for match in _NON_ASCII.finditer(text)):
+        return text, range(len(text))
+    kept = [index for index, char in enumerate(text) if not _invisible(char)]
     if len(kept) == len(text):
         return text, kept
     return "".join(text[index] for index in kept), kept
 
 
+# Words every match of a family contains (one of each group, in any case): a family
+# whose words are absent cannot match, and a large memory skips its pattern.
+_INJECTION_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "ignore-previous-instructions": (("ignore",),),
+    "disregard-previous-instructions": (("disregard",),),
+    "you-are-now": (("you",), ("now",)),
+    "forget-instructions": (("forget",), ("instructions",)),
+    "new-system-prompt": (("system",), ("prompt",)),
+    "system-prompt-label": (("system",), ("prompt",)),
+    "act-as-unrestricted": (("unrestricted", "jailbroken", "unfiltered", "uncensored"),),
+    "conceal-from-user": (("tell",), ("user",)),
+    "override-instructions": (("override",),),
+}
+
+
 def _injection_spans(text: str) -> list[tuple[int, int, str]]:
     """Injection phrases as (start, end, family); overlaps keep the earliest, then longest."""
+    lowered = text.lower()
     found = sorted(
         (match.start(), -match.end(), family)
         for family, pattern in _INJECTION
+        if all(any(word in lowered for word in group) for group in _INJECTION_WORDS[family])
         for match in pattern.finditer(text)
     )
     spans: list[tuple[int, int, str]] = []

@@ -418,3 +418,9 @@ def test_property_deterministic_and_located_in_text(text: str) -> None:
     for one in hits:
         assert 1 <= one.line <= len(lines)
         assert 1 <= one.column <= len(lines[one.line - 1])
+
+
+def test_every_injection_family_has_its_prefilter_words() -> None:
+    from mdmem.poison import _INJECTION, _INJECTION_WORDS
+
+    assert {family for family, _ in _INJECTION} == set(_INJECTION_WORDS)
