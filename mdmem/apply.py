@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import difflib
-import gc
-from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mdmem import cache
 from mdmem.errors import GitError, MdmemError, SecretError
-from mdmem.memory import ARCHIVE, INDEX, REVIEWS, Progress, load
+from mdmem.memory import Progress, bulk_allocation, load
 from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, plan_review
 from mdmem.secrets import find_secrets
 from mdmem.writer import locked, recover, write_files
@@ -97,36 +93,21 @@ def _undo(root: Path, plan: ReviewPlan) -> None:
     write_files(root, {w.path: w.before for w in plan.writes})
 
 
-DERIVED = (f"{ARCHIVE}/{INDEX}", REVIEWS)
-
-
 def _exposed(write: FileWrite, shown: bool) -> list[tuple[list[int], list[str]]]:
-    """The lines a write puts on disk anew (and, when shown as a diff, the old and the
-    context lines too), each with its line number in its file.
-
-    Text the file already held is not new: lint reports it; scanning only what the
-    review adds keeps a large review fast.
+    """What a write puts on disk (the whole new text: a review commits the whole file, so a
+    secret an agent left in it would be committed by the review's hand) and, when shown
+    as a diff, the old side of every hunk too, each line with its number in its file.
     """
     after = write.after.split("\n")
-    before = (write.before or "").split("\n")
+    regions = [(list(range(1, len(after) + 1)), after)]
     if not shown:
-        old = Counter(before)
-        numbers, lines = [], []
-        for number, line in enumerate(after, 1):
-            if old[line] > 0:
-                old[line] -= 1
-            else:
-                numbers.append(number)
-                lines.append(line)
-        return [(numbers, lines)]
-    # A diff shows whole hunks: every line of both sides near a change.
-    regions: list[tuple[list[int], list[str]]] = []
+        return regions
+    # A diff shows whole hunks: the old lines near a change are printed as well.
+    before = (write.before or "").split("\n")
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     for group in matcher.get_grouped_opcodes(3):
         old_from, old_to = group[0][1], group[-1][2]
-        new_from, new_to = group[0][3], group[-1][4]
         regions.append((list(range(old_from + 1, old_to + 1)), before[old_from:old_to]))
-        regions.append((list(range(new_from + 1, new_to + 1)), after[new_from:new_to]))
     return regions
 
 
@@ -138,10 +119,6 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
     found: list[str] = []
     first: tuple[str, int, str] | None = None
     for write in plan.writes:
-        if write.path in DERIVED and not shown:
-            # Built from ids, counts and fact text checked where it was written; but a diff
-            # prints the INDEX summary of a fact already in the archive, so it is scanned then.
-            continue
         display = f"{plan.root.name}/{write.path}"
         hits: set[tuple[int, str]] = set()
         for numbers, lines in _exposed(write, shown):
@@ -162,22 +139,6 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
         first[0],
         first[1],
     )
-
-
-@contextlib.contextmanager
-def bulk_allocation() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a memory is parsed into many small objects.
-
-    Parsing creates hundreds of thousands of objects and no reference cycles worth
-    collecting; without the pause, collections take a third of a large review's time.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def review(

@@ -302,7 +302,8 @@ def lint(root: Path | None, as_json: bool, strict: bool) -> None:
     from mdmem import findings as findings_module
     from mdmem.lintrun import lint as run_lint
 
-    findings = run_lint(resolve_root(root))
+    with progress_bar("Reading session logs") as progress:
+        findings = run_lint(resolve_root(root), progress)
     if as_json:
         click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))
     else:

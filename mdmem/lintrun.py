@@ -26,7 +26,7 @@ from mdmem.lint import (
     unknown_id_findings,
 )
 from mdmem.lintcache import TextCache, history
-from mdmem.memory import ARCHIVE, SESSIONS, Memory, load
+from mdmem.memory import ARCHIVE, SESSIONS, Memory, Progress, bulk_allocation, load
 from mdmem.nearest import Nearest
 from mdmem.textfile import read
 from mdmem.writer import locked
@@ -34,19 +34,22 @@ from mdmem.writer import locked
 VISION = "vision.md"
 
 
-def lint(root: Path) -> tuple[Finding, ...]:
-    """Every finding for the memory folder `root`, sorted by path, line and code."""
+def lint(root: Path, progress: Progress | None = None) -> tuple[Finding, ...]:
+    """Every finding for the memory folder `root`, sorted by path, line and code.
+
+    `progress(done, total)` is called now and then while the session logs are read.
+    """
     root = Path(root).resolve()
-    with locked(root):
-        return finish(_lint(root))
+    with locked(root), bulk_allocation():
+        return finish(_lint(root, progress))
 
 
-def _lint(root: Path) -> list[Finding]:
+def _lint(root: Path, progress: Progress | None) -> list[Finding]:
     label = root.name
     found: list[Finding] = []
     memory: Memory | None = None
     try:
-        memory = load(root, strict_ids=False)
+        memory = load(root, strict_ids=False, progress=progress)
     except ParseError as error:
         found.append(parse_finding(error, label))
     vision = _optional_document(root, VISION, found)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,6 +136,22 @@ def _optional(root: Path, relative: str) -> TextFile | None:
     if not path.exists() and not path.is_symlink():
         return None
     return read(path, f"{root.name}/{relative}")
+
+
+@contextlib.contextmanager
+def bulk_allocation() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a memory is parsed into many small objects.
+
+    Parsing creates hundreds of thousands of objects and no reference cycles worth
+    collecting; without the pause, collections take a third of a large review's time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def load(root: Path, *, strict_ids: bool = True, progress: Progress | None = None) -> Memory:
