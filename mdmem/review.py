@@ -139,6 +139,11 @@ def plan_review(memory: Memory) -> ReviewPlan:
     """Decide everything a review of `memory` changes, as whole-file texts."""
     if not memory.sessions:
         return ReviewPlan(memory.root, (), None)
+    # Archive files in name (so quarter) order, whoever built the tuple: where several
+    # facts return to one section, they come back in that order on every machine.
+    archives = tuple(sorted(memory.archives, key=lambda document: document.path))
+    if archives != memory.archives:
+        memory = dataclasses.replace(memory, archives=archives)
     continuity = memory.continuity
     facts = [(continuity, fact) for fact in continuity.facts]
     facts += [(doc, fact) for doc in memory.archives for fact in doc.facts]
