@@ -8,10 +8,13 @@ other line a token of its own. The token sequences are merged three ways
 its own:
 
 - added on either side: kept, in its section, ours before theirs;
-- deleted on one side and unchanged on the other (review-owned fields aside):
-  deleted, since the review moved it to the archive; deleted on one side and
-  rewritten on the other: kept, and the next review resolves the copy the
-  archive holds;
+- deleted on one side and unchanged on the other: deleted (the review moved it
+  to the archive); deleted on one side and changed on the other, even only by
+  that side's review: kept, so the next review, which reads every copy and the
+  whole ledger, decides where it lives and drops the other copy (`repair`).
+  Judging on the merge's partial view instead would let the result depend on
+  which branch reviewed first: an Open Thread one branch superseded and the
+  other restored would come back retiered, not as it was;
 - review-owned footer fields: the larger `uses`/`helpful`/`harmful`, the newer
   `last_used`, the earlier `origin`, `maturity` recomputed; `tier` three ways,
   and where both changed it the higher of superseded > core > active > working
@@ -53,8 +56,6 @@ MARKER_THEIRS = ">>>>>>> theirs"
 
 STAMP_KEYS = ("last_review", "last_invariant_check")
 COUNT_FIELDS = ("uses", "helpful", "harmful")
-REVIEW_FIELDS = frozenset({*COUNT_FIELDS, "last_used", "origin", "maturity", "tier"})
-HUMAN_TIERS = ("core", "superseded")
 TIER_RANK = ("archived", "archive-candidate", "working", "active", "core", "superseded")
 
 Token = tuple[str, str]  # ("line", text) | ("fact", id) | ("stamp", key)
@@ -80,6 +81,7 @@ class _Version:
     spans: tuple[tuple[int, int], ...]  # the lines of each token
     facts: dict[str, Fact]
     stamps: dict[str, str]  # stamp key -> value
+    sections: tuple[str, ...]  # the `##` section each token is in
 
 
 @dataclass(frozen=True)
@@ -189,12 +191,18 @@ def _version(text: str, label: str) -> _Version:
             tokens.append(("line", body(file.lines[index])))
         spans.append((index, index + 1))
         index += 1
+    titles = [""] * len(file.lines)
+    for section in document.sections:
+        titles[max(section.start, 0) : section.end] = [section.title] * (
+            section.end - max(section.start, 0)
+        )
     return _Version(
         document,
         tuple(tokens),
         tuple(spans),
         {fact.id: fact for fact in document.facts},
         {key: value for key, (_, value) in stamps.items() if key in STAMP_KEYS},
+        tuple(titles[start] for start, _ in spans),
     )
 
 
@@ -255,7 +263,7 @@ class _Merge:
         """Both sides changed this stretch: fine when their prose agrees (facts are keyed).
 
         The side whose prose wins gives the layout; the other side's keyed items are
-        added after the layout's last fact (a blank line before each in a loose list).
+        added to it (see `anchor`), with a blank line before each in a loose list.
         """
         parts = {
             "base": self.base.tokens[slice(*base)],
@@ -277,11 +285,10 @@ class _Merge:
         spans = {OURS: ours, THEIRS: theirs}
         placed = [_Piece(layout, i) for i in range(*spans[layout])]
         present = {token for token in parts[layout] if token[0] != "line"}
-        added: list[_Piece] = []
         tokens = self.side(other).tokens
         low, high = spans[other]
         for i in range(low, high):
-            if tokens[i][0] == "line" or tokens[i] in present:
+            if tokens[i][0] == "line" or tokens[i] in present or self.dropped(tokens[i]):
                 continue
             # A blank line between it and another item: the list is loose, so one goes before it.
             near = [
@@ -289,14 +296,52 @@ class _Merge:
                 for j, k in ((i - 1, i - 2), (i + 1, i + 2))
                 if 0 <= k < len(tokens) and _blank(tokens[j]) and tokens[k][0] != "line"
             ]
-            added.extend([_Piece(other, j) for j in near[:1]] + [_Piece(other, i)])
+            at = self.anchor(tokens[i], placed, other)
+            placed[at:at] = [_Piece(other, j) for j in near[:1]] + [_Piece(other, i)]
+            present.add(tokens[i])
+        return placed
+
+    def anchor(self, token: Token, placed: list[_Piece], other: str) -> int:
+        """Where an added item goes among `placed`, always within its own section.
+
+        After the nearest kept fact that precedes it in base (for a fact base has),
+        else on its own side, or before the nearest that follows; with neither, at
+        the end of its section's stretch (so ours' additions come before theirs').
+        """
+        versions = {OURS: self.ours, THEIRS: self.theirs}
+        source = versions[other]
+        section = source.sections[source.tokens.index(token)]
+        titles = [versions[p.side].sections[p.index] for p in placed]
+        where = {
+            self.token(p): n
+            for n, p in enumerate(placed)
+            if self.token(p)[0] == "fact"
+            and titles[n] == section
+            and not self.dropped(self.token(p))
+        }
+        for order in (self.base.tokens, source.tokens):
+            if token not in order:
+                continue
+            k = order.index(token)
+            before = [where[t] + 1 for t in reversed(order[:k]) if t in where]
+            after = [where[t] for t in order[k + 1 :] if t in where]
+            if before or after:
+                return before[0] if before else after[0]
+        stretch = [
+            n for n, p in enumerate(placed) if titles[n] == section and not _blank(self.token(p))
+        ]
+        if stretch:
+            end = stretch[-1] + 1
+            if _kind(self.token(placed[end - 1])) == "heading" and end < len(placed):
+                end += _blank(self.token(placed[end]))  # under the heading, past its blank line
+            return end
         at = len(placed)
         while at and _blank(self.token(placed[at - 1])):
             at -= 1
-        facts = [n for n, piece in enumerate(placed) if self.token(piece)[0] == "fact"]
-        if facts:
-            at = facts[-1] + 1
-        return placed[:at] + added + placed[at:]
+        return at
+
+    def dropped(self, token: Token) -> bool:
+        return token in self.outcomes and self.outcomes[token].lines is None
 
     def token(self, piece: _Piece) -> Token:
         return self.side(piece.side).tokens[piece.index]
@@ -324,15 +369,12 @@ class _Merge:
         return out
 
     def put_back(self, out: list[_Piece | _Clash], token: Token) -> None:
-        """After the nearest keyed item that precedes it on its own side (else before the next)."""
+        """Into its own section, by its neighbours there (see `anchor`)."""
         name = OURS if token in self.ours.tokens else THEIRS
-        tokens = self.side(name).tokens
-        where = tokens.index(token)
-        at = {self.token(p): n for n, p in enumerate(out) if isinstance(p, _Piece)}
-        before = [at[t] + 1 for t in reversed(tokens[:where]) if t[0] != "line" and t in at]
-        after = [at[t] for t in tokens[where + 1 :] if t[0] != "line" and t in at]
-        position = before[0] if before else after[0] if after else len(out)
-        out.insert(position, _Piece(name, where))
+        pieces = [(n, piece) for n, piece in enumerate(out) if isinstance(piece, _Piece)]
+        at = self.anchor(token, [piece for _, piece in pieces], name)
+        position = pieces[at][0] if at < len(pieces) else len(out)
+        out.insert(position, _Piece(name, self.side(name).tokens.index(token)))
 
     # -- what each fact and stamp becomes ----------------------------------------------
 
@@ -343,7 +385,7 @@ class _Merge:
         if ours is None or theirs is None:
             name, fact = (THEIRS, theirs) if ours is None else (OURS, ours)
             assert fact is not None
-            if base is not None and not self.rewritten(base, name, fact):
+            if base is not None and not self.changed(base, name, fact):
                 return _Outcome(None)  # deleted on the other side, untouched here
             return _Outcome(self.lines(name, fact.start, fact.end))
         texts = [None if base is None else self.text(self.base, base)]
@@ -383,18 +425,11 @@ class _Merge:
         start, end = version.spans[version.tokens.index(("stamp", key))]
         return self.lines(name, start, end)
 
-    def rewritten(self, base: Fact, name: str, fact: Fact) -> bool:
-        """Changed beyond what a review owns: the text, a creator's field, a human tier."""
+    def changed(self, base: Fact, name: str, fact: Fact) -> bool:
+        """Its text or any footer value differs from base (spacing aside)."""
         if self.text(self.base, base) != self.text(self.side(name), fact):
             return True
-        before, after = base.footer, fact.footer
-        for key in dict.fromkeys([*before.as_dict(), *after.as_dict()]):
-            if key == "tier" and after.get(key) in HUMAN_TIERS:
-                if before.get(key) != after.get(key):
-                    return True
-            elif key not in REVIEW_FIELDS and before.get(key) != after.get(key):
-                return True
-        return False
+        return base.footer.as_dict() != fact.footer.as_dict()
 
     def text(self, version: _Version, fact: Fact) -> tuple[str, ...]:
         return tuple(body(line) for line in version.document.fact_text(fact))

@@ -57,8 +57,8 @@ CASES = [
         memory(A, B, C),
         memory(A, C),
         memory(A, fact("beta-rule", uses=5, last_used="2026-10-09", tier="archive-candidate"), C),
-        memory(A, C),
-        id="one_deletes_other_only_refreshed_review_fields",
+        memory(A, fact("beta-rule", uses=5, last_used="2026-10-09", tier="archive-candidate"), C),
+        id="one_deletes_other_refreshed_kept_for_the_review_to_place",
     ),
     pytest.param(
         memory(A, B, C),
@@ -171,8 +171,15 @@ CASES += [
         "",
         memory(A, fact("ours-new-rule")),
         memory(B, fact("alpha-rule", uses=9)),
-        memory(fact("alpha-rule", uses=9), fact("ours-new-rule"), B),
+        memory(B, fact("alpha-rule", uses=9), fact("ours-new-rule")),
         id="add_add_both_branches_created_the_file",
+    ),
+    pytest.param(
+        memory(A),
+        memory(fact("alpha-rule", uses=5)),
+        memory().replace("\n\n\n", "\n\n") + "\n## Reactivated\n\n" + B,
+        memory(fact("alpha-rule", uses=5)) + "\n## Reactivated\n\n" + B,
+        id="fact_kept_against_a_deletion_returns_to_its_own_section",
     ),
 ]
 
@@ -285,7 +292,7 @@ def test_property_keeps_additions_drops_deletions_takes_larger_uses(
 ) -> None:
     """Whatever each side deletes, adds or recounts, the merge is clean and exact.
 
-    A recount (review-owned `uses`) does not keep a fact the other side deleted.
+    A fact one side deleted stays only when the other side changed it (a recount).
     """
     sides = []
     for name, drop, counts, added in zip(("ours", "theirs"), drops, uses, new, strict=True):
@@ -297,12 +304,20 @@ def test_property_keeps_additions_drops_deletions_takes_larger_uses(
     assert merged.clean
     document = parse_document(TextFile("merged", split_lines(merged.text)))
     found = {f.id: int(f.get("uses") or 0) for f in document.facts}
-    survivors = [i for i in base_ids if i not in drops[0] | drops[1]]
-    expected = {i: max(uses[0].get(i, 3), uses[1].get(i, 3)) for i in survivors}
+
+    def kept_by(side: int, fact_id: str) -> bool:
+        return fact_id not in drops[side] and (
+            fact_id not in drops[1 - side] or uses[side].get(fact_id, 3) != 3
+        )
+
+    survivors = [i for i in base_ids if kept_by(0, i) or kept_by(1, i)]
+    expected = {
+        i: max(uses[side].get(i, 3) for side in (0, 1) if i not in drops[side]) for i in survivors
+    }
     expected.update({f"ours-new-{n}": 1 for n in range(new[0])})
     expected.update({f"theirs-new-{n}": 1 for n in range(new[1])})
     assert found == expected
-    assert [f.id for f in document.facts][: len(survivors)] == survivors
+    assert [f.id for f in document.facts if f.id in expected and f.id in base_ids] == survivors
 
 
 def write(path: Path, text: str) -> Path:
