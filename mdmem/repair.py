@@ -3,8 +3,8 @@
 Two branches that each ran a review can, once merged, hold an id in both
 continuity and the archive (one branch archived the fact, the other rewrote
 it), or the same fact archived twice (both archived it in different quarter
-files, or with texts that clash, which the archive merge keeps both of). The review keeps exactly one copy, by a fixed rule, the same on
-every machine:
+files, or with texts that clash, which the archive merge keeps both of). The
+review keeps exactly one copy, by a fixed rule, the same on every machine:
 
 - the fact's tier is decided from the ledger as usual, on its first copy
   (continuity's, else the first in archive file order);
