@@ -4,12 +4,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mdmem.secrets import find_secrets, redact
+
 # Exit codes, documented in the README. Click keeps 2 for usage errors.
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3
 EXIT_CANNOT_WRITE = 4
+
+
+def quote(value: str, context: str | None = None) -> str:
+    """`value` quoted for an error message, with any secret in it masked.
+
+    Masked before quoting, since quoting escapes characters a secret's pattern needs.
+    `context` is the line the value came from: a value that overlaps a secret only the
+    whole line reveals (`password: VALUE`) is masked whole.
+    """
+    masked = redact(value)
+    hidden_by_context = context is not None and find_secrets(context)
+    if masked == value and hidden_by_context and value not in redact(context or ""):
+        masked = "[REDACTED]"
+    return repr(masked)
 
 
 class MdmemError(Exception):

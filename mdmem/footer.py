@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mdmem.errors import ParseError
+from mdmem.errors import ParseError, quote
 
 ID_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 ID_RE = re.compile(rf"^{ID_PATTERN}$")
@@ -193,40 +193,48 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
         key, colon, value = segment.partition(":")
         key = key.strip()
         if not colon or not _KEY.match(key):
-            raise ParseError(f"footer field {segment.strip()!r} is not 'key: value'", path, line)
+            raise ParseError(
+                f"footer field {quote(segment.strip(), line_body)} is not 'key: value'", path, line
+            )
         if key in values:
-            raise ParseError(f"footer field {key!r} appears twice", path, line)
+            raise ParseError(f"footer field {quote(key, line_body)} appears twice", path, line)
         values[key] = value.strip()
         fields.append(Field(key, values[key], segment))
     if fields[0].key != "id":
-        raise ParseError(f"footer must open with 'id', not {fields[0].key!r}", path, line)
+        raise ParseError(
+            f"footer must open with 'id', not {quote(fields[0].key, line_body)}", path, line
+        )
     fact_id = fields[0].value
     if not ID_RE.match(fact_id):
         raise ParseError(
-            f"id {fact_id!r} is not kebab-case of at least two words (like 'post-only-mutations')",
+            f"id {quote(fact_id, line_body)} is not kebab-case of at least two words "
+            "(like 'post-only-mutations')",
             path,
             line,
         )
-    _validate_values(values, path, line)
+    _validate_values(values, path, line, line_body)
     return Footer(indent, tuple(fields), trail, values)
 
 
-def _validate_values(values: dict[str, str], path: str, line: int) -> None:
+def _validate_values(values: dict[str, str], path: str, line: int, context: str) -> None:
     for key in ("created", "last_used"):
         value = values.get(key)
         if value is not None and not valid_date(value):
-            raise ParseError(f"{key} {value!r} is not a date (YYYY-MM-DD)", path, line)
+            message = f"{key} {quote(value, context)} is not a date (YYYY-MM-DD)"
+            raise ParseError(message, path, line)
     for key in ("uses", "helpful", "harmful"):
         value = values.get(key)
         if value is not None and not (value.isascii() and value.isdigit()):
-            raise ParseError(f"{key} {value!r} is not a whole number", path, line)
+            raise ParseError(f"{key} {quote(value, context)} is not a whole number", path, line)
     tier = values.get("tier")
     if tier is not None and tier not in TIERS:
-        raise ParseError(f"unknown tier {tier!r} (one of: {', '.join(TIERS)})", path, line)
+        raise ParseError(
+            f"unknown tier {quote(tier, context)} (one of: {', '.join(TIERS)})", path, line
+        )
     for key in ("supersedes", "superseded-by"):
         value = values.get(key)
         if value and not ID_RE.match(value):
-            raise ParseError(f"{key} {value!r} is not an id", path, line)
+            raise ParseError(f"{key} {quote(value, context)} is not an id", path, line)
 
 
 @functools.lru_cache(maxsize=4096)

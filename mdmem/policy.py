@@ -6,7 +6,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from mdmem.errors import PolicyError
+from mdmem.errors import PolicyError, quote
 from mdmem.textfile import TextFile, body
 
 MAX_VALUE = 1_000_000
@@ -65,22 +65,24 @@ def parse_policy(file: TextFile | None) -> Policy:
             continue
         if key in values:
             raise PolicyError(f"{key} is set twice (first at line {where[key]})", file.path, number)
-        values[key] = _value(key, match["value"], file.path, number)
+        values[key] = _value(key, match["value"], file.path, number, line)
         where[key] = number
     policy = Policy(**values)  # type: ignore[arg-type]
     _check(policy, file.path, where)
     return policy
 
 
-def _value(key: str, text: str, path: str, line: int) -> int | bool:
+def _value(key: str, text: str, path: str, line: int, context: str) -> int | bool:
     if key == "auto_core":
         switch = _SWITCH.get(text.strip("`*").lower())
         if switch is None:
-            raise PolicyError(f"auto_core must be true or false, not {text!r}", path, line)
+            raise PolicyError(
+                f"auto_core must be true or false, not {quote(text, context)}", path, line
+            )
         return switch
     match = _INTEGER.match(text.strip("`*"))
     if match is None:
-        raise PolicyError(f"{key} must be a whole number, not {text!r}", path, line)
+        raise PolicyError(f"{key} must be a whole number, not {quote(text, context)}", path, line)
     number = int(match["number"])
     if number < 0 or number > MAX_VALUE:
         raise PolicyError(f"{key} must be between 0 and {MAX_VALUE}, not {number}", path, line)

@@ -1,0 +1,257 @@
+"""Secrets never leak: one planted value per category, in every place a memory holds text,
+and every command's stdout and stderr scanned for it.
+
+Where a planted value sits in a file the review would write (a fact, a footer field,
+an archived fact), the review refuses with exit 3 and names the category and the
+path:line, never the value, and writes nothing; a session log's secret is the lint's to
+report. An error message that quotes user text (a footer value, a policy value) passes
+through `redact`. The planted values are fake and assembled from pieces
+(tests/test_secrets.py), so no scanner sees a whole key in the source.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mdmem.cli import main
+from tests.helpers import git, make_repo, snapshot
+from tests.test_secrets import (
+    ANTHROPIC,
+    AWS_ACCESS,
+    AWS_SECRET,
+    DB_PASSWORD,
+    GITHUB_CLASSIC,
+    GITLAB,
+    GOOGLE,
+    JWT,
+    OPENAI_PROJECT,
+    PASSWORD,
+    PEM_BODY,
+    SLACK,
+    STRIPE,
+)
+
+BASE = Path(__file__).resolve().parent / "corpus" / "base"
+CONTINUITY = "memory/continuity.md"
+
+# category -> (the value that must never be printed, a one-line text that holds it)
+PLANTED = {
+    "aws-access-key": (AWS_ACCESS, f"the deploy key {AWS_ACCESS}"),
+    "aws-secret-key": (AWS_SECRET, f"aws_secret_access_key = {AWS_SECRET}"),
+    "github-token": (GITHUB_CLASSIC, f"GITHUB_TOKEN={GITHUB_CLASSIC}"),
+    "gitlab-token": (GITLAB, f"CI token `{GITLAB}`"),
+    "slack-token": (SLACK, f"alerts go to {SLACK}"),
+    "stripe-key": (STRIPE, f"live key {STRIPE}"),
+    "openai-key": (OPENAI_PROJECT, f"OPENAI_API_KEY={OPENAI_PROJECT}"),
+    "anthropic-key": (ANTHROPIC, f"key {ANTHROPIC}"),
+    "google-api-key": (GOOGLE, f"maps: {GOOGLE}."),
+    "jwt": (JWT, f"Authorization: Bearer {JWT}"),
+    "private-key": (
+        PEM_BODY,
+        "-----BEGIN RSA " + f"PRIVATE KEY-----\\n{PEM_BODY}\\n-----END RSA PRIVATE KEY-----",
+    ),
+    "connection-string": (DB_PASSWORD, f"postgres://app:{DB_PASSWORD}@db.internal:5432/app"),
+    "password-assignment": (PASSWORD, f'password = "{PASSWORD}"'),
+}
+CATEGORIES = sorted(PLANTED)
+
+# Every command, with how it is run on a memory holding secrets. `{repo}` is the repository.
+COMMANDS = {
+    "review": [["review"], ["review", "--json"], ["review", "--no-commit"]],
+    "review-dry-run": [["review", "--dry-run"], ["review", "--dry-run", "--json"]],
+    "lint": [["lint"], ["lint", "--json"], ["lint", "--strict"]],
+    "hook-pre-commit": [["hook-pre-commit"]],
+    "merge-driver": [["merge-driver", "{repo}/base.md", "{repo}/ours.md", "{repo}/theirs.md"]],
+    "init": [["init"]],
+    "hooks": [["hooks", "install"]],
+}
+NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
+
+
+def fact(text: str, fact_id: str, extra: str = "") -> str:
+    return (
+        f"- {text}\n  <!-- id: {fact_id} | created: 2026-01-06 | last_used: 2026-01-06 "
+        f"| uses: 1 | tier: working{extra} -->\n"
+    )
+
+
+def with_facts(repo: Path, facts: str) -> None:
+    path = repo / CONTINUITY
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("## Open Threads\n", facts + "\n## Open Threads\n"), "utf-8")
+
+
+def slug(category: str) -> str:
+    return f"leak-{category}"
+
+
+# How each place plants every category (or, for an error, the one category).
+def in_facts(repo: Path) -> None:
+    with_facts(repo, "".join(fact(f"Use {PLANTED[c][1]}", slug(c)) for c in CATEGORIES))
+
+
+def in_footer_fields(repo: Path) -> None:
+    facts = (fact("A rule", slug(c), f" | note: {PLANTED[c][1]}") for c in CATEGORIES)
+    with_facts(repo, "".join(facts))
+
+
+def in_archive(repo: Path) -> None:
+    facts = "".join(
+        fact(f"Old {PLANTED[c][1]}", slug(c)).replace("tier: working", "tier: archived")
+        for c in CATEGORIES
+    )
+    path = repo / "memory/archive/2026-Q1.md"
+    path.write_text(path.read_text("utf-8") + "\n### Faded\n\n" + facts, "utf-8")
+
+
+def in_session(repo: Path) -> None:
+    lines = "".join(f"Pasted {PLANTED[c][1]} by mistake.\n\n" for c in CATEGORIES)
+    notes = ", ".join(f"post-only-mutations ({PLANTED[c][1]})" for c in CATEGORIES[:3])
+    text = f"# Session: secrets pasted\n\n{lines}## Memory References\n- Referenced: {notes}\n"
+    (repo / "memory/sessions/2026-01-07-100000.md").write_text(text, "utf-8")
+
+
+PLACES = {
+    "fact-text": (in_facts, "refused"),
+    "footer-field": (in_footer_fields, "refused"),
+    "archived-fact": (in_archive, "refused"),
+    "session-log": (in_session, "accepted"),
+}
+
+
+Plant = Callable[[Path], None]
+
+
+def in_footer_value(category: str) -> Plant:
+    def plant(repo: Path) -> None:
+        with_facts(repo, fact("A rule", "leak-rule").replace("2026-01-06", PLANTED[category][1], 1))
+
+    return plant
+
+
+def in_policy_value(category: str) -> Plant:
+    def plant(repo: Path) -> None:
+        path = repo / "memory/decay-policy.md"
+        text = path.read_text("utf-8").replace(
+            "working_window: 3", f"working_window: {PLANTED[category][1]}"
+        )
+        path.write_text(text, "utf-8")
+
+    return plant
+
+
+def build(tmp_path: Path, plant: Plant) -> Path:
+    repo = tmp_path / "repo"
+    shutil.copytree(BASE, repo)
+    plant(repo)
+    for name in ("base", "ours", "theirs"):  # versions of continuity.md for the merge driver
+        shutil.copyfile(repo / CONTINUITY, repo / f"{name}.md")
+    make_repo(repo)
+    git(repo, "add", "-A")  # what the pre-commit hook looks at: the staged memory files
+    return repo
+
+
+def run_all(repo: Path, monkeypatch: pytest.MonkeyPatch, groups: list[str]) -> dict[str, Result]:
+    monkeypatch.chdir(repo)
+    results = {}
+    for group in groups:
+        for args in COMMANDS[group]:
+            argv = [arg.replace("{repo}", str(repo)) for arg in args]
+            result = CliRunner().invoke(main, argv)
+            assert result.exception is None or isinstance(result.exception, SystemExit), (
+                argv,
+                result.exception,
+            )
+            results[" ".join(args)] = result
+    return results
+
+
+def assert_no_value(results: dict[str, Result], categories: list[str]) -> None:
+    for name, result in results.items():
+        printed = result.stdout + result.stderr
+        for category in categories:
+            value = PLANTED[category][0]
+            middle = value[len(value) // 3 : len(value) // 3 + 12]
+            assert value not in printed and middle not in printed, (name, category, printed)
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+def test_no_command_prints_a_planted_secret(
+    place: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plant, verdict = PLACES[place]
+    repo = build(tmp_path, plant)
+    before = snapshot(repo)
+    results = run_all(repo, monkeypatch, ["review-dry-run", "lint", "hook-pre-commit"])
+    results.update(run_all(repo, monkeypatch, ["review"]))
+    assert_no_value(results, CATEGORIES)
+
+    lint = results["lint"]
+    assert lint.exit_code == 1
+    for category in CATEGORIES:
+        assert f"secret material ({category})" in lint.stdout
+    review = results["review"]
+    if verdict == "refused":
+        assert review.exit_code == 3, review.output
+        assert "secret material (" in review.stderr
+        assert review.stderr.startswith("mdmem: memory/")
+        assert snapshot(repo) == before  # nothing written, nothing committed
+    else:
+        assert review.exit_code == 0, review.output
+
+
+def test_refusal_names_category_and_line_of_each_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = build(tmp_path, in_facts)
+    monkeypatch.chdir(repo)
+    result = CliRunner().invoke(main, ["review"])
+    assert result.exit_code == 3
+    text = (repo / CONTINUITY).read_text("utf-8").splitlines()
+    for category in CATEGORIES:
+        line = next(n for n, li in enumerate(text, 1) if f"id: {slug(category)} " in li) - 1
+        assert f"memory/continuity.md:{line} ({category})" in result.stderr or (
+            result.stderr.startswith(
+                f"mdmem: memory/continuity.md:{line}: secret material ({category})"
+            )
+        ), (category, result.stderr)
+
+
+def test_other_commands_print_nothing_of_the_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = build(tmp_path, in_facts)
+    results = run_all(repo, monkeypatch, ["merge-driver", "init", "hooks"])
+    assert_no_value(results, CATEGORIES)
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+@pytest.mark.parametrize(
+    "where",
+    [
+        pytest.param(in_footer_value, id="footer-value"),
+        pytest.param(in_policy_value, id="policy-value"),
+    ],
+)
+def test_an_error_quoting_a_value_masks_the_secret(
+    category: str,
+    where: Callable[[str], Plant],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = build(tmp_path, where(category))
+    results = run_all(repo, monkeypatch, ["review", "review-dry-run", "lint"])
+    assert_no_value(results, [category])
+    review = results["review"]
+    assert review.exit_code == 3
+    assert f"[REDACTED:{category}]" in review.stderr
+
+
+def test_every_command_is_covered() -> None:
+    covered = {args[0] for runs in COMMANDS.values() for args in runs}
+    assert set(main.commands) <= covered | set(NOT_ABOUT_MEMORY_TEXT)
