@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import pytest
 from click.testing import CliRunner
@@ -27,10 +29,9 @@ def test_usage_error_exits_2() -> None:
     assert result.exit_code == 2
 
 
-def test_missing_memory_is_a_clear_error(tmp_path: object) -> None:
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        result = runner.invoke(main, ["review"])
+def test_missing_memory_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["review"])
     assert result.exit_code == 3
     assert "no memory/continuity.md here or in any parent folder; run 'mdmem init'" in (
         result.stderr
