@@ -125,3 +125,32 @@ def test_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
     (tmp_path / "stale.md").write_text("x")
     with pytest.raises(ValueError, match="not empty"):
         generator.generate(tmp_path, sessions=10, facts=10)
+
+
+def _all_footer_ids(memory: Path) -> list[str]:
+    texts = [memory / "continuity.md", *sorted((memory / "archive").glob("*.md"))]
+    return sorted(
+        fact_id
+        for path in texts
+        if path.name != "INDEX.md"
+        for fact_id in FOOTER_ID.findall(path.read_text("utf-8"))
+    )
+
+
+def test_review_of_a_generated_memory_conserves_and_is_idempotent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not timed: the benchmark's heavy first review keeps every fact, once, and settles."""
+    from mdmem.apply import review
+
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")  # every review planned from the files
+    memory = tmp_path / "memory"
+    generator.generate(memory, sessions=600, facts=900, seed=3)
+    before = _all_footer_ids(memory)
+    plan, _ = review(memory, commit=False)
+    assert plan.summary is not None and plan.summary.moved_out  # real work was done
+    after = _all_footer_ids(memory)
+    opened = sorted(plan.summary.opened)
+    assert after == sorted(before + opened)  # every id once; only new threads added
+    again, _ = review(memory, commit=False)
+    assert not again.changed
