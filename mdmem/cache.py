@@ -48,28 +48,42 @@ def _git_dir(root: Path) -> Path | None:
     return None
 
 
-def load(path: Path | None) -> dict[str, Entry]:
+def beside(root: Path, kind: str) -> Path | None:
+    """Another cache file of this memory, next to the session cache (`KIND-DIGEST.json`)."""
+    sessions = location(root)
+    return None if sessions is None else sessions.with_name(f"{kind}-{sessions.name[9:]}")
+
+
+def read_json(path: Path | None) -> dict[str, Any]:
+    """A cache file's object; {} when it is missing, unreadable or not an object."""
     if path is None:
         return {}
     try:
         payload = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        return {}
-    entries = payload.get("entries")
-    return entries if isinstance(entries, dict) else {}
+    return payload if isinstance(payload, dict) else {}
 
 
-def save(path: Path | None, entries: dict[str, Entry]) -> None:
-    """Best effort: a cache that cannot be written is simply not used next time."""
+def write_json(path: Path | None, payload: dict[str, Any]) -> None:
+    """Best effort: a cache that cannot be written is simply rebuilt next time."""
     if path is None:
         return
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temp.write_text(json.dumps({"format": FORMAT, "entries": entries}), "utf-8")
+        temp.write_text(json.dumps(payload), "utf-8")
         os.replace(temp, path)
+
+
+def load(path: Path | None) -> dict[str, Entry]:
+    payload = read_json(path)
+    entries = payload.get("entries") if payload.get("format") == FORMAT else None
+    return entries if isinstance(entries, dict) else {}
+
+
+def save(path: Path | None, entries: dict[str, Entry]) -> None:
+    write_json(path, {"format": FORMAT, "entries": entries})
 
 
 def to_entry(session: Session, size: int, mtime_ns: int) -> Entry:
@@ -119,23 +133,10 @@ def fingerprint(root: Path) -> dict[str, list[int]]:
     return found
 
 
-def _memo_path(root: Path) -> Path | None:
-    sessions = location(root)
-    return None if sessions is None else sessions.with_name(f"review-{sessions.name[9:]}")
-
-
 def load_memo(root: Path, current: dict[str, list[int]]) -> dict[str, Any] | None:
     """The summary of the last review, if no input file changed since it ran."""
-    path = _memo_path(root)
-    if path is None:
-        return None
-    try:
-        payload = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(payload, dict) or payload.get("format") != MEMO_FORMAT:
-        return None
-    if payload.get("fingerprint") != current:
+    payload = read_json(beside(root, "review"))
+    if payload.get("format") != MEMO_FORMAT or payload.get("fingerprint") != current:
         return None
     summary = payload.get("summary")
     return summary if isinstance(summary, dict) else None
@@ -143,12 +144,5 @@ def load_memo(root: Path, current: dict[str, list[int]]) -> dict[str, Any] | Non
 
 def save_memo(root: Path, summary: dict[str, Any]) -> None:
     """Record the outcome of a review whose files are now on disk."""
-    path = _memo_path(root)
-    if path is None:
-        return
     payload = {"format": MEMO_FORMAT, "fingerprint": fingerprint(root), "summary": summary}
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temp.write_text(json.dumps(payload), "utf-8")
-        os.replace(temp, path)
+    write_json(beside(root, "review"), payload)

@@ -15,9 +15,7 @@ MDMEM_NO_CACHE=1 bypasses both.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -41,38 +39,11 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _beside_sessions(root: Path, prefix: str) -> Path | None:
-    """A cache file next to the review's session cache (`sessions-DIGEST.json`)."""
-    sessions = cache.location(root)
-    return None if sessions is None else sessions.with_name(f"{prefix}-{sessions.name[9:]}")
-
-
-def _read_json(path: Path | None) -> dict[str, Any]:
-    if path is None:
-        return {}
-    try:
-        payload = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return payload if isinstance(payload, dict) else {}
-
-
-def _write_json(path: Path | None, payload: dict[str, Any]) -> None:
-    """Best effort: a cache that cannot be written is simply rebuilt next time."""
-    if path is None:
-        return
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temp.write_text(json.dumps(payload), "utf-8")
-        os.replace(temp, path)
-
-
 class TextCache:
     """Findings per display path, each kept with the size and mtime of the file it came from."""
 
     def __init__(self, root: Path) -> None:
-        self._path = _beside_sessions(root, "lint")
+        self._path = cache.beside(root, "lint")
         self._fingerprint = _fingerprint() if self._path is not None else ""
         self._entries = self._load()
         self._fresh: dict[str, list[Any]] = {}
@@ -94,10 +65,10 @@ class TextCache:
         if self._path is None or self._fresh == self._entries:
             return
         payload = {"format": FORMAT, "fingerprint": self._fingerprint, "entries": self._fresh}
-        _write_json(self._path, payload)
+        cache.write_json(self._path, payload)
 
     def _load(self) -> dict[str, list[Any]]:
-        payload = _read_json(self._path)
+        payload = cache.read_json(self._path)
         if payload.get("fingerprint") != self._fingerprint:
             return {}
         entries = payload.get("entries")
@@ -106,8 +77,8 @@ class TextCache:
 
 def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
     """The session logs' history up to HEAD, read through the cache and kept in it."""
-    path = _beside_sessions(root, "history")
-    known = _histories(_read_json(path).get("histories"))
+    path = cache.beside(root, "history")
+    known = _histories(cache.read_json(path).get("histories"))
     found = log_history(repo, folder, known)
     if found is None or (known and known[0] == found):
         return found
@@ -116,7 +87,7 @@ def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
         {"head": item.head, "first": {p: [c.commit, c.original] for p, c in item.first.items()}}
         for item in kept
     ]
-    _write_json(path, {"format": FORMAT, "histories": rows})
+    cache.write_json(path, {"format": FORMAT, "histories": rows})
     return found
 
 
