@@ -18,7 +18,9 @@ its own:
 - review-owned footer fields: the larger `uses`/`helpful`/`harmful`, the newer
   `last_used`, the earlier `origin`, `maturity` recomputed; `tier` three ways,
   and where both changed it the higher of superseded > core > active > working
-  > archive-candidate > archived (the next review recomputes them anyway);
+  > archive-candidate > archived; supersession links three ways, and where both
+  set them differently the larger id (the next review re-derives all of these
+  from the ledger anyway);
 - text, or a creator's field, rewritten differently on both sides: a real
   conflict, left between `<<<<<<< ours` / `=======` / `>>>>>>> theirs` around
   that fact alone.
@@ -56,6 +58,7 @@ MARKER_THEIRS = ">>>>>>> theirs"
 
 STAMP_KEYS = ("last_review", "last_invariant_check")
 COUNT_FIELDS = ("uses", "helpful", "harmful")
+LINK_FIELDS = ("supersedes", "superseded-by")  # set by agents, and by the review from the ledger
 TIER_RANK = ("archived", "archive-candidate", "working", "active", "core", "superseded")
 
 Token = tuple[str, str]  # ("line", text) | ("fact", id) | ("stamp", key)
@@ -535,6 +538,11 @@ def _merge_footer(
         elif key == "tier":
             value = _three_way(was, mine, other)
             merged[key] = max(present, key=TIER_RANK.index) if value is _CLASH else value  # type: ignore[assignment]
+        elif key in LINK_FIELDS:
+            # Both branches' ledgers linked it differently: the review re-derives links
+            # from the whole ledger, so any fixed pick will do.
+            value = _three_way(was, mine, other)
+            merged[key] = max(present) if value is _CLASH else value  # type: ignore[assignment]
         elif key != "maturity":
             value = _three_way(was, mine, other)
             if value is _CLASH:

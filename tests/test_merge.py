@@ -181,6 +181,13 @@ CASES += [
         memory(fact("alpha-rule", uses=5)) + "\n## Reactivated\n\n" + B,
         id="fact_kept_against_a_deletion_returns_to_its_own_section",
     ),
+    pytest.param(
+        memory(A),
+        memory(fact("alpha-rule", supersedes="cache-one-rule", uses=5)),
+        memory(fact("alpha-rule", supersedes="cache-two-rule")),
+        memory(fact("alpha-rule", supersedes="cache-two-rule", uses=5)),
+        id="links_set_differently_by_each_ledger_take_the_larger_id",
+    ),
 ]
 
 
