@@ -19,6 +19,7 @@ from mdmem.usage import Ledger
 VERIFY_PREFIX = "verify-invariants-"
 PROMOTE_PREFIX = "promote-to-core-"
 INVERT_PREFIX = "invert-to-anti-pattern-"
+GONE_TIERS = ("archived", "superseded")
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,10 @@ def plan_threads(
         )
         opened.append(new_thread(thread_id, text, date))
 
-    live = [f for f in continuity.facts if not f.checkbox]
+    # Rules that are live once this review is done: those it reactivates count, those it
+    # archives do not, so a second review has nothing to add (review twice == once).
+    facts = [*continuity.facts, *(f for document in memory.archives for f in document.facts)]
+    live = [f for f in facts if not f.checkbox and tiers[f.id] not in GONE_TIERS]
     # Promote to core: only when switched on, never on its own.
     if memory.policy.auto_core:
         reviews = throughs(memory.reviews)

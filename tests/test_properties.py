@@ -82,6 +82,10 @@ def test_property_round_trip_is_byte_identical(generated: GeneratedMemory) -> No
 @share(2)
 @given(memories())
 def test_property_review_twice_is_review_once(generated: GeneratedMemory) -> None:
+    review_twice_is_review_once(generated)
+
+
+def review_twice_is_review_once(generated: GeneratedMemory) -> None:
     with laid_out(generated) as root:
         first = plan_review(load(root))
         apply(first, commit=False)
@@ -95,6 +99,21 @@ def test_property_review_twice_is_review_once(generated: GeneratedMemory) -> Non
             )
             assert not (second.summary.moved_out or second.summary.moved_in)
             assert not (second.summary.tier_changes or second.summary.refreshed)
+
+
+def test_review_twice_regression_reactivated_rule_reported_harmful() -> None:
+    """Found by the fuzz profile: a rule the review brings back from the archive, which
+    sessions keep reporting harmful, gets its "Invert to anti-pattern" thread in that same
+    review, not in the next one."""
+    log = "# Session\n\n## Memory References\n- Referenced: cache-retry-rule\n- Harmful: {}\n"
+    files = {
+        "continuity.md": b"# Continuity\n",
+        "archive/2025-Q4.md": b"# Archive 2025-Q4\n\n## Archived 2025-12-01 (review through x)\n\n"
+        b"- Always retry the cache\n  <!-- id: cache-retry-rule | tier: archived -->\n",
+        **{f"sessions/2026-03-0{n}.md": log.format("cache-retry-rule").encode() for n in (1, 2, 3)},
+    }
+    stems = ("2026-03-01", "2026-03-02", "2026-03-03")
+    review_twice_is_review_once(GeneratedMemory(files, ("cache-retry-rule",), stems))
 
 
 @share(2)
