@@ -55,6 +55,7 @@ WRITE_COMMANDS = [
     pytest.param(["review"], NEXT, id="review-commit"),
     pytest.param(["init"], NEXT, id="init"),
     pytest.param(["merge-driver", *MERGE_FILES], RERUN, id="merge-driver"),
+    pytest.param(["merge-driver", "--union", *MERGE_FILES], RERUN, id="merge-driver-union"),
     pytest.param(["hooks", "install"], RERUN, id="hooks-install"),
 ]
 
