@@ -1,5 +1,7 @@
 """A three-way merge of two sequences against their common base (the diff3 algorithm).
 
+`merge_text` applies it to the lines of three texts, as `git merge-file` does.
+
 Works on any sequence of hashable items: lines for the plain text merge, and the
 tokens the continuity merge builds (a line, or a whole fact keyed by its id).
 `difflib.SequenceMatcher` finds what each side kept of the base; where both kept
@@ -10,10 +12,12 @@ agreements was changed by ours, by theirs, by both alike, or by both differently
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import TypeVar
+
+from mdmem.textfile import BOM, TextFile, body, ending, split_lines, with_ending
 
 T = TypeVar("T", bound=Hashable)
 
@@ -96,3 +100,63 @@ def _kind(
     if list(ours_part) == list(base_part):
         return THEIRS
     return CONFLICT
+
+
+# -- text: lines with their endings, conflict markers ------------------------------------
+
+MARKER_OURS = "<<<<<<< ours"
+MARKER_SPLIT = "======="
+MARKER_THEIRS = ">>>>>>> theirs"
+
+
+def merge_text(
+    base: str, ours: str, theirs: str, *, union: bool = False
+) -> tuple[str, tuple[str, ...]]:
+    """A three-way line merge of texts (what `git merge-file` does): the text and its conflicts.
+
+    Lines compare without their endings; ours keeps its bytes, lines taken from
+    theirs get ours' line ending. A conflict is left between `<<<<<<< ours` /
+    `=======` / `>>>>>>> theirs` and named `line N`; with `union` both sides are
+    kept, ours first, with no markers (git's union merge).
+    """
+    files = [
+        TextFile(side, split_lines(text.removeprefix(BOM)))
+        for side, text in (("base", base), ("ours", ours), ("theirs", theirs))
+    ]
+    keys = [[body(line) for line in file.lines] for file in files]
+    newline = files[1].newline
+    out: list[str] = []
+    conflicts: list[str] = []
+    for chunk in merge_chunks(*keys):
+        if chunk.kind in (STABLE, OURS):
+            out.extend(files[1].lines[slice(*chunk.ours)])
+        elif chunk.kind == THEIRS:
+            out.extend(normal(files[2].lines[slice(*chunk.theirs)], newline))
+        else:
+            mine = files[1].lines[slice(*chunk.ours)]
+            other = normal(files[2].lines[slice(*chunk.theirs)], newline)
+            if union:
+                out.extend(ended([*mine, *other], newline))
+                continue
+            conflicts.append(f"line {len(out) + 1}")
+            out.extend(markers(mine, other, newline))
+    return join_lines(out, newline, ours.startswith(BOM)), tuple(conflicts)
+
+
+def normal(lines: Iterable[str], newline: str) -> tuple[str, ...]:
+    return tuple(with_ending(line, newline) if ending(line) else line for line in lines)
+
+
+def markers(mine: Iterable[str], other: Iterable[str], newline: str) -> list[str]:
+    out = [MARKER_OURS + newline, *ended(mine, newline), MARKER_SPLIT + newline]
+    return [*out, *ended(other, newline), MARKER_THEIRS + newline]
+
+
+def ended(lines: Iterable[str], newline: str) -> list[str]:
+    return [line if ending(line) else line + newline for line in lines]
+
+
+def join_lines(lines: list[str], newline: str, bom: bool) -> str:
+    """Join lines; a line that lost its place at the end of a file gets an ending back."""
+    fixed = [line if ending(line) else line + newline for line in lines[:-1]]
+    return (BOM if bom else "") + "".join([*fixed, *lines[-1:]])

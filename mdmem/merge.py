@@ -37,33 +37,33 @@ fade) leave one text with two footers, which no review can read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-from mdmem.diff3 import CONFLICT, OURS, STABLE, THEIRS, merge_chunks
+from mdmem.diff3 import (
+    CONFLICT,
+    OURS,
+    STABLE,
+    THEIRS,
+    ended,
+    join_lines,
+    markers,
+    merge_chunks,
+    merge_text,
+    normal,
+)
 from mdmem.document import Document, Fact, heading, parse_document
 from mdmem.errors import ParseError
-from mdmem.footer import Footer
-from mdmem.ledger import parse_session_name
-from mdmem.stamps import read_stamps, stamp_through
-from mdmem.textfile import BOM, TextFile, body, decode, ending, split_lines, with_ending
-from mdmem.usage import maturity
+from mdmem.footermerge import CLASH, merge_footer, ordered_keys, three_way, through_order
+from mdmem.stamps import read_stamps
+from mdmem.textfile import BOM, TextFile, body, decode, ending, split_lines
 from mdmem.writer import replace_file
 
-MARKER_OURS = "<<<<<<< ours"
-MARKER_SPLIT = "======="
-MARKER_THEIRS = ">>>>>>> theirs"
-
 STAMP_KEYS = ("last_review", "last_invariant_check")
-COUNT_FIELDS = ("uses", "helpful", "harmful")
-LINK_FIELDS = ("supersedes", "superseded-by")  # set by agents, and by the review from the ledger
-TIER_RANK = ("archived", "archive-candidate", "working", "active", "core", "superseded")
 
 Token = tuple[str, str]  # ("line", text) | ("fact", id) | ("stamp", key)
 _Unit = tuple[str, tuple[str, ...], str | None]  # (kind, lines, id of a conflicting fact)
-_CLASH = object()  # a three-way value both sides changed differently
 
 
 @dataclass(frozen=True)
@@ -132,32 +132,9 @@ def merge_continuity(
 
 
 def merge_lines(base: str, ours: str, theirs: str, *, union: bool = False) -> Merged:
-    """A plain three-way line merge (what `git merge-file` does), conflicts between markers.
-
-    `union`: both sides of a conflict are kept, ours first, with no markers.
-    """
-    files = [
-        TextFile(side, split_lines(text.removeprefix(BOM)))
-        for text, side in _sides(base, ours, theirs)
-    ]
-    keys = [[body(line) for line in file.lines] for file in files]
-    newline = files[1].newline
-    out: list[str] = []
-    conflicts: list[str] = []
-    for chunk in merge_chunks(*keys):
-        if chunk.kind in (STABLE, OURS):
-            out.extend(files[1].lines[slice(*chunk.ours)])
-        elif chunk.kind == THEIRS:
-            out.extend(_normal(files[2].lines[slice(*chunk.theirs)], newline))
-        else:
-            mine = files[1].lines[slice(*chunk.ours)]
-            other = _normal(files[2].lines[slice(*chunk.theirs)], newline)
-            if union:
-                out.extend(_ended([*mine, *other], newline))
-                continue
-            conflicts.append(f"line {len(out) + 1}")
-            out.extend(_markers(mine, other, newline))
-    return Merged(_text(out, newline, ours.startswith(BOM)), tuple(conflicts))
+    """A plain three-way line merge, as `git merge-file` makes (see `diff3.merge_text`)."""
+    text, conflicts = merge_text(base, ours, theirs, union=union)
+    return Merged(text, conflicts)
 
 
 def _sides(base: str, ours: str, theirs: str) -> list[tuple[str, str]]:
@@ -231,9 +208,9 @@ class _Merge:
         return self.ours if name == OURS else self.theirs
 
     def run(self) -> Merged:
-        for fact_id in _ordered(self.ours.facts, self.theirs.facts, self.base.facts):
+        for fact_id in ordered_keys(self.ours.facts, self.theirs.facts, self.base.facts):
             self.outcomes[("fact", fact_id)] = self.fact(fact_id)
-        for key in _ordered(self.ours.stamps, self.theirs.stamps, self.base.stamps):
+        for key in ordered_keys(self.ours.stamps, self.theirs.stamps, self.base.stamps):
             self.outcomes[("stamp", key)] = self.stamp(key)
         pieces = self.place(self.skeleton())
         return self.render(pieces)
@@ -393,14 +370,14 @@ class _Merge:
             return _Outcome(self.lines(name, fact.start, fact.end))
         texts = [None if base is None else self.text(self.base, base)]
         texts += [self.text(self.ours, ours), self.text(self.theirs, theirs)]
-        source = _three_way(*texts)
-        fields = _merge_footer(None if base is None else base.footer, ours.footer, theirs.footer)
-        if source is _CLASH or fields is None:
+        source = three_way(*texts)
+        fields = merge_footer(None if base is None else base.footer, ours.footer, theirs.footer)
+        if source is CLASH or fields is None:
             mine = self.lines(OURS, ours.start, ours.end)
             other = self.lines(THEIRS, theirs.start, theirs.end)
             if self.union:
-                return _Outcome(tuple(_ended([*mine, *other], self.newline)), copies=2)
-            return _Outcome(tuple(_markers(mine, other, self.newline)), conflict=True)
+                return _Outcome(tuple(ended([*mine, *other], self.newline)), copies=2)
+            return _Outcome(tuple(markers(mine, other, self.newline)), conflict=True)
         if source == texts[1]:
             text = self.lines(OURS, ours.start, ours.footer_index)
         else:
@@ -418,9 +395,9 @@ class _Merge:
             if base is not None and base == (ours or theirs):
                 return _Outcome(None)
             return _Outcome(self.stamp_line(OURS if theirs is None else THEIRS, key))
-        value = _three_way(base, ours, theirs)
-        if value is _CLASH:
-            value = max(ours, theirs, key=_through_order)
+        value = three_way(base, ours, theirs)
+        if value is CLASH:
+            value = max(ours, theirs, key=through_order)
         return _Outcome(self.stamp_line(OURS if value == ours else THEIRS, key))
 
     def stamp_line(self, name: str, key: str) -> tuple[str, ...]:
@@ -439,7 +416,7 @@ class _Merge:
 
     def lines(self, name: str, start: int, end: int) -> tuple[str, ...]:
         lines = self.side(name).document.lines[start:end]
-        return lines if name == OURS else _normal(lines, self.newline)
+        return lines if name == OURS else normal(lines, self.newline)
 
     # -- the text ----------------------------------------------------------------------
 
@@ -454,13 +431,13 @@ class _Merge:
                 conflicts.append(name)
             out.extend(lines)
         file = self.ours.document.file
-        return Merged(_text(out, self.newline, file.bom), tuple(conflicts))
+        return Merged(join_lines(out, self.newline, file.bom), tuple(conflicts))
 
     def unit(self, piece: _Piece | _Clash) -> _Unit:
         """A piece as (kind, lines, conflicting fact id): blank, heading, line, item, clash."""
         if isinstance(piece, _Clash):
             mine, other = self.raw(OURS, piece.ours), self.raw(THEIRS, piece.theirs)
-            return "clash", tuple(_markers(mine, other, self.newline)), None
+            return "clash", tuple(markers(mine, other, self.newline)), None
         token = self.token(piece)
         if token[0] == "line":
             start, end = self.side(piece.side).spans[piece.index]
@@ -493,10 +470,6 @@ class _Merge:
         return self.lines(name, spans[0][0], spans[-1][1])
 
 
-def _ordered(*maps: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(key for mapping in maps for key in mapping))
-
-
 def _kind(token: Token) -> str:
     if token[0] != "line":
         return "item"
@@ -509,82 +482,6 @@ def _blank(token: Token) -> bool:
 
 def _prose(tokens: tuple[Token, ...], blanks: bool) -> list[str]:
     return [t[1] for t in tokens if t[0] == "line" and (blanks or t[1].strip())]
-
-
-def _three_way(base: object, ours: object, theirs: object) -> object:
-    if ours == theirs or theirs == base:
-        return ours
-    if ours == base:
-        return theirs
-    return _CLASH
-
-
-def _merge_footer(
-    base: Footer | None, ours: Footer, theirs: Footer
-) -> dict[str, str | None] | None:
-    """Every field's merged value (None: dropped); None when a creator's field clashes."""
-    keys = _ordered(ours.as_dict(), theirs.as_dict(), () if base is None else base.as_dict())
-    merged: dict[str, str | None] = {}
-    for key in keys:
-        was = None if base is None else base.get(key)
-        mine, other = ours.get(key), theirs.get(key)
-        present = [v for v in (mine, other) if v is not None]
-        if key in COUNT_FIELDS:
-            merged[key] = max(present, key=int) if present else None
-        elif key == "last_used":
-            merged[key] = max(present) if present else None
-        elif key == "origin":
-            merged[key] = min(present, key=_through_order) if present else None
-        elif key == "tier":
-            value = _three_way(was, mine, other)
-            merged[key] = max(present, key=TIER_RANK.index) if value is _CLASH else value  # type: ignore[assignment]
-        elif key in LINK_FIELDS:
-            # Both branches' ledgers linked it differently: the review re-derives links
-            # from the whole ledger, so any fixed pick will do.
-            value = _three_way(was, mine, other)
-            merged[key] = max(present) if value is _CLASH else value  # type: ignore[assignment]
-        elif key != "maturity":
-            value = _three_way(was, mine, other)
-            if value is _CLASH:
-                return None
-            merged[key] = value  # type: ignore[assignment]
-    if "maturity" in keys:
-        feedback = [merged.get(key) for key in ("helpful", "harmful")]
-        if any(value is not None for value in feedback):
-            helpful, harmful = (int(value or 0) for value in feedback)
-            merged["maturity"] = maturity(helpful, harmful)
-        else:
-            merged["maturity"] = ours.get("maturity") or theirs.get("maturity")
-    return {key: merged.get(key) for key in keys}
-
-
-def _through_order(value: str) -> tuple[str, str, str, str]:
-    """Ledger order of a session stem (or of a stamp naming one), for picking the newer."""
-    stem = stamp_through(value) or value
-    try:
-        name = parse_session_name(stem + ".md", stem)
-    except ParseError:
-        return ("", "", "", value)
-    return (name.date, name.time, name.slug, name.stem)
-
-
-def _normal(lines: Iterable[str], newline: str) -> tuple[str, ...]:
-    return tuple(with_ending(line, newline) if ending(line) else line for line in lines)
-
-
-def _markers(mine: Iterable[str], other: Iterable[str], newline: str) -> list[str]:
-    out = [MARKER_OURS + newline, *_ended(mine, newline), MARKER_SPLIT + newline]
-    return [*out, *_ended(other, newline), MARKER_THEIRS + newline]
-
-
-def _ended(lines: Iterable[str], newline: str) -> list[str]:
-    return [line if ending(line) else line + newline for line in lines]
-
-
-def _text(lines: list[str], newline: str, bom: bool) -> str:
-    """Join lines; a line that lost its place at the end of a file gets an ending back."""
-    fixed = [line if ending(line) else line + newline for line in lines[:-1]]
-    return (BOM if bom else "") + "".join([*fixed, *lines[-1:]])
 
 
 def _check(text: str, kept: list[str], path: str) -> None:
