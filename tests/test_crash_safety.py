@@ -269,6 +269,38 @@ def test_crash_at_every_write_point_then_next_command_recovers(
             check(disk, new, old, ids_before)  # rolled forward from the journal (or redone)
 
 
+@pytest.mark.parametrize(
+    "following",
+    [
+        pytest.param(["lint"], id="lint"),
+        pytest.param(["lint", "--json"], id="lint-json"),
+        pytest.param(["review", "--dry-run", "--json"], id="review-dry-run-json"),
+    ],
+)
+@pytest.mark.parametrize("point", ["temp:continuity.md", "replace:continuity.md"])
+def test_any_command_finishes_an_interrupted_write(
+    trial: Trial, following: list[str], point: str
+) -> None:
+    """Recovery is not the review's alone: whatever runs next, read-only or not, repairs."""
+    old, new, _ = states(trial, ["review", "--no-commit"])
+    repo = trial.fresh()
+    disk = trial.base / "disk"
+
+    def hook(label: str) -> None:
+        if label == point:
+            shutil.copytree(repo, disk, symlinks=True)
+            raise Crash(label)
+
+    with pytest.raises(Crash):
+        trial.run(repo, ["review", "--no-commit"], hook)
+    (disk / "memory" / writer.LOCK).write_text(f"{dead_pid()} {socket.gethostname()}\n")
+    assert writer.interrupted(disk / "memory")
+    result = trial.run(disk, following)
+    assert result.exit_code in (0, 1), result.output  # lint may have findings
+    assert not writer.interrupted(disk / "memory")
+    check(disk, old if before_journal(point) else new, new, ids(trial.pristine))
+
+
 def test_recover_alone_discards_or_rolls_forward(trial: Trial) -> None:
     """The library call, without the CLI around it, gives the same verdicts."""
     old, new, labels = states(trial, ["review", "--no-commit"])
