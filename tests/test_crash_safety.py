@@ -35,7 +35,7 @@ from click.testing import CliRunner, Result
 from mdmem import writer
 from mdmem.cli import main
 from mdmem.memory import load
-from tests.helpers import snapshot
+from tests.helpers import GIT_ENV, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
 VERSIONS = ("base", "ours", "theirs")  # of continuity.md, for the merge driver
@@ -89,18 +89,10 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for version in VERSIONS:
         text = base.replace("## Key Decisions\n\n", "## Key Decisions\n\n" + added[version], 1)
         (repo / "merge" / f"{version}.md").write_text(text, "utf-8")
-    env = {**os.environ, **GIT_IDENTITY}
+    env = {**os.environ, **GIT_ENV}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "memory"]):
         subprocess.run(["git", *args], cwd=repo, check=True, env=env, capture_output=True)
     return repo
-
-
-GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "mdmem tests",
-    "GIT_AUTHOR_EMAIL": "tests@mdmem.invalid",
-    "GIT_COMMITTER_NAME": "mdmem tests",
-    "GIT_COMMITTER_EMAIL": "tests@mdmem.invalid",
-}
 
 
 class Trial:
@@ -133,9 +125,14 @@ def trial(pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tr
 
 
 def ids(repo: Path) -> list[str]:
-    """Every id in continuity and the archive (load refuses an id found twice)."""
+    """Every id in continuity and the archive, as often as it occurs."""
     memory = load(repo / "memory")
     return sorted(f.id for doc in (memory.continuity, *memory.archives) for f in doc.facts)
+
+
+def kept_once(repo: Path, ids_before: list[str]) -> None:
+    after = ids(repo)
+    assert all(after.count(fact_id) == 1 for fact_id in ids_before), after
 
 
 def tree(repo: Path) -> dict[str, bytes]:
@@ -166,7 +163,7 @@ def check(repo: Path, expected: dict[str, bytes], other: dict[str, bytes], ids_b
         which = "the other state" if found == other else "a mix"
         changed = sorted(p for p in set(found) | set(expected) if found.get(p) != expected.get(p))
         raise AssertionError(f"tree is {which}; differs in {changed}")
-    assert set(ids_before) <= set(ids(repo))
+    kept_once(repo, ids_before)
 
 
 def dead_pid() -> int:
@@ -454,7 +451,7 @@ def mdmem(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
         cwd=repo,
         capture_output=True,
         text=True,
-        env={**os.environ, **GIT_IDENTITY},
+        env={**os.environ, **GIT_ENV},
         check=False,
     )
 
@@ -491,7 +488,7 @@ def test_sigkill_at_random_moments_leaves_old_or_new(big_repo: Path, tmp_path: P
     assert clean.returncode == 0, clean.stderr
     new = memory_tree(repo)
     assert new != old
-    assert set(ids_before) <= set(ids(repo))  # so "old or new" below means no id is lost
+    kept_once(repo, ids_before)  # so "old or new" below means no id is lost
     restore(repo, old)
     started = time.monotonic()
     assert mdmem(repo, "review", "--no-commit").returncode == 0  # warm, like the runs below
