@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from mdmem import cache
+from mdmem.archive import REASONS
 from mdmem.errors import GitError, MdmemError, SecretError
 from mdmem.memory import Progress, bulk_allocation, load
-from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, plan_review
+from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
 from mdmem.secrets import find_secrets
 from mdmem.writer import locked, recover, write_files
 
@@ -22,6 +23,9 @@ class ApplyResult:
     notice: str | None  # why no commit was made, when that is worth saying
 
 
+MESSAGE_IDS = 200  # ids named per line of a commit message
+
+
 def commit_message(summary: ReviewSummary) -> str:
     """A message built only from the review's inputs: counts and ids per change."""
     tiers = ", ".join(f"{tier} {count}" for tier, count in summary.tiers)
@@ -31,23 +35,23 @@ def commit_message(summary: ReviewSummary) -> str:
         f"{summary.sessions} sessions; {tiers}; open threads {summary.open_threads}",
     ]
     details: list[str] = []
-    for reason in ("faded", "superseded", "completed"):
-        ids = [fact_id for fact_id, why in summary.moved_out if why == reason]
-        if ids:
-            details.append(f"Archived ({reason}): {', '.join(ids)}")
+    for reason in REASONS:
+        if ids := summary.archived(reason):
+            details.append(f"Archived ({reason}): {id_list(ids, MESSAGE_IDS)}")
     if summary.moved_in:
-        details.append(f"Reactivated: {', '.join(summary.moved_in)}")
+        details.append(f"Reactivated: {id_list(summary.moved_in, MESSAGE_IDS)}")
     if summary.tier_changes:
-        changes = (f"{i} ({a} → {b})" for i, a, b in summary.tier_changes)
-        details.append(f"Tier changes: {', '.join(changes)}")
+        changes = [f"{i} ({a} → {b})" for i, a, b in summary.tier_changes]
+        details.append(f"Tier changes: {id_list(changes, MESSAGE_IDS)}")
     if summary.refreshed:
         details.append(f"Refreshed uses/last_used: {len(summary.refreshed)} facts")
     if summary.backfilled:
-        details.append(f"Backfilled origin: {', '.join(summary.backfilled)}")
+        details.append(f"Backfilled origin: {id_list(summary.backfilled, MESSAGE_IDS)}")
     if summary.opened:
-        details.append(f"Opened threads: {', '.join(summary.opened)}")
+        details.append(f"Opened threads: {id_list(summary.opened, MESSAGE_IDS)}")
     if summary.merged_duplicates:
-        details.append(f"One copy kept after a merge: {', '.join(summary.merged_duplicates)}")
+        merged = id_list(summary.merged_duplicates, MESSAGE_IDS)
+        details.append(f"One copy kept after a merge: {merged}")
     if details:
         lines += ["", *details]
     return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from mdmem import writer
+from mdmem.archive import REASONS
 from mdmem.errors import EXIT_FINDINGS, EXIT_OK, MdmemError
 from mdmem.memory import find_root
 from mdmem.secrets import redact
@@ -151,8 +152,13 @@ def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> 
     sys.exit(EXIT_OK)
 
 
+SHOWN_IDS = 12  # ids named per line on the terminal; --json and the commit have more
+
+
 def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
     """The human-readable account of a review."""
+    from mdmem.review import id_list
+
     summary = plan.summary
     if summary is None:
         return "No session logs yet: nothing to review."
@@ -162,18 +168,20 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
         + ", ".join(f"{tier} {count}" for tier, count in summary.tiers)
         + f", open threads {summary.open_threads}"
     )
-    for reason in ("faded", "superseded", "completed"):
-        ids = [i for i, why in summary.moved_out if why == reason]
-        if ids:
-            lines.append(f"  archived ({reason}): {', '.join(ids)}")
+    for reason in REASONS:
+        if ids := summary.archived(reason):
+            lines.append(f"  archived ({reason}): {id_list(ids, SHOWN_IDS)}")
     if summary.moved_in:
-        lines.append(f"  reactivated: {', '.join(summary.moved_in)}")
-    for fact_id, before, after in summary.tier_changes:
+        lines.append(f"  reactivated: {id_list(summary.moved_in, SHOWN_IDS)}")
+    for fact_id, before, after in summary.tier_changes[:SHOWN_IDS]:
         lines.append(f"  {fact_id}: {before} → {after}")
+    if len(summary.tier_changes) > SHOWN_IDS:
+        lines.append(f"  and {len(summary.tier_changes) - SHOWN_IDS} more tier changes")
     if summary.opened:
-        lines.append(f"  opened: {', '.join(summary.opened)}")
+        lines.append(f"  opened: {id_list(summary.opened, SHOWN_IDS)}")
     if summary.merged_duplicates:
-        lines.append(f"  one copy kept after a merge: {', '.join(summary.merged_duplicates)}")
+        merged = id_list(summary.merged_duplicates, SHOWN_IDS)
+        lines.append(f"  one copy kept after a merge: {merged}")
     if not plan.changed:
         lines.append("Nothing new since the last review: no file written, no commit.")
     elif dry_run:

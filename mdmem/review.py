@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,6 +92,10 @@ class ReviewSummary:
     archive_file: str | None
     merged_duplicates: tuple[str, ...] = ()  # ids a merge left in two places, now in one
 
+    def archived(self, reason: str) -> list[str]:
+        """Ids moved out for one reason (faded, superseded, completed), in id order."""
+        return [fact_id for fact_id, why in self.moved_out if why == reason]
+
     def as_dict(self) -> dict[str, object]:
         return {
             "through": self.through,
@@ -108,6 +112,14 @@ class ReviewSummary:
             "archive_file": self.archive_file,
             "merged_duplicates": list(self.merged_duplicates),
         }
+
+
+def id_list(ids: Sequence[str], most: int) -> str:
+    """`a, b, c`; past `most` ids, the first ones and how many more (a review can move
+    thousands: the archive's INDEX.md lists them all)."""
+    if len(ids) <= most:
+        return ", ".join(ids)
+    return f"{', '.join(ids[:most])} and {len(ids) - most} more"
 
 
 @dataclass(frozen=True)

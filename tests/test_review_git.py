@@ -199,3 +199,23 @@ def test_bad_input_names_file_and_line_and_changes_nothing(
     assert err.startswith(f"mdmem: {message}")
     assert snapshot(repo) == before
     assert git(repo, "rev-parse", "HEAD") == head
+
+
+def test_a_large_review_names_a_few_ids_and_counts_the_rest(tmp_path: Path) -> None:
+    """Thousands of moved facts: the terminal shows a dozen per line, the commit 200."""
+    memory = tmp_path / "memory"
+    (memory / "sessions").mkdir(parents=True)
+    facts = "".join(
+        f"- Fact {n}\n  <!-- id: old-fact-{n:03d} | created: 2026-01-01 | last_used: 2026-01-01"
+        " | uses: 1 | tier: active -->\n"
+        for n in range(250)
+    )
+    (memory / "continuity.md").write_text("## Key Decisions\n\n" + facts)
+    for day in range(1, 23):
+        (memory / "sessions" / f"2026-03-{day:02d}-090000.md").write_text("# S\n")
+    make_repo(tmp_path)
+    code, out, _ = review(tmp_path)
+    assert code == 0
+    assert "old-fact-011 and 238 more" in out
+    message = git(tmp_path, "log", "-1", "--format=%B")
+    assert "old-fact-199 and 50 more" in message
