@@ -155,7 +155,8 @@ def review(
     """
     with locked(root):
         recover(root)
-        settled = cache.load_memo(root, cache.fingerprint(root))
+        before = cache.fingerprint(root)
+        settled = cache.load_memo(root, before)
         if settled is not None:
             return ReviewPlan(root, (), _summary_from(settled)), ApplyResult((), None, None)
         with bulk_allocation():
@@ -165,7 +166,7 @@ def review(
             return plan, ApplyResult((), None, None)
         result = apply(plan, commit=commit)
         if plan.summary is not None:
-            cache.save_memo(root, _settled(plan.summary))
+            cache.save_memo(root, before, result.written, _settled(plan.summary))
         return plan, result
 
 

@@ -10,11 +10,12 @@ to bypass it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from mdmem.ledger import Event, Session, SessionName
 
@@ -86,6 +87,11 @@ def save(path: Path | None, entries: dict[str, Entry]) -> None:
     write_json(path, {"format": FORMAT, "entries": entries})
 
 
+def matches(entry: object, size: int, mtime_ns: int) -> TypeGuard[Entry]:
+    """Whether a cached entry is well formed and describes the file as it is now."""
+    return isinstance(entry, list) and len(entry) == 6 and entry[0] == size and entry[1] == mtime_ns
+
+
 def to_entry(session: Session, size: int, mtime_ns: int) -> Entry:
     events = [[e.kind, list(e.ids), e.new_id, e.line] for e in session.events]
     unknown = [[line, key] for line, key in session.unknown_keys]
@@ -118,13 +124,17 @@ MEMO_FORMAT = 1
 
 
 def fingerprint(root: Path) -> dict[str, list[int]]:
-    """relative path -> [size, mtime_ns] of every file a review reads."""
+    """relative path -> [size, mtime_ns] of every file a review reads (links not followed),
+    and for each folder whether it is a link and which inode it is."""
     found: dict[str, list[int]] = {}
-    for relative in ("continuity.md", "decay-policy.md", "reviews.md"):
+    for relative in ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md"):
         with contextlib.suppress(OSError):
-            stat = (root / relative).stat()
+            stat = os.lstat(root / relative)
             found[relative] = [stat.st_size, stat.st_mtime_ns]
     for folder in ("archive", "sessions"):
+        with contextlib.suppress(OSError):
+            stat = os.lstat(root / folder)
+            found[f"{folder}/"] = [int(os.path.islink(root / folder)), stat.st_ino]
         with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".md"):
@@ -133,16 +143,44 @@ def fingerprint(root: Path) -> dict[str, list[int]]:
     return found
 
 
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """A digest of mdmem's own source: a memo made by other code is not trusted."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        digest.update(path.name.encode("utf-8"))
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def load_memo(root: Path, current: dict[str, list[int]]) -> dict[str, Any] | None:
     """The summary of the last review, if no input file changed since it ran."""
     payload = read_json(beside(root, "review"))
-    if payload.get("format") != MEMO_FORMAT or payload.get("fingerprint") != current:
+    if payload.get("format") != MEMO_FORMAT or payload.get("code") != code_version():
+        return None
+    if payload.get("fingerprint") != current:
         return None
     summary = payload.get("summary")
     return summary if isinstance(summary, dict) else None
 
 
-def save_memo(root: Path, summary: dict[str, Any]) -> None:
-    """Record the outcome of a review whose files are now on disk."""
-    payload = {"format": MEMO_FORMAT, "fingerprint": fingerprint(root), "summary": summary}
+def save_memo(
+    root: Path, before: dict[str, list[int]], written: tuple[str, ...], summary: dict[str, Any]
+) -> None:
+    """Record the outcome of a review whose files are now on disk.
+
+    `before` is the fingerprint taken before the review read anything: if any file
+    other than those it wrote changed meanwhile (an agent added a log without the
+    lock), the outcome may not hold for the files now on disk, and nothing is recorded.
+    """
+    after = fingerprint(root)
+    changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    if not changed <= set(written):
+        return
+    payload = {
+        "format": MEMO_FORMAT,
+        "code": code_version(),
+        "fingerprint": after,
+        "summary": summary,
+    }
     write_json(beside(root, "review"), payload)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from mdmem.document import Fact
 from mdmem.errors import ParseError
 from mdmem.footer import new_footer
 from mdmem.ledger import SessionName, parse_session_name
@@ -58,10 +59,16 @@ def plan_threads(
     every_id = set(tiers)
     opened: list[Thread] = []
     stamps: list[tuple[str, str]] = []
+    first: dict[str, Fact] = {}
+    for fact in (*continuity.facts, *(f for doc in memory.archives for f in doc.facts)):
+        first.setdefault(fact.id, fact)  # a merge can leave an id twice: one thread per id
+    facts = list(first.values())
 
     # Re-verify invariants: due every `verify_invariants_every` sessions after the last check.
-    core = sorted(f.id for f in continuity.facts if tiers[f.id] == "core")
-    checks = [f for f in continuity.facts if f.id.startswith(VERIFY_PREFIX)]
+    # Core facts are counted after the review (a restored invariant is core again), and a
+    # done check counts wherever it is: swept to the archive, it is still the last check.
+    core = sorted(fact_id for fact_id, tier in tiers.items() if tier == "core")
+    checks = [f for f in facts if f.id.startswith(VERIFY_PREFIX)]
     done = [_name(f.id[len(VERIFY_PREFIX) :]) for f in checks if f.is_done_thread]
     stamp = read_stamps(continuity).get("last_invariant_check")
     stamped = _name(stamp_through(stamp[1] if stamp else None))
@@ -82,7 +89,6 @@ def plan_threads(
 
     # Rules that are live once this review is done: those it reactivates count, those it
     # archives do not, so a second review has nothing to add (review twice == once).
-    facts = [*continuity.facts, *(f for document in memory.archives for f in document.facts)]
     live = [f for f in facts if not f.checkbox and tiers[f.id] not in GONE_TIERS]
     # Promote to core: only when switched on, never on its own.
     if memory.policy.auto_core:
@@ -98,7 +104,8 @@ def plan_threads(
                 continue
             if len(recent) < memory.policy.core_min_reviews:
                 continue
-            if all(_active_at(ledger, refs, stem, memory) for stem in recent):
+            window = memory.policy.active_window
+            if all(_active_at(ledger, refs, stem, window) for stem in recent):
                 thread_id = PROMOTE_PREFIX + fact.id
                 if thread_id not in every_id:
                     text = f"Promote to core: {fact.id}? ({len(refs)} uses, active for the last "
@@ -119,7 +126,7 @@ def plan_threads(
     return ThreadPlan(tuple(opened), tuple(stamps))
 
 
-def _active_at(ledger: Ledger, refs: list[int], stem: str, memory: Memory) -> bool:
+def _active_at(ledger: Ledger, refs: list[int], stem: str, active_window: int) -> bool:
     """Was the fact active at the review through `stem`? Derived from the ledger alone."""
     position = ledger.index_of(stem)
     if position is None:
@@ -127,4 +134,4 @@ def _active_at(ledger: Ledger, refs: list[int], stem: str, memory: Memory) -> bo
     seen = bisect_right(refs, position)
     if seen < 2:
         return False
-    return position - refs[seen - 1] <= memory.policy.active_window
+    return position - refs[seen - 1] <= active_window

@@ -100,7 +100,7 @@ def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session
             stat = entry.stat()
             hit = cached.get(entry.name)
             session = None
-            if hit is not None and hit[0] == stat.st_size and hit[1] == stat.st_mtime_ns:
+            if cache.matches(hit, stat.st_size, stat.st_mtime_ns):
                 session = cache.from_entry(hit, name, display)
             if hit is None or session is None:
                 with open(entry.path, "rb") as handle:

@@ -207,11 +207,15 @@ def _decide_copies(
     for fact_id, copies in group_copies(facts).items():
         change = links.get(fact_id, {})
         kept = copies[0]
-        decision = _decide(kept[1], kept[0] is continuity, ledger, memory.policy, change)
+        decision = _decide(
+            kept[1], kept[0] is continuity, ledger, memory.policy, change, continuity
+        )
         if len(copies) > 1:
             kept = kept_copy(copies, continuity, decision.tier in GONE)
             if kept is not copies[0]:
-                decision = _decide(kept[1], kept[0] is continuity, ledger, memory.policy, change)
+                decision = _decide(
+                    kept[1], kept[0] is continuity, ledger, memory.policy, change, continuity
+                )
             duplicates[fact_id] = (kept, [copy for copy in copies if copy is not kept])
         decisions[fact_id] = decision
     return decisions, duplicates
@@ -224,26 +228,62 @@ def decisions_tiers(decisions: dict[str, Decision]) -> dict[str, str]:
 def _link_changes(
     facts: list[tuple[Document, Fact]], ledger: Ledger
 ) -> dict[str, dict[str, str | None]]:
-    """`supersedes` links the ledger implies: set on a successor, dropped after a restore."""
-    present = {fact.id: fact for _, fact in facts}
-    changes: dict[str, dict[str, str | None]] = {}
+    """`supersedes` as the ledger implies it, in one step (so a second review adds nothing).
+
+    A successor without the link gets the first fact it still supersedes; a link to a
+    fact since restored moves to another one it still supersedes, or is dropped.
+    """
+    still: dict[str, list[str]] = {}
     for old, state in sorted(ledger.supersession.items()):
-        if state.superseded and state.by in present:
-            successor = present[state.by]
-            if successor.get("supersedes") is None:
-                changes.setdefault(successor.id, {})["supersedes"] = old
+        if state.superseded and state.by is not None:
+            still.setdefault(state.by, []).append(old)
+    changes: dict[str, dict[str, str | None]] = {}
     for _, fact in facts:
-        old_id = fact.get("supersedes")
-        restored = ledger.supersession.get(old_id) if old_id else None
-        if restored is not None and not restored.superseded:
-            changes.setdefault(fact.id, {})["supersedes"] = None
+        current = fact.get("supersedes")
+        linked = ledger.supersession.get(current) if current else None
+        if current is None or (linked is not None and not linked.superseded):
+            wanted = still[fact.id][0] if fact.id in still else None
+            if wanted != current:
+                changes.setdefault(fact.id, {})["supersedes"] = wanted
     return changes
 
 
 def _decide(
-    fact: Fact, live: bool, ledger: Ledger, policy: Policy, links: dict[str, str | None]
+    fact: Fact,
+    live: bool,
+    ledger: Ledger,
+    policy: Policy,
+    links: dict[str, str | None],
+    continuity: Document,
 ) -> Decision:
-    """Recompute one fact from the ledger and apply the tier rules, first match wins."""
+    """Recompute one fact from the ledger and apply the tier rules, first match wins.
+
+    An archived fact the rules bring back is decided again where it returns to, so that
+    it lands with the tier it will keep (a restored invariant is core, an open thread open).
+    """
+    decision = _decide_at(fact, live, fact.section, ledger, policy, links)
+    if decision.move != "in":
+        return decision
+    home = return_section(continuity, fact)
+    back = _decide_at(fact, True, home, ledger, policy, links)
+    changes = {**dict(back.changes), "section": None}
+    return dataclasses.replace(back, changes=tuple(changes.items()), move="in", reason=None)
+
+
+def return_section(continuity: Document, fact: Fact) -> str:
+    """The section an archived fact goes back to: its own, or `## Reactivated`."""
+    section = fact.get("section") or ""
+    return section if section and continuity.section(section) is not None else REACTIVATED_SECTION
+
+
+def _decide_at(
+    fact: Fact,
+    live: bool,
+    section: str,
+    ledger: Ledger,
+    policy: Policy,
+    links: dict[str, str | None],
+) -> Decision:
     footer = fact.footer
     changes: dict[str, str | None] = dict(links)
     count = ledger.count
@@ -291,7 +331,9 @@ def _decide(
         tier = label = "superseded"
     elif tier_before == "core":
         tier, label = "core", None
-    elif live and fact.section == INVARIANTS_SECTION:
+    elif not live and fact.is_done_thread:
+        tier = label = "archived"  # a completed thread stays done; only faded facts return
+    elif live and section == INVARIANTS_SECTION:
         tier, label = "core", None  # treated as core; lint reports a wrong label
     elif live and fact.is_open_thread:
         tier, label = "open", None
@@ -387,9 +429,7 @@ def _write_documents(
                 if footer_edit is not None:
                     archive_edits[document.path].append(footer_edit)
                 continue
-            target = fact.get("section") or ""
-            if not target or continuity.section(target) is None:
-                target = REACTIVATED_SECTION
+            target = return_section(continuity, fact)
             incoming.setdefault(target, []).append(_fact_lines(document, fact, decision, newline))
             note = reactivated_note(fact.id, target, through) + document.file.newline
             archive_edits[document.path].append(Edit(fact.start, fact.end, (note,)))

@@ -1,0 +1,241 @@
+"""Review bugs found by an independent review, each pinned by the smallest memory that showed it."""
+# ruff: noqa: E501  (footers in the fixtures are one line, as in a real memory)
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from mdmem import cache
+from mdmem.apply import review
+from mdmem.memory import load, read_sessions
+from mdmem.review import plan_review
+from tests.helpers import where
+
+
+def build(tmp_path: Path, continuity: str, sessions: dict[str, str], **files: str) -> Path:
+    root = tmp_path / "memory"
+    (root / "sessions").mkdir(parents=True)
+    (root / "continuity.md").write_text(continuity)
+    for stem, refs in sessions.items():
+        log(root, stem, refs)
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return root
+
+
+def log(root: Path, stem: str, refs: str) -> None:
+    (root / "sessions" / f"{stem}.md").write_text(f"# Session\n\n## Memory References\n{refs}\n")
+
+
+@pytest.fixture
+def no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+
+
+def footer_of(root: Path, fact_id: str) -> str:
+    for path in [root / "continuity.md", *sorted((root / "archive").glob("*.md"))]:
+        for line in path.read_text().splitlines():
+            if f"id: {fact_id} |" in line:
+                return line.strip()
+    raise AssertionError(fact_id)
+
+
+DUPLICATE_RULE = """# Continuity
+
+## Key Decisions
+
+- Mock the database in tests
+  <!-- id: mock-the-database | created: 2026-01-01 | last_used: 2026-01-03 | uses: 3 | tier: active -->
+
+## Open Threads
+"""
+ARCHIVED_COPY = """# Archive 2026-Q1
+
+## Archived 2026-01-03 (review through 2026-01-03-100000)
+
+### Faded
+
+- Mock the database in tests
+  <!-- id: mock-the-database | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: archived | section: Key Decisions -->
+"""
+
+
+def test_merge_duplicate_of_a_harmful_rule_gets_one_thread(tmp_path: Path, no_cache: None) -> None:
+    harmful = {f"2026-01-0{n}-100000": "- Harmful: mock-the-database" for n in (1, 2, 3)}
+    root = build(tmp_path, DUPLICATE_RULE, harmful)
+    (root / "archive").mkdir()
+    (root / "archive" / "2026-Q1.md").write_text(ARCHIVED_COPY)
+    plan, _ = review(root, commit=False)
+    assert plan.summary is not None
+    assert plan.summary.opened == ("invert-to-anti-pattern-mock-the-database",)
+    again, _ = review(root, commit=False)
+    assert not again.changed
+
+
+TWO_SUPERSEDED = """# Continuity
+
+## Key Decisions
+
+- Cache for 60 s
+  <!-- id: cache-sixty | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: superseded | superseded-by: cache-per-route -->
+- Cache for 30 s on search
+  <!-- id: cache-thirty | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: superseded | superseded-by: cache-per-route -->
+- Cache per route
+  <!-- id: cache-per-route | created: 2026-01-02 | last_used: 2026-01-02 | uses: 1 | tier: working | supersedes: cache-sixty -->
+"""
+
+
+def test_supersedes_link_settles_in_one_review(tmp_path: Path, no_cache: None) -> None:
+    root = build(
+        tmp_path,
+        TWO_SUPERSEDED,
+        {
+            "2026-01-01-100000": "- Created: cache-sixty, cache-thirty",
+            "2026-01-02-100000": "- Created: cache-per-route\n"
+            "- Superseded: cache-sixty → cache-per-route\n"
+            "- Superseded: cache-thirty → cache-per-route",
+            "2026-01-03-100000": "- Restored: cache-sixty",
+        },
+    )
+    review(root, commit=False)
+    assert "supersedes: cache-thirty" in footer_of(root, "cache-per-route")
+    again, _ = review(root, commit=False)
+    assert not again.changed
+
+
+INVARIANT = """# Continuity
+
+## Architectural Invariants
+
+- Money is stored in integer cents
+  <!-- id: integer-cents | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: core -->
+"""
+
+
+def test_restored_invariant_returns_as_core(tmp_path: Path, no_cache: None) -> None:
+    root = build(
+        tmp_path,
+        INVARIANT,
+        {
+            "2026-01-01-100000": "- Created: integer-cents",
+            "2026-01-02-100000": "- Superseded: integer-cents (invalidated)",
+        },
+    )
+    review(root, commit=False)
+    assert where(root)["integer-cents"][0].startswith("archive/")
+    log(root, "2026-01-03-100000", "- Restored: integer-cents")
+    plan, _ = review(root, commit=False)
+    assert plan.summary is not None and dict(plan.summary.tiers)["core"] == 1
+    assert where(root)["integer-cents"][0] == "continuity.md"
+    assert not plan_review(load(root)).changed
+
+
+OPEN_THREAD = """# Continuity
+
+## Open Threads
+
+- [ ] Decide the queue library
+  <!-- id: queue-library | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: working -->
+"""
+
+
+def test_restored_open_thread_returns_open(tmp_path: Path, no_cache: None) -> None:
+    root = build(
+        tmp_path,
+        OPEN_THREAD,
+        {
+            "2026-01-01-100000": "- Created: queue-library",
+            "2026-01-02-100000": "- Superseded: queue-library (invalidated)",
+        },
+    )
+    review(root, commit=False)
+    log(root, "2026-01-03-100000", "- Restored: queue-library")
+    plan, _ = review(root, commit=False)
+    assert plan.summary is not None and plan.summary.open_threads == 1
+    assert not plan_review(load(root)).changed
+
+
+CHECKED_INVARIANTS = """# Continuity
+
+## Architectural Invariants
+
+- Money is stored in integer cents
+  <!-- id: integer-cents | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: core -->
+
+## Open Threads
+"""
+
+
+def test_an_archived_check_still_counts_as_the_last_check(tmp_path: Path, no_cache: None) -> None:
+    """Without Project State, the done check is the record: swept away, it still counts."""
+    policy = "working_window: 0\nactive_window: 1\narchive_window: 2\nverify_invariants_every: 10\n"
+    root = build(tmp_path, CHECKED_INVARIANTS, {}, **{"decay-policy.md": policy})
+    opened = []
+    for day in range(1, 21):
+        log(root, f"2026-02-{day:02d}-100000", "- (none)")
+        plan, _ = review(root, commit=False)
+        assert plan.summary is not None
+        opened += [(day, thread) for thread in plan.summary.opened]
+        text = (root / "continuity.md").read_text()
+        (root / "continuity.md").write_text(text.replace("- [ ] Re-verify", "- [x] Re-verify"))
+    assert [day for day, _ in opened] == [10, 20]
+
+
+COMPLETED = """# Archive 2026-Q1
+
+## Archived 2026-02-20 (review through 2026-02-20-100000)
+
+### Completed
+
+- [x] Fix the login redirect
+  <!-- id: fix-login-redirect | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: archived | section: Open Threads -->
+"""
+
+
+def test_a_completed_thread_is_not_reactivated(tmp_path: Path, no_cache: None) -> None:
+    root = build(
+        tmp_path,
+        "# Continuity\n\n## Open Threads\n",
+        {"2026-03-01-100000": "- Referenced: fix-login-redirect (it stayed fixed)"},
+    )
+    (root / "archive").mkdir()
+    (root / "archive" / "2026-Q1.md").write_text(COMPLETED)
+    review(root, commit=False)
+    assert where(root)["fix-login-redirect"] == ("archive/2026-Q1.md", "archived")
+
+
+def test_memo_is_not_recorded_when_a_log_arrives_during_the_review(tmp_path: Path) -> None:
+    root = build(tmp_path, INVARIANT, {"2026-01-01-100000": "- Referenced: integer-cents"})
+
+    def agent_writes_a_log(done: int, total: int) -> None:  # runs while the review reads
+        log(root, "2026-01-02-100000", "- Referenced: integer-cents")
+
+    review(root, commit=False, progress=agent_writes_a_log)
+    plan, _ = review(root, commit=False)
+    assert plan.summary is not None and plan.summary.through == "2026-01-02-100000"
+
+
+def test_memo_notices_a_sessions_folder_replaced_by_a_link(tmp_path: Path) -> None:
+    root = build(tmp_path, INVARIANT, {"2026-01-01-100000": "- Referenced: integer-cents"})
+    review(root, commit=False)
+    moved = tmp_path / "elsewhere"
+    (root / "sessions").rename(moved)
+    os.symlink(moved, root / "sessions")
+    with pytest.raises(Exception, match="symbolic link"):
+        review(root, commit=False)
+
+
+def test_a_malformed_cache_entry_is_read_again(tmp_path: Path) -> None:
+    root = build(tmp_path, INVARIANT, {"2026-01-01-100000": "- Referenced: integer-cents"})
+    location = cache.location(root)
+    assert location is not None
+    location.parent.mkdir(parents=True, exist_ok=True)
+    location.write_text(
+        json.dumps({"format": cache.FORMAT, "entries": {"2026-01-01-100000.md": []}})
+    )
+    sessions = read_sessions(root)
+    assert "integer-cents" in sessions[0].references
