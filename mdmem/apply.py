@@ -9,7 +9,7 @@ from typing import Any
 
 from mdmem import cache
 from mdmem.archive import REASONS
-from mdmem.errors import GitError, MdmemError, SecretError
+from mdmem.errors import MdmemError, SecretError
 from mdmem.memory import Progress, bulk_allocation, load
 from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
 from mdmem.secrets import find_secrets
@@ -60,8 +60,9 @@ def commit_message(summary: ReviewSummary) -> str:
 def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
     """Write the plan's files all or nothing, then commit exactly them.
 
-    If git refuses the commit, the files are put back as they were, so a review
-    either lands whole (files and commit) or not at all.
+    If git refuses the commit, or it is interrupted (Ctrl-C) before git makes it, the
+    files and git's index are put back as they were, so a review either lands whole
+    (files and commit) or not at all.
     """
     if not plan.writes or plan.summary is None:
         return ApplyResult((), None, None)
@@ -84,16 +85,14 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
         repo = repository(root)
         if repo is None:
             return ApplyResult(written, None, "not a git repository: files written, not committed")
-        try:
-            sha = commit_files(repo, [root / p for p in written], commit_message(plan.summary))
-        except GitError:
-            _undo(root, plan)
-            raise
+        message = commit_message(plan.summary)
+        sha = commit_files(repo, [root / p for p in written], message, lambda: _undo(root, plan))
         return ApplyResult(written, sha, None)
 
 
 def _undo(root: Path, plan: ReviewPlan) -> None:
     # One journaled write: old texts back, new files deleted (None), all or nothing.
+    # commit_files calls it once the index is back as it was, also on Ctrl-C.
     write_files(root, {w.path: w.before for w in plan.writes})
 
 

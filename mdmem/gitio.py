@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,16 +20,51 @@ def repository(path: Path) -> git.Repo | None:
         return None
 
 
-def commit_files(repo: git.Repo, paths: list[Path], message: str) -> str:
-    """Commit exactly `paths` as they are on disk; whatever else is staged stays staged."""
+def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable[[], None]) -> str:
+    """Commit exactly `paths` as they are on disk; whatever else is staged stays staged.
+
+    Nothing is staged ahead: `git commit --only` takes each path's working-tree text
+    and leaves the rest of the index alone; only a path the index does not know yet
+    first gets a placeholder (`git add --intent-to-add`), which that command needs.
+    A path whose edit the user had staged is committed as it is on disk (the text the
+    review read), so the edit goes into the review commit and the path is left staged
+    as committed.
+
+    When git refuses (GitError) or the commit is interrupted (KeyboardInterrupt, any
+    BaseException) before git made it, the placeholders are taken out again, so the
+    index is what it was, a user's staged edit of these paths included; then `undo`
+    runs (the caller puts the files back) and the exception goes on. Once git has
+    made the commit it stands, with the files it holds, whatever comes after.
+    """
     top = Path(repo.working_tree_dir or ".").resolve()
     relatives = sorted({os.path.relpath(path.resolve(), top) for path in paths})
+    head = repo.head.commit.hexsha if has_head(repo) else None
+    placeholders: list[str] = []
     try:
-        repo.git.add("--", *relatives)
+        known = set(repo.git.ls_files("-z", "--", *relatives).split("\0"))
+        if new := [path for path in relatives if path not in known]:
+            repo.git.add("--intent-to-add", "--", *new)
+            placeholders = new
         repo.git.commit("--only", "--no-verify", "--quiet", "-m", message, "--", *relatives)
-    except git.GitCommandError as exc:
+    except BaseException as exc:
+        made = (repo.head.commit.hexsha if has_head(repo) else None) != head
+        stuck = ""
+        try:
+            if made:  # git may die between making the commit and updating the index
+                repo.git.reset("--quiet", "--", *relatives)
+            elif placeholders:
+                repo.git.rm("--cached", "--force", "--quiet", "--", *placeholders)
+        except git.GitCommandError:
+            if not made:
+                stuck = f"; `git rm --cached -- {' '.join(placeholders)}` unstages what is left"
+        if not made:
+            undo()
+        if not isinstance(exc, git.GitCommandError):
+            raise
         detail = (exc.stderr or "").strip().replace("stderr: ", "").strip("'\n ")
-        raise GitError(f"git refused the review commit: {detail or exc}") from None
+        if made:
+            raise GitError(f"git made the review commit, then failed: {detail or exc}") from None
+        raise GitError(f"git refused the review commit: {detail or exc}{stuck}") from None
     return repo.head.commit.hexsha
 
 
