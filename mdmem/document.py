@@ -18,7 +18,7 @@ INVARIANTS_SECTION = "Architectural Invariants"
 OPEN_THREADS_SECTION = "Open Threads"
 PROJECT_STATE_SECTION = "Project State"
 
-_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _ITEM = re.compile(r"^[-*+](?:[ \t]|$)")
 _CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -110,11 +110,19 @@ def heading(line_body: str) -> tuple[int, str] | None:
     match = _HEADING.match(line_body)
     if match is None:
         return None
-    return len(match[1]), (match[2] or "").strip()
+    title = match[2] or ""
+    # A closing run of #s needs a space or tab before it (CommonMark): `## C#` keeps its #.
+    unclosed = title.rstrip("#")
+    if not unclosed or unclosed[-1] in " \t":
+        title = unclosed
+    return len(match[1]), title.strip()
 
 
-class _Fences:
-    """Tracks fenced code blocks; a fence closes with the same character, at least as long."""
+class Fences:
+    """Tracks fenced code blocks for every reader of memory markdown (documents, logs, policy).
+
+    A fence closes on a line of its own character, at least as long, with nothing after it.
+    """
 
     def __init__(self) -> None:
         self.open: str | None = None
@@ -147,7 +155,7 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
     sections: list[Section] = []
     facts: list[Fact] = []
     footerless: list[Item] = []
-    fences = _Fences()
+    fences = Fences()
     fence_line = 0  # 1-based line where the open fence began
     title, start, subsection = "", -1, ""
     index = 0
@@ -208,7 +216,7 @@ def _item_end(lines: tuple[str, ...], start: int) -> int:
 
     Indented and blank lines belong to the item; blank lines at its end do not.
     """
-    fences = _Fences()
+    fences = Fences()
     last = start
     index = start + 1
     count = len(lines)

@@ -18,7 +18,8 @@ class Edit:
     lines: tuple[str, ...]
 
 
-def apply_edits(lines: tuple[str, ...], edits: Iterable[Edit]) -> list[str]:
+def apply_edits(lines: tuple[str, ...], edits: Iterable[Edit], newline: str) -> list[str]:
+    """The lines after the edits; a last line that gets lines after it ends in `newline`."""
     ordered = sorted(edits, key=lambda edit: (edit.start, edit.end))
     out: list[str] = []
     position = 0
@@ -29,11 +30,11 @@ def apply_edits(lines: tuple[str, ...], edits: Iterable[Edit]) -> list[str]:
         out.extend(edit.lines)
         position = edit.end
     out.extend(lines[position:])
-    if out and len(out) > 1:
+    if len(out) > 1:
         # A line that was last (no ending) and now has lines after it needs one.
         for index in range(len(out) - 1):
             if not ending(out[index]):
-                out[index] = out[index] + "\n"
+                out[index] = out[index] + newline
     return out
 
 
@@ -69,13 +70,3 @@ def append_point(document: Document, section: Section, removed: set[int]) -> tup
 def _loose(document: Document, section: Section) -> bool:
     facts = [f for f in document.facts if section.start < f.start < section.end]
     return any(blank(document.lines[b.start - 1]) for b in facts[1:])
-
-
-def section_block(title: str, items: list[str], newline: str, lines: tuple[str, ...]) -> Edit:
-    """A new `##` section appended at the end of the file."""
-    block: list[str] = []
-    if lines and not blank(lines[-1]):
-        block.append(newline)
-    block.extend([f"## {title}{newline}", newline])
-    block.extend(items)
-    return Edit(len(lines), len(lines), tuple(block))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mdmem.document import Fences
 from mdmem.errors import ParseError
 from mdmem.footer import ID_PATTERN, valid_date
 from mdmem.textfile import LONE_CR, check_conflict_markers_text, decode_text
@@ -33,7 +34,6 @@ _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
 _ARROW = re.compile(r"→|->")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True, order=True)
@@ -139,22 +139,20 @@ def _section(data: bytes, path: str) -> tuple[int, str] | None:
         end = after.start() if after is not None else len(text)
         return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
     lines = text.split("\n")
-    start = _find_heading(lines)
+    fences = Fences()
+    start = -1
+    section: list[str] = []
+    for index, line in enumerate(lines):
+        fenced = fences.step(line)  # a CRLF line keeps its CR: every check here ignores it
+        if start < 0:
+            if not fenced and line.rstrip() == REFERENCES_HEADING:
+                start = index
+        elif not fenced and _NEXT_HEADING.match(line):
+            break
+        else:
+            section.append(line)
     if start < 0:
         return None
-    section: list[str] = []
-    fence: str | None = None
-    for index in range(start + 1, len(lines)):
-        line = lines[index]
-        match = _FENCE.match(line)
-        if fence is not None:
-            if match and match[1][0] == fence[0] and len(match[1]) >= len(fence):
-                fence = None
-        elif match:
-            fence = match[1]
-        elif _NEXT_HEADING.match(line):
-            break
-        section.append(line)
     return start + 1, "\n".join(section)
 
 
@@ -167,23 +165,6 @@ def _heading_position(text: str) -> int:
         if (position == 0 or text[position - 1] == "\n") and not rest.strip():
             return position
         position = text.find(REFERENCES_HEADING, position + 1)
-    return -1
-
-
-def _find_heading(lines: list[str]) -> int:
-    fence: str | None = None
-    for index, raw in enumerate(lines):
-        line = raw.rstrip("\r")
-        match = _FENCE.match(line)
-        if fence is not None:
-            if match and match[1][0] == fence[0] and len(match[1]) >= len(fence):
-                fence = None
-            continue
-        if match:
-            fence = match[1]
-            continue
-        if line.rstrip() == REFERENCES_HEADING:
-            return index
     return -1
 
 

@@ -6,6 +6,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from mdmem.document import Fences
 from mdmem.errors import PolicyError, quote
 from mdmem.textfile import TextFile, body
 
@@ -24,7 +25,6 @@ _SWITCH = {
     "off": False,
     "0": False,
 }
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -51,13 +51,10 @@ def parse_policy(file: TextFile | None) -> Policy:
         return Policy()
     values: dict[str, int | bool] = {}
     where: dict[str, int] = {}
-    fence = False
+    fences = Fences()
     for number, raw in enumerate(file.lines, 1):
         line = body(raw)
-        if _FENCE.match(line):
-            fence = not fence
-            continue
-        match = None if fence else _LINE.match(line)
+        match = None if fences.step(line) else _LINE.match(line)
         if match is None:
             continue
         key = _ALIASES.get(match["key"].lower(), match["key"].lower())

@@ -440,7 +440,7 @@ def _write_documents(
     edits.extend(_insertions(continuity, incoming, removed, newline))
 
     writes: list[FileWrite] = []
-    continuity_after = apply_edits(continuity.lines, edits)
+    continuity_after = apply_edits(continuity.lines, edits, newline)
     if continuity_after != list(continuity.lines):
         writes.append(_write(CONTINUITY, continuity.file, continuity_after))
 
@@ -459,7 +459,7 @@ def _write_documents(
                 block = block[1:]
             archive_edits[target_doc.path].append(Edit(len(lines), len(lines), tuple(block)))
     for document in memory.archives:
-        after = apply_edits(document.lines, archive_edits[document.path])
+        after = apply_edits(document.lines, archive_edits[document.path], document.file.newline)
         if after != list(document.lines):
             writes.append(_write(f"{ARCHIVE}/{_name(document)}", document.file, after))
 
@@ -589,7 +589,9 @@ def _stamp(
     edits = stamp_edits(document, stamps)
     if not edits:
         return writes
-    after = _write(CONTINUITY, continuity.file, apply_edits(document.lines, edits))
+    after = _write(
+        CONTINUITY, continuity.file, apply_edits(document.lines, edits, document.file.newline)
+    )
     return [w for w in writes if w.path != CONTINUITY] + [after]
 
 

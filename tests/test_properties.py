@@ -69,7 +69,7 @@ def test_property_round_trip_is_byte_identical(generated: GeneratedMemory) -> No
         for document in (memory.continuity, *memory.archives):
             relative = document.path.split("/", 1)[1]
             assert document.file.text().encode("utf-8") == generated.files[relative]
-            assert apply_edits(document.lines, []) == list(document.lines)
+            assert apply_edits(document.lines, [], document.file.newline) == list(document.lines)
             for fact in document.facts:
                 line = body(document.lines[fact.footer_index])
                 assert fact.footer.render() == line
