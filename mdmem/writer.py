@@ -1,24 +1,33 @@
 """All-or-nothing writes: temp files, a journal, atomic renames, and a lock per memory folder.
 
 A set of files is written by (1) writing a pending journal that names every
-target, (2) writing each new text to a temp file beside its target and syncing
-it, (3) committing the journal by renaming it, (4) renaming every temp file over
-its target (or deleting a target the write removes), (5) removing the journal.
+target and the SHA-256 of each new text, (2) writing each new text to a temp file
+beside its target and syncing it, then syncing every folder that received a temp
+and the parent of every folder the write created, (3) committing the journal by
+renaming it, (4) renaming every temp file over its target (or deleting a target
+the write removes), (5) removing the journal.
 A crash before (3) leaves the old files, stray temps and the pending journal,
 which the next run deletes; a crash after (3) is rolled forward by the next run.
 Either way the tree is exactly the old state or exactly the new one, and finding
 out which takes two `exists` checks per folder, so every command can afford to ask.
+
+The digests make recovery unambiguous: a temp that is gone is either renamed
+already (its target holds the new text) or lost (a disk that dropped synced data);
+a lost text cannot be rolled forward, so recovery then refuses, naming the file,
+rather than report a write finished that never arrived.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import socket
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import LockError, WriteError
@@ -61,6 +70,30 @@ def _temp(target: Path) -> Path:
     return target.with_name(target.name + TEMP_SUFFIX)
 
 
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        return _digest(path.read_bytes())
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class Journal:
+    """What one write does: the targets it replaces and deletes, relative to its folder."""
+
+    replace: tuple[str, ...]
+    delete: tuple[str, ...]
+    digests: Mapping[str, str]  # replace target -> SHA-256 of its new bytes; {} in old journals
+
+    def dumps(self) -> str:
+        plan = {"replace": self.replace, "delete": self.delete, "sha256": dict(self.digests)}
+        return json.dumps(plan, sort_keys=True)
+
+
 def write_files(root: Path, files: Mapping[str, str | None]) -> None:
     """Write every `relative path -> text` under root (None deletes the file), all or nothing.
 
@@ -69,23 +102,29 @@ def write_files(root: Path, files: Mapping[str, str | None]) -> None:
     recover(root)
     if not files:
         return
-    plan = {
-        "replace": sorted(r for r, text in files.items() if text is not None),
-        "delete": sorted(r for r, text in files.items() if text is None),
-    }
+    data = {r: text.encode("utf-8") for r, text in sorted(files.items()) if text is not None}
+    plan = Journal(
+        replace=tuple(data),
+        delete=tuple(sorted(r for r, text in files.items() if text is None)),
+        digests={relative: _digest(new) for relative, new in data.items()},
+    )
     targets = {relative: _target(root, relative) for relative in sorted(files)}
     temps: list[Path] = []
     try:
         _step("pending")
         temps.append(root / PENDING)
-        _write_synced(root / PENDING, json.dumps(plan).encode("utf-8"))
+        _write_synced(root / PENDING, plan.dumps().encode("utf-8"))
         _fsync_dir(root)
-        for relative in plan["replace"]:
+        folders = {root}  # to sync before the commit point, so no temp can vanish after it
+        for relative in plan.replace:
             _step(f"temp:{relative}")
             target = targets[relative]
-            target.parent.mkdir(parents=True, exist_ok=True)
+            folders |= {folder.parent for folder in _make_folders(root, target.parent)}
+            folders.add(target.parent)
             temps.append(_temp(target))
-            _write_synced(_temp(target), str(files[relative]).encode("utf-8"))
+            _write_synced(_temp(target), data[relative])
+        for folder in sorted(folders, reverse=True):  # a created folder before its parent
+            _fsync_dir(folder)
         _step("journal")
         os.replace(root / PENDING, root / JOURNAL)
         _fsync_dir(root)
@@ -128,6 +167,13 @@ def replace_file(target: Path, data: bytes) -> None:
     _fsync_dir(target.parent)
 
 
+def _make_folders(root: Path, folder: Path) -> list[Path]:
+    """Create `folder` (below root) and any missing parents; the folders created."""
+    missing = [f for f in (folder, *folder.parents) if f.is_relative_to(root) and not f.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    return missing
+
+
 def _discard(paths: list[Path]) -> None:
     for path in paths:
         with contextlib.suppress(OSError):
@@ -148,15 +194,15 @@ def _target(root: Path, relative: str) -> Path:
     return root / relative
 
 
-def _roll_forward(root: Path, plan: Mapping[str, list[str]]) -> None:
+def _roll_forward(root: Path, plan: Journal) -> None:
     folders = set()
-    for relative in plan["replace"]:
+    for relative in plan.replace:
         target = root / relative
         _step(f"replace:{relative}")
         if _temp(target).exists():
             os.replace(_temp(target), target)
             folders.add(target.parent)
-    for relative in plan["delete"]:
+    for relative in plan.delete:
         target = root / relative
         _step(f"delete:{relative}")
         with contextlib.suppress(FileNotFoundError):
@@ -170,19 +216,60 @@ def _roll_forward(root: Path, plan: Mapping[str, list[str]]) -> None:
     _fsync_dir(root)
 
 
-def _read_plan(path: Path) -> dict[str, list[str]] | None:
-    """The journal's targets; a bare list is the first journal format (replacements only)."""
+_JOURNAL_KEYS = {"replace", "delete", "sha256"}
+
+
+def _read_journal(path: Path) -> Journal | None:
+    """The journal on disk; None when it does not parse.
+
+    Older formats still read: a bare list (replacements only), and an object without
+    `sha256` (a journal from before digests, whose temps recovery has to trust).
+    """
     try:
         data = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):
         return None
     if isinstance(data, list):
         data = {"replace": data, "delete": []}
-    if not isinstance(data, dict) or set(data) != {"replace", "delete"}:
+    if not isinstance(data, dict) or not {"replace", "delete"} <= set(data) <= _JOURNAL_KEYS:
         return None
-    if not all(isinstance(r, list) and all(isinstance(x, str) for x in r) for r in data.values()):
+    lists = (data["replace"], data["delete"])
+    if not all(isinstance(r, list) and all(isinstance(x, str) for x in r) for r in lists):
         return None
-    return {"replace": list(data["replace"]), "delete": list(data["delete"])}
+    digests = data.get("sha256", {})
+    if not isinstance(digests, dict) or not all(isinstance(d, str) for d in digests.values()):
+        return None
+    return Journal(tuple(data["replace"]), tuple(data["delete"]), digests)
+
+
+def _check_finishable(root: Path, plan: Journal) -> None:
+    """Refuse to roll forward a write a power cut took part of; drop temps that are of no use.
+
+    A target is ready when its temp holds the new text, or done when the target does
+    (renamed before the crash, or rewritten with the text it had). Anything else is a
+    lost text: nothing is touched and the journal stays, so every command says so.
+    """
+    lost: list[str] = []
+    useless: list[Path] = []
+    for relative in plan.replace:
+        digest = plan.digests.get(relative)
+        target = root / relative
+        if digest is None or _file_digest(_temp(target)) == digest:
+            continue
+        if _file_digest(target) == digest:
+            useless.append(_temp(target))  # damaged, if there at all: renaming it would harm
+            continue
+        lost.append(relative)
+    if lost:
+        named = ", ".join(f"{root.name}/{relative}" for relative in lost)
+        raise WriteError(
+            f"cannot finish the interrupted write in {root.name}/{JOURNAL}: the new text of "
+            f"{named} never reached the disk, so nothing was changed; check the files the "
+            "journal names against git (git status, git diff), restore what is wrong, then "
+            "delete the journal",
+            f"{root.name}/{lost[0]}",
+        )
+    _discard(useless)
 
 
 def interrupted(root: Path) -> bool:
@@ -200,18 +287,19 @@ def recover(root: Path) -> list[str]:
     journal, pending = root / JOURNAL, root / PENDING
     finished: list[str] = []
     if journal.exists():
-        plan = _read_plan(journal)
+        plan = _read_journal(journal)
         if plan is None:
             raise WriteError(f"{journal} is unreadable; restore it from git or delete it")
-        for relative in (*plan["replace"], *plan["delete"]):
+        for relative in (*plan.replace, *plan.delete):
             _target(root, relative)
+        _check_finishable(root, plan)
         _roll_forward(root, plan)
-        finished = sorted((*plan["replace"], *plan["delete"]))
+        finished = sorted((*plan.replace, *plan.delete))
     elif pending.exists():
         # Never committed: the old files stand and the temps it names go. A pending
         # journal that does not parse was cut short while being written, before any temp.
-        plan = _read_plan(pending)
-        for relative in plan["replace"] if plan is not None else []:
+        plan = _read_journal(pending)
+        for relative in plan.replace if plan is not None else ():
             with contextlib.suppress(OSError):
                 _temp(_target(root, relative)).unlink()
     with contextlib.suppress(FileNotFoundError):
