@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from mdmem.textfile import body
 
 REASONS = ("faded", "superseded", "completed")
-_QUARTER_FILE = re.compile(r"^\d{4}-Q[1-4]\.md$")
 _LIST_MARK = re.compile(r"^[-*+]\s+(\[[ xX]\]\s+)?")
 _MARKUP = re.compile(r"\*\*|__|`")
 SUMMARY_WIDTH = 100
@@ -18,10 +17,6 @@ def quarter_file(date: str) -> str:
     """`2026-10-28` -> `2026-Q4.md`."""
     year, month = date[:4], int(date[5:7])
     return f"{year}-Q{(month - 1) // 3 + 1}.md"
-
-
-def is_quarter_file(name: str) -> bool:
-    return bool(_QUARTER_FILE.match(name))
 
 
 def reason_for(tier: str, done_thread: bool) -> str:

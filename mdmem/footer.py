@@ -18,27 +18,6 @@ ID_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 ID_RE = re.compile(rf"^{ID_PATTERN}$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 TIERS = ("core", "active", "working", "archive-candidate", "archived", "superseded")
-KNOWN_KEYS = frozenset(
-    {
-        "id",
-        "created",
-        "last_used",
-        "uses",
-        "tier",
-        "origin",
-        "supersedes",
-        "superseded-by",
-        "scope",
-        "type",
-        "tags",
-        "section",
-        "serves",
-        "helpful",
-        "harmful",
-        "maturity",
-    }
-)
-
 # The order mdmem writes fields in; fields a person wrote keep their own order.
 CANONICAL = (
     "id",
@@ -58,6 +37,7 @@ CANONICAL = (
     "maturity",
     "section",
 )
+KNOWN_KEYS = frozenset(CANONICAL)
 
 _FIELD = re.compile(
     r"^(?P<lead>\s*)(?P<key>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>\s*:\s*)(?P<value>.*?)(?P<tail>\s*)$"
@@ -168,7 +148,7 @@ def looks_like_footer(line_body: str) -> bool:
     if not stripped.startswith("<!--"):
         return False
     match = _KEY_START.match(stripped[4:])
-    return match is not None and (match["key"] == "id" or match["key"] in KNOWN_KEYS)
+    return match is not None and match["key"] in KNOWN_KEYS
 
 
 def parse_footer(line_body: str, path: str, line: int) -> Footer:

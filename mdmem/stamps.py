@@ -15,14 +15,19 @@ _THROUGH = re.compile(r"\bthrough\s+(\S+)")
 
 def read_stamps(document: Document) -> dict[str, tuple[int, str]]:
     """key -> (line index, value) for the `**key:** value` bullets of Project State."""
+    return {key: (index, value) for key, (index, value, _) in _stamp_lines(document).items()}
+
+
+def _stamp_lines(document: Document) -> dict[str, tuple[int, str, str]]:
+    """key -> (line index, value, the line's text before the value); the first line wins."""
     section = document.section(PROJECT_STATE_SECTION)
     if section is None:
         return {}
-    found: dict[str, tuple[int, str]] = {}
+    found: dict[str, tuple[int, str, str]] = {}
     for index in range(section.start + 1, section.end):
         match = _STAMP.match(body(document.lines[index]))
         if match and match["key"] not in found:
-            found[match["key"]] = (index, match["value"])
+            found[match["key"]] = (index, match["value"], match["lead"])
     return found
 
 
@@ -47,18 +52,15 @@ def stamp_edits(document: Document, stamps: dict[str, str]) -> list[Edit]:
     section = document.section(PROJECT_STATE_SECTION)
     if section is None:
         return []
-    current = read_stamps(document)
+    current = _stamp_lines(document)
     newline = document.file.newline
     edits: list[Edit] = []
     missing: list[str] = []
     for key, value in stamps.items():
         if key in current:
-            index, old = current[key]
+            index, old, lead = current[key]
             if old != value:
-                line = document.lines[index]
-                match = _STAMP.match(body(line))
-                assert match is not None
-                new = match["lead"] + value + (ending(line) or "")
+                new = lead + value + ending(document.lines[index])
                 edits.append(Edit(index, index + 1, (new,)))
         else:
             missing.append(f"- **{key}:** {value}{newline}")

@@ -29,7 +29,6 @@ class Ledger:
     helpful: dict[str, int]
     harmful: dict[str, int]
     supersession: dict[str, Supersession]
-    superseded_pairs: dict[str, str]  # new id -> old id, from `Superseded: OLD → NEW`
     created_in: dict[str, str]  # id -> stem of the earliest session whose Created line names it
     positions: dict[str, int]  # stem -> index
 
@@ -63,7 +62,6 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
     helpful: dict[str, int] = {}
     harmful: dict[str, int] = {}
     supersession: dict[str, Supersession] = {}
-    pairs: dict[str, str] = {}
     created_in: dict[str, str] = {}
     for index, session in enumerate(sessions):
         for token in session.references & known:
@@ -76,10 +74,7 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
                 for fact_id in event.ids:
                     created_in.setdefault(fact_id, session.stem)
             elif event.kind == "superseded":
-                old = event.ids[0]
-                supersession[old] = Supersession(True, event.new_id, session.stem)
-                if event.new_id is not None:
-                    pairs[event.new_id] = old
+                supersession[event.ids[0]] = Supersession(True, event.new_id, session.stem)
             elif event.kind == "restored":
                 for fact_id in event.ids:
                     supersession[fact_id] = Supersession(False, None, session.stem)
@@ -95,7 +90,6 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
         helpful=helpful,
         harmful=harmful,
         supersession=supersession,
-        superseded_pairs=pairs,
         created_in=created_in,
         positions={session.stem: index for index, session in enumerate(sessions)},
     )
