@@ -9,7 +9,7 @@ Jaccard similarity of at least 0.85 with an entry (in integers:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from mdmem.document import Document, Fact, parse_document
@@ -77,6 +77,19 @@ def _entry(document: Document, fact: Fact) -> BlockedEntry:
     return BlockedEntry(
         fact.id, date, reason, item_tokens(document.fact_text(fact)), document.path, fact.line
     )
+
+
+def blocked_facts(
+    documents: Iterable[Document], entries: tuple[BlockedEntry, ...]
+) -> Iterator[tuple[Document, Fact, BlockedEntry]]:
+    """Every fact whose words come near a forgotten one, with the first such entry."""
+    if not entries:
+        return
+    for document in documents:
+        for fact in document.facts:
+            entry = blocking(item_tokens(document.fact_text(fact)), entries)
+            if entry is not None:
+                yield document, fact, entry
 
 
 def blocking(tokens: frozenset[str], entries: tuple[BlockedEntry, ...]) -> BlockedEntry | None:

@@ -1,4 +1,5 @@
-"""Cadences: the Open Threads a review raises (re-verify invariants, promote to core, invert).
+"""Cadences: the Open Threads a review raises (re-verify invariants, promote to core, invert,
+drift).
 
 The review only proposes; people approve by editing the thread or the fact.
 """
@@ -8,7 +9,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from mdmem.document import Fact
+from mdmem.document import Document, Fact
+from mdmem.drift import serves_targets
 from mdmem.errors import ParseError
 from mdmem.footer import new_footer
 from mdmem.ledger import SessionName, parse_session_name
@@ -20,6 +22,7 @@ from mdmem.usage import Ledger
 VERIFY_PREFIX = "verify-invariants-"
 PROMOTE_PREFIX = "promote-to-core-"
 INVERT_PREFIX = "invert-to-anti-pattern-"
+DRIFT_PREFIX = "drift-"
 GONE_TIERS = ("archived", "superseded")
 
 
@@ -59,10 +62,11 @@ def plan_threads(
     every_id = set(tiers)
     opened: list[Thread] = []
     stamps: list[tuple[str, str]] = []
-    first: dict[str, Fact] = {}
-    for fact in (*continuity.facts, *(f for doc in memory.archives for f in doc.facts)):
-        first.setdefault(fact.id, fact)  # a merge can leave an id twice: one thread per id
-    facts = list(first.values())
+    first: dict[str, tuple[Document, Fact]] = {}
+    for document in (continuity, *memory.archives):
+        for fact in document.facts:
+            first.setdefault(fact.id, (document, fact))  # a merge can leave an id twice
+    facts = [fact for _, fact in first.values()]
 
     # Re-verify invariants: due every `verify_invariants_every` sessions after the last check.
     # Core facts are counted after the review (a restored invariant is core again), and a
@@ -123,7 +127,28 @@ def plan_threads(
             if thread_id not in every_id:
                 text = f"Invert to anti-pattern: {fact.id}? (helpful {helpful}, harmful {harmful})"
                 opened.append(new_thread(thread_id, text, date))
+    # Drift (SPEC §10): a live fact that serves a target which is gone or never was.
+    vision = {fact.id: fact for fact in memory.vision.facts} if memory.vision else {}
+    for document, fact in first.values():
+        if tiers[fact.id] in GONE_TIERS:
+            continue
+        for _, target in serves_targets(document, fact):
+            state = _target_state(target, tiers, vision)
+            thread_id = f"{DRIFT_PREFIX}{fact.id}-{target}"
+            if state is not None and thread_id not in every_id:
+                every_id.add(thread_id)
+                text = f"Drift: {fact.id} doesn't serve {target} (it {state})"
+                opened.append(new_thread(thread_id, text, date))
     return ThreadPlan(tuple(opened), tuple(stamps))
+
+
+def _target_state(target: str, tiers: dict[str, str], vision: dict[str, Fact]) -> str | None:
+    """Why a `serves` target is not live after this review, or None when it is."""
+    if target in vision:
+        return "is superseded" if vision[target].get("tier") == "superseded" else None
+    if target not in tiers:
+        return "names no fact"
+    return f"is {tiers[target]}" if tiers[target] in GONE_TIERS else None
 
 
 def _active_at(ledger: Ledger, refs: list[int], stem: str, active_window: int) -> bool:

@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from mdmem.blocked import BlockedEntry, blocking, item_tokens
+from mdmem.blocked import BlockedEntry, blocked_facts
 from mdmem.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Document, Fact
+from mdmem.drift import serves_targets
 from mdmem.errors import ParseError
 from mdmem.findings import Finding, finding
-from mdmem.footer import ID_PATTERN
 from mdmem.ledger import EVENT_KEYS, SessionName, parse_session_name
 from mdmem.memory import Memory
 from mdmem.poison import find_poison
@@ -200,24 +200,18 @@ def has_duplicate_ids(memory: Memory) -> bool:
 
 def blocked_findings(memory: Memory, entries: tuple[BlockedEntry, ...]) -> list[Finding]:
     """Live or archived facts whose words come near a forgotten one."""
-    if not entries:
-        return []
-    found = []
-    for document, fact in _placed(memory, None):
-        entry = blocking(item_tokens(document.fact_text(fact)), entries)
-        if entry is not None:
-            found.append(
-                finding(
-                    "E008",
-                    document.path,
-                    fact.line,
-                    f"fact {fact.id} is near the blocked entry {entry.fact_id} "
-                    f"({entry.path}:{entry.line}, blocked {entry.blocked})",
-                    "it was forgotten on purpose: delete this fact, or lift the block by "
-                    "editing blocked.md by hand",
-                )
-            )
-    return found
+    return [
+        finding(
+            "E008",
+            document.path,
+            fact.line,
+            f"fact {fact.id} is near the blocked entry {entry.fact_id} "
+            f"({entry.path}:{entry.line}, blocked {entry.blocked})",
+            "it was forgotten on purpose: delete this fact, or lift the block by "
+            "editing blocked.md by hand",
+        )
+        for document, fact, entry in blocked_facts((memory.continuity, *memory.archives), entries)
+    ]
 
 
 # --- What a review would do ----------------------------------------------------------------
@@ -269,9 +263,6 @@ def _changes(before: dict[str, str], after: dict[str, str]) -> Iterator[str]:
 
 # --- Links: supersession and drift ---------------------------------------------------------
 
-_SERVES = re.compile(rf"\bserves:\s*({ID_PATTERN})\b")
-_SPLIT = re.compile(r"[\s,]+")
-
 
 def link_findings(
     memory: Memory, vision: Document | None, entries: tuple[BlockedEntry, ...]
@@ -298,10 +289,7 @@ def link_findings(
                 )
         if document.path in archives:
             continue
-        links = [(footer_line, t) for t in _SPLIT.split(fact.get("serves") or "") if t]
-        for offset, text in enumerate(document.fact_text(fact)):
-            links += [(fact.start + offset + 1, t) for t in _SERVES.findall(text)]
-        for line, target in links:
+        for line, target in serves_targets(document, fact):
             state = _target_state(target, every, archives, forgotten)
             if state is not None:
                 found.append(

@@ -26,12 +26,10 @@ from mdmem.lint import (
     unknown_id_findings,
 )
 from mdmem.lintcache import TextCache, history
-from mdmem.memory import ARCHIVE, SESSIONS, Memory, Progress, bulk_allocation, load
+from mdmem.memory import ARCHIVE, SESSIONS, VISION, Memory, Progress, bulk_allocation, load
 from mdmem.nearest import Nearest
 from mdmem.textfile import read
 from mdmem.writer import locked
-
-VISION = "vision.md"
 
 
 def lint(root: Path, progress: Progress | None = None) -> tuple[Finding, ...]:
@@ -49,7 +47,7 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
     found: list[Finding] = []
     memory: Memory | None = None
     try:
-        memory = load(root, strict_ids=False, progress=progress)
+        memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
     except ParseError as error:
         found.append(parse_finding(error, label))
     vision = _optional_document(root, VISION, found)

@@ -8,8 +8,10 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from mdmem import cache
+from mdmem.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.document import Document, parse_document
 from mdmem.errors import MdmemError, ParseError
 from mdmem.ledger import Session, SessionName, parse_session, parse_session_name
@@ -22,11 +24,12 @@ ARCHIVE = "archive"
 INDEX = "INDEX.md"
 POLICY = "decay-policy.md"
 REVIEWS = "reviews.md"
+VISION = "vision.md"
 
 
 @dataclass(frozen=True)
 class Memory:
-    """Everything a review reads. `files` maps each path (relative to root) to its text."""
+    """Everything a review reads, parsed."""
 
     root: Path
     continuity: Document
@@ -35,6 +38,8 @@ class Memory:
     policy: Policy
     reviews: TextFile | None
     index: TextFile | None
+    blocked: tuple[BlockedEntry, ...] = ()  # memory/blocked.md: text that must not come back
+    vision: Document | None = None  # memory/vision.md: the targets `serves` links point at
 
     @property
     def label(self) -> str:
@@ -59,7 +64,8 @@ def find_root(start: Path, explicit: Path | None = None) -> Path:
     raise MdmemError(f"no memory/{CONTINUITY} here or in any parent folder; run 'mdmem init'")
 
 
-Progress = Callable[[int, int], None]  # (files done, files in all)
+Progress = Callable[[int, int], None]
+T = TypeVar("T")  # (files done, files in all)
 
 
 def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
@@ -154,13 +160,26 @@ def bulk_allocation() -> Iterator[None]:
             gc.enable()
 
 
-def load(root: Path, *, strict_ids: bool = True, progress: Progress | None = None) -> Memory:
+def _forward(root: Path, relative: str, parse: Callable[[TextFile], T], absent: T) -> T:
+    file = _optional(root, relative)
+    return absent if file is None else parse(file)
+
+
+def load(
+    root: Path,
+    *,
+    strict_ids: bool = True,
+    progress: Progress | None = None,
+    forward_layer: bool = True,
+) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 
     An id in two documents, or twice in the archive, is let through: it is what
     parallel reviews leave after a merge, and the review keeps one copy (`mdmem.repair`).
     `strict_ids=False` accepts an id twice in continuity too (lint reports it as a finding).
     `progress(done, total)` is called now and then while the session logs are read.
+    `forward_layer=False` leaves blocked.md and vision.md unread (lint reads them itself,
+    so that an error in one is a finding of its own).
     """
     root = Path(root).resolve()
     label = root.name
@@ -179,4 +198,6 @@ def load(root: Path, *, strict_ids: bool = True, progress: Progress | None = Non
         policy=parse_policy(_optional(root, POLICY)),
         reviews=_optional(root, REVIEWS),
         index=_optional(root, f"{ARCHIVE}/{INDEX}"),
+        blocked=_forward(root, BLOCKED, parse_blocked, ()) if forward_layer else (),
+        vision=_forward(root, VISION, parse_document, None) if forward_layer else None,
     )

@@ -23,6 +23,7 @@ from mdmem.archive import (
     render_index,
     summary,
 )
+from mdmem.blocked import blocked_facts
 from mdmem.cadence import ThreadPlan, plan_threads
 from mdmem.document import (
     INVARIANTS_SECTION,
@@ -32,7 +33,7 @@ from mdmem.document import (
     parse_document,
 )
 from mdmem.edit import Edit, append_point, apply_edits, normalized, removal
-from mdmem.errors import MdmemError
+from mdmem.errors import MdmemError, ParseError
 from mdmem.footer import footer_ids
 from mdmem.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
 from mdmem.policy import Policy
@@ -151,6 +152,7 @@ def plan_review(memory: Memory) -> ReviewPlan:
     """Decide everything a review of `memory` changes, as whole-file texts."""
     if not memory.sessions:
         return ReviewPlan(memory.root, (), None)
+    _refuse_blocked(memory)
     # Archive files in name (so quarter) order, whoever built the tuple: where several
     # facts return to one section, they come back in that order on every machine.
     archives = tuple(sorted(memory.archives, key=lambda document: document.path))
@@ -188,6 +190,18 @@ def plan_review(memory: Memory) -> ReviewPlan:
     )
     writes.sort(key=lambda w: w.path)
     return ReviewPlan(memory.root, tuple(writes), summary_, tuple(decisions.values()))
+
+
+def _refuse_blocked(memory: Memory) -> None:
+    """Text forgotten on purpose (SPEC §9) stops the review, naming the blocked entry."""
+    documents = (memory.continuity, *memory.archives)
+    for document, fact, entry in blocked_facts(documents, memory.blocked):
+        raise ParseError(
+            f"fact {fact.id} is near the blocked entry {entry.fact_id} ({entry.path}:"
+            f"{entry.line}): it was forgotten on purpose; delete it, or edit blocked.md",
+            document.path,
+            fact.line,
+        )
 
 
 def _decide_copies(

@@ -239,3 +239,69 @@ def test_a_malformed_cache_entry_is_read_again(tmp_path: Path) -> None:
     )
     sessions = read_sessions(root)
     assert "integer-cents" in sessions[0].references
+
+
+BLOCKED = """# Blocked
+
+## Blocked
+
+- Mock the database in unit tests
+  <!-- id: mock-the-database | blocked: 2026-01-05 | reason: hid a migration bug twice -->
+"""
+RETURNING = """# Continuity
+
+## Conventions
+
+- Mock the database in unit tests
+  <!-- id: mock-db-again | created: 2026-01-06 | last_used: 2026-01-06 | uses: 1 | tier: working -->
+"""
+
+
+def test_review_refuses_text_forgotten_on_purpose(tmp_path: Path, no_cache: None) -> None:
+    root = build(
+        tmp_path,
+        RETURNING,
+        {"2026-01-06-100000": "- Created: mock-db-again"},
+        **{"blocked.md": BLOCKED},
+    )
+    before = (root / "continuity.md").read_bytes()
+    with pytest.raises(Exception, match="near the blocked entry mock-the-database") as error:
+        review(root, commit=False)
+    assert getattr(error.value, "line", None) == 5
+    assert (root / "continuity.md").read_bytes() == before
+    assert not (root / "reviews.md").exists()
+
+
+SERVING = """# Continuity
+
+## Key Decisions
+
+- Webhooks go through an outbox table
+  <!-- id: outbox-for-webhooks | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: active | serves: reliable-webhooks -->
+- Retries use jittered backoff
+  <!-- id: jittered-retries | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: active | serves: no-such-goal -->
+
+## Open Threads
+
+- [ ] (blueprint) dead-letter queue → serves: reliable-webhooks
+  <!-- id: dead-letter-queue | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: working -->
+"""
+VISION = """# Vision
+
+## North Star
+
+- Merchant webhooks arrive, exactly once, within a minute
+  <!-- id: reliable-webhooks | created: 2026-01-01 | tier: core -->
+"""
+
+
+def test_drift_opens_one_thread_per_broken_link(tmp_path: Path, no_cache: None) -> None:
+    sessions = {"2026-01-02-100000": "- Referenced: outbox-for-webhooks, jittered-retries"}
+    root = build(tmp_path, SERVING, sessions, **{"vision.md": VISION})
+    plan, _ = review(root, commit=False)
+    assert plan.summary is not None
+    assert plan.summary.opened == ("drift-jittered-retries-no-such-goal",)
+    text = (root / "continuity.md").read_text()
+    assert "- [ ] Drift: jittered-retries doesn't serve no-such-goal (it names no fact)" in text
+    again, _ = review(root, commit=False)
+    assert not again.changed
