@@ -15,7 +15,7 @@ import click
 
 from mdmem import writer
 from mdmem.archive import REASONS
-from mdmem.errors import EXIT_FINDINGS, EXIT_OK, MdmemError
+from mdmem.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, MdmemError
 from mdmem.memory import find_root
 from mdmem.secrets import redact
 from mdmem.writer import finish_interrupted
@@ -54,6 +54,10 @@ def handles_errors(func: F) -> F:
             # Messages quote user text; a secret in it is masked here, the last line of defence.
             click.echo(f"mdmem: {redact(str(exc))}", err=True)
             sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            # Any write it cut short is finished or dropped by the next mdmem command.
+            click.echo("mdmem: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
 
     return wrapper  # type: ignore[return-value]
 
@@ -111,7 +115,7 @@ def main(lock_timeout: float) -> None:
     """Long-term memory for coding agents, kept as markdown in git.
 
     Exit codes: 0 ok, 1 findings (lint), 2 usage, 3 bad input (file:line: message,
-    nothing written), 4 could not write or commit (lock held, git refused).
+    nothing written), 4 could not write or commit (lock held, git refused), 130 interrupted.
 
     Environment: MDMEM_LOCK_TIMEOUT=5 mdmem review waits at most 5 s for the lock.
     """

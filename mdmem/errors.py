@@ -12,6 +12,7 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3
 EXIT_CANNOT_WRITE = 4
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 
 def quote(value: str, context: str | None = None) -> str:
