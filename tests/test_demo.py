@@ -71,3 +71,12 @@ def test_demo_output_is_the_same_every_run() -> None:
     second = CliRunner().invoke(main, ["demo"]).output
     strip = re.compile(r"[0-9a-f]{12,40}")  # commit ids carry the commit time
     assert strip.sub("SHA", first) == strip.sub("SHA", second)
+
+
+def test_readme_shows_the_real_demo_output() -> None:
+    """The README's review transcript is what `mdmem demo` prints (commit ids aside)."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    shown = readme.split("```text\n", 1)[1].split("\n```", 1)[0]
+    printed = CliRunner().invoke(main, ["demo"]).output.split("\n", 1)[1]
+    sha = re.compile(r"[0-9a-f]{12,40}")
+    assert sha.sub("SHA", shown).rstrip() == sha.sub("SHA", printed).rstrip()
