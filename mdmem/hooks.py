@@ -13,6 +13,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mdmem.errors import MdmemError, WriteError
 from mdmem.findings import Finding
@@ -29,6 +30,9 @@ from mdmem.lintcache import history
 from mdmem.lintrun import lint
 from mdmem.memory import SESSIONS
 from mdmem.writer import locked, replace_file
+
+if TYPE_CHECKING:
+    import git
 
 HOOK = "pre-commit"
 CHAINED = "pre-commit.before-mdmem"
@@ -81,6 +85,17 @@ def hook_script(memory: str, python: str) -> str:
     )
 
 
+def _repository_of(root: Path, why: str) -> tuple[git.Repo, str]:
+    """The repository holding the memory folder, and the folder's path inside it."""
+    repo = repository(root)
+    if repo is None:
+        raise MdmemError(f"not a git repository: {why}", root)
+    memory = relative_path(repo, root)
+    if memory is None:
+        raise MdmemError("the memory folder is outside the repository", root)
+    return repo, memory
+
+
 def install(root: Path, *, chain: bool = False, python: str | None = None) -> Installed:
     """Write the pre-commit hook into the repository's hooks folder (core.hooksPath honoured).
 
@@ -88,12 +103,7 @@ def install(root: Path, *, chain: bool = False, python: str | None = None) -> In
     with it, the old hook is kept beside ours and run before it.
     """
     root = Path(root).resolve()
-    repo = repository(root)
-    if repo is None:
-        raise MdmemError("not a git repository: there is nowhere to install a hook", root)
-    memory = relative_path(repo, root)
-    if memory is None:
-        raise MdmemError("the memory folder is outside the repository", root)
+    repo, memory = _repository_of(root, "there is nowhere to install a hook")
     folder = hooks_folder(repo)
     target = folder / HOOK
     chained_path = folder / CHAINED
@@ -125,12 +135,7 @@ def install(root: Path, *, chain: bool = False, python: str | None = None) -> In
 def pre_commit(root: Path) -> PreCommit:
     """What the hook checks: staged edits to committed logs, then lint when memory is staged."""
     root = Path(root).resolve()
-    repo = repository(root)
-    if repo is None:
-        raise MdmemError("not a git repository", root)
-    memory = relative_path(repo, root)
-    if memory is None:
-        raise MdmemError("the memory folder is outside the repository", root)
+    repo, memory = _repository_of(root, "there is nothing to check")
     staged = staged_changes(repo, memory)
     if not staged:
         return PreCommit((), ())
