@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from mdmem import cache
-from mdmem.archive import REASONS
 from mdmem.errors import MdmemError, SecretError
 from mdmem.memory import Progress, bulk_allocation, load
 from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
@@ -34,12 +33,9 @@ def commit_message(summary: ReviewSummary) -> str:
         "",
         f"{summary.sessions} sessions; {tiers}; open threads {summary.open_threads}",
     ]
-    details: list[str] = []
-    for reason in REASONS:
-        if ids := summary.archived(reason):
-            details.append(f"Archived ({reason}): {id_list(ids, MESSAGE_IDS)}")
-    if summary.moved_in:
-        details.append(f"Reactivated: {id_list(summary.moved_in, MESSAGE_IDS)}")
+    details = [
+        f"{label.capitalize()}: {id_list(ids, MESSAGE_IDS)}" for label, ids in summary.listed()
+    ]
     if summary.tier_changes:
         changes = [f"{i} ({a} → {b})" for i, a, b in summary.tier_changes]
         details.append(f"Tier changes: {id_list(changes, MESSAGE_IDS)}")
@@ -47,11 +43,6 @@ def commit_message(summary: ReviewSummary) -> str:
         details.append(f"Refreshed uses/last_used: {len(summary.refreshed)} facts")
     if summary.backfilled:
         details.append(f"Backfilled origin: {id_list(summary.backfilled, MESSAGE_IDS)}")
-    if summary.opened:
-        details.append(f"Opened threads: {id_list(summary.opened, MESSAGE_IDS)}")
-    if summary.merged_duplicates:
-        merged = id_list(summary.merged_duplicates, MESSAGE_IDS)
-        details.append(f"One copy kept after a merge: {merged}")
     if details:
         lines += ["", *details]
     return "\n".join(lines) + "\n"

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from mdmem import writer
-from mdmem.archive import REASONS
 from mdmem.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, MdmemError
 from mdmem.memory import find_root
 from mdmem.secrets import redact
@@ -172,20 +171,11 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
         + ", ".join(f"{tier} {count}" for tier, count in summary.tiers)
         + f", open threads {summary.open_threads}"
     )
-    for reason in REASONS:
-        if ids := summary.archived(reason):
-            lines.append(f"  archived ({reason}): {id_list(ids, SHOWN_IDS)}")
-    if summary.moved_in:
-        lines.append(f"  reactivated: {id_list(summary.moved_in, SHOWN_IDS)}")
+    lines += [f"  {label}: {id_list(ids, SHOWN_IDS)}" for label, ids in summary.listed()]
     for fact_id, before, after in summary.tier_changes[:SHOWN_IDS]:
         lines.append(f"  {fact_id}: {before} → {after}")
     if len(summary.tier_changes) > SHOWN_IDS:
         lines.append(f"  and {len(summary.tier_changes) - SHOWN_IDS} more tier changes")
-    if summary.opened:
-        lines.append(f"  opened: {id_list(summary.opened, SHOWN_IDS)}")
-    if summary.merged_duplicates:
-        merged = id_list(summary.merged_duplicates, SHOWN_IDS)
-        lines.append(f"  one copy kept after a merge: {merged}")
     if not plan.changed:
         lines.append("Nothing new since the last review: no file written, no commit.")
     elif dry_run:

@@ -97,6 +97,16 @@ class ReviewSummary:
         """Ids moved out for one reason (faded, superseded, completed), in id order."""
         return [fact_id for fact_id, why in self.moved_out if why == reason]
 
+    def listed(self) -> list[tuple[str, Sequence[str]]]:
+        """(what happened, ids) for each kind of change that has ids, in a fixed order."""
+        kinds: list[tuple[str, Sequence[str]]] = [
+            *((f"archived ({reason})", self.archived(reason)) for reason in REASONS),
+            ("reactivated", self.moved_in),
+            ("opened", self.opened),
+            ("one copy kept after a merge", self.merged_duplicates),
+        ]
+        return [(label, ids) for label, ids in kinds if ids]
+
     def as_dict(self) -> dict[str, object]:
         return {
             "through": self.through,
