@@ -201,7 +201,7 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
 def demo(keep: Path | None) -> None:
     """Build an example repository (30 sessions), review it, and show the commit.
 
-    Example: mdmem demo --keep /tmp/paygate
+    Example: mdmem demo --keep paygate-example
     """
     from mdmem import demo as demo_module
 

@@ -116,8 +116,6 @@ def test_many_waiters_on_a_stale_lock_still_take_turns(
 
 
 def test_a_review_and_a_lint_at_once(repo: Path, reviewed: dict[str, bytes]) -> None:
-    if "lint" not in main.commands:
-        pytest.skip("mdmem lint does not exist yet (issue 3)")
     before = mdmem(repo, "lint", "--json")
     review, lint = together(repo, ("review",), ("lint", "--json"))
     assert review.returncode == 0, review.stderr
