@@ -84,6 +84,9 @@ def init(project: Path, *, ci: bool = False) -> InitResult:
     if not project.is_dir():
         raise MdmemError(f"{project} is not a folder")
     memory = project / MEMORY
+    if _exists(memory) and not memory.is_dir():
+        raise MdmemError(f"{memory} exists and is not a folder; move it, then run init again")
+    _refuse_odd_files(project, (GITIGNORE, GITATTRIBUTES, *SHIPPED))
     memory.mkdir(exist_ok=True)  # the lock lives in it
     with locked(memory):
         recover(project)  # what an interrupted init left decides what is still missing
@@ -92,6 +95,7 @@ def init(project: Path, *, ci: bool = False) -> InitResult:
         extended = {
             name: text for name in (GITIGNORE, GITATTRIBUTES) if (text := _extended(project, name))
         }
+        _refuse_odd_files(project, (*new, *extended))
         write_files(project, {**new, **extended})
     configured, notice = register_merge_driver(project)
     created = sorted([*new, *(name for name in extended if name in fresh)])
@@ -139,6 +143,14 @@ def _read_shipped(source: Path) -> str:
         return source.read_text("utf-8")
     except OSError:
         raise MdmemError(f"{source} is missing from this installation; reinstall mdmem") from None
+
+
+def _refuse_odd_files(project: Path, names: tuple[str, ...]) -> None:
+    """A folder or a link where init would write a file: stop before writing anything."""
+    for name in names:
+        target = project / name
+        if _exists(target) and (target.is_symlink() or not target.is_file()):
+            raise MdmemError(f"{target} is not a regular file; nothing was written")
 
 
 def _exists(path: Path) -> bool:

@@ -7,6 +7,7 @@ streaming scanner over lines, not a markdown parser.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mdmem.document import Fences
@@ -103,10 +104,14 @@ def parse_session(name: SessionName, data: bytes, path: str) -> Session:
     return _read_section(name, path, section, heading_line)
 
 
-def reference_lines(data: bytes, path: str) -> tuple[tuple[str, int], ...]:
+def reference_lines(
+    data: bytes, path: str, mask: Callable[[str], str] = str
+) -> tuple[tuple[str, int], ...]:
     """Every id-shaped token of the `## Memory References` section with its 1-based line.
 
     The scanner keeps only sets; lint calls this for the few logs that name an unknown id.
+    Tokens are looked for in `mask(line)`: lint masks secret values there, so that a
+    password shaped like an id is never printed as an unknown id.
     """
     found = _section(data, path)
     if found is None:
@@ -115,7 +120,7 @@ def reference_lines(data: bytes, path: str) -> tuple[tuple[str, int], ...]:
     return tuple(
         (token, heading_line + 1 + offset)
         for offset, line in enumerate(section.split("\n"))
-        for token in _TOKEN.findall(line)
+        for token in _TOKEN.findall(mask(line))
     )
 
 

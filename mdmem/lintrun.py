@@ -28,6 +28,7 @@ from mdmem.lint import (
 from mdmem.lintcache import TextCache, history
 from mdmem.memory import ARCHIVE, SESSIONS, VISION, Memory, Progress, bulk_allocation, load
 from mdmem.nearest import Nearest
+from mdmem.secrets import redact
 from mdmem.textfile import read
 from mdmem.writer import locked
 
@@ -126,7 +127,7 @@ def _session_findings(
         session = sessions.get(display)
         unknown = session.references - known if session is not None else frozenset()
         if unknown:
-            tokens = reference_lines(path.read_bytes(), display)
+            tokens = reference_lines(path.read_bytes(), display, mask=redact)
             found += unknown_id_findings(display, tokens, unknown, nearest)
     return found
 

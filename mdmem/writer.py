@@ -293,7 +293,14 @@ def recover(root: Path) -> list[str]:
         for relative in (*plan.replace, *plan.delete):
             _target(root, relative)
         _check_finishable(root, plan)
-        _roll_forward(root, plan)
+        try:
+            _roll_forward(root, plan)
+        except OSError as exc:
+            raise WriteError(
+                f"could not finish the interrupted write of {exc.filename or root}: "
+                f"{exc.strerror}; fix that path, then run mdmem again ({journal.name} keeps "
+                "what is left to do)"
+            ) from None
         finished = sorted((*plan.replace, *plan.delete))
     elif pending.exists():
         # Never committed: the old files stand and the temps it names go. A pending
