@@ -118,6 +118,8 @@ class StagedChange:
     path: str
     old_blob: str
     new_blob: str
+    old_mode: str = ""
+    new_mode: str = ""
 
 
 def top_folder(repo: git.Repo) -> Path:
@@ -248,7 +250,8 @@ def staged_changes(repo: git.Repo, pathspec: str) -> tuple[StagedChange, ...]:
     changes: list[StagedChange] = []
     for index in range(0, len(fields) - 1, 2):
         meta = fields[index].lstrip("\n").split(" ")
-        changes.append(StagedChange(meta[4][:1], fields[index + 1], meta[2], meta[3]))
+        status, path = meta[4][:1], fields[index + 1]
+        changes.append(StagedChange(status, path, meta[2], meta[3], meta[0].lstrip(":"), meta[1]))
     return tuple(sorted(changes, key=lambda change: change.path))
 
 

@@ -154,13 +154,17 @@ def pre_commit(root: Path) -> PreCommit:
     for change in logs:
         first = originals.get(change.path)
         original = first.original if first is not None else change.old_blob
-        if change.status != "D":
+        mode_changed = change.status != "D" and change.old_mode != change.new_mode
+        if change.status != "D" and not mode_changed:
             if change.new_blob == original:
                 continue  # it puts back exactly what was committed
             before = blob_bytes(repo, original).decode("utf-8", "replace")
             after = blob_bytes(repo, change.new_blob).decode("utf-8", "replace")
             if only_redacted(before, after):
                 continue
-        action = "deletes or renames" if change.status == "D" else "modifies"
+        if change.status == "D":
+            action = "deletes or renames"
+        else:
+            action = "changes the file mode of" if mode_changed else "modifies"
         refused.append(Refusal(f"{root.name}/{SESSIONS}/{Path(change.path).name}", action))
     return PreCommit(tuple(refused), lint(root))

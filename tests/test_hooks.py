@@ -82,6 +82,19 @@ def test_an_edit_to_a_committed_log_is_refused(repo: Path) -> None:
     assert head(repo) == before
 
 
+def test_a_mode_change_of_a_committed_log_is_refused(repo: Path) -> None:
+    install(repo)
+    before = head(repo)
+    log = repo / SESSION
+    log.chmod(log.stat().st_mode | 0o111)
+    done = commit(repo, SESSION)
+    assert done.returncode != 0
+    assert f"{SESSION}: this commit changes the file mode of a committed session log" in (
+        done.stderr
+    )
+    assert head(repo) == before
+
+
 @pytest.mark.parametrize("how", ["delete", "rename"])
 def test_deleting_or_renaming_a_committed_log_is_refused(repo: Path, how: str) -> None:
     install(repo)
