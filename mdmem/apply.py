@@ -57,8 +57,6 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
     """
     if not plan.writes or plan.summary is None:
         return ApplyResult((), None, None)
-    from mdmem.gitio import commit_files, repository  # git is loaded only to commit
-
     root = plan.root
     refuse_secrets(plan)
     with locked(root):
@@ -73,6 +71,8 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
         written = tuple(write.path for write in plan.writes)
         if not commit:
             return ApplyResult(written, None, None)
+        from mdmem.gitio import commit_files, repository  # git is loaded only to commit
+
         repo = repository(root)
         if repo is None:
             return ApplyResult(written, None, "not a git repository: files written, not committed")
@@ -150,7 +150,7 @@ def review(
         if settled is not None:
             return ReviewPlan(root, (), _summary_from(settled)), ApplyResult((), None, None)
         with bulk_allocation():
-            plan = plan_review(load(root, progress=progress))
+            plan = plan_review(load(root, progress=progress, stats=before))
         if dry_run:
             refuse_secrets(plan, shown=True)
             return plan, ApplyResult((), None, None)

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -123,23 +124,39 @@ def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
 MEMO_FORMAT = 1
 
 
+TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md")
+FOLDERS = ("archive", "sessions")
+
+
 def fingerprint(root: Path) -> dict[str, list[int]]:
     """relative path -> [size, mtime_ns] of every file a review reads (links not followed),
     and for each folder whether it is a link and which inode it is."""
-    found: dict[str, list[int]] = {}
-    for relative in ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md"):
-        with contextlib.suppress(OSError):
-            stat = os.lstat(root / relative)
-            found[relative] = [stat.st_size, stat.st_mtime_ns]
-    for folder in ("archive", "sessions"):
-        with contextlib.suppress(OSError):
-            stat = os.lstat(root / folder)
-            found[f"{folder}/"] = [int(os.path.islink(root / folder)), stat.st_ino]
+    found = _stats(root, TOP_FILES)
+    found.update(_folders(root))
+    for folder in FOLDERS:
         with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".md"):
                     stat = entry.stat(follow_symlinks=False)
                     found[f"{folder}/{entry.name}"] = [stat.st_size, stat.st_mtime_ns]
+    return found
+
+
+def _stats(root: Path, relatives: Iterable[str]) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for relative in relatives:
+        with contextlib.suppress(OSError):
+            stat = os.lstat(root / relative)
+            found[relative] = [stat.st_size, stat.st_mtime_ns]
+    return found
+
+
+def _folders(root: Path) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for folder in FOLDERS:
+        with contextlib.suppress(OSError):
+            stat = os.lstat(root / folder)
+            found[f"{folder}/"] = [int(os.path.islink(root / folder)), stat.st_ino]
     return found
 
 
@@ -169,14 +186,16 @@ def save_memo(
 ) -> None:
     """Record the outcome of a review whose files are now on disk.
 
-    `before` is the fingerprint taken before the review read anything: if any file
-    other than those it wrote changed meanwhile (an agent added a log without the
-    lock), the outcome may not hold for the files now on disk, and nothing is recorded.
+    `before` is the fingerprint taken before the review read anything; the memo keeps it,
+    with only the files the review wrote (and its folders) stat'ed again. A file anyone
+    else changed meanwhile (an agent adding a log without the lock) therefore no longer
+    matches the memo, and the next review reads everything, as it must.
     """
-    after = fingerprint(root)
-    changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
-    if not changed <= set(written):
-        return
+    after = dict(before)
+    for relative in written:
+        after.pop(relative, None)
+    after.update(_stats(root, written))
+    after.update(_folders(root))
     payload = {
         "format": MEMO_FORMAT,
         "code": code_version(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -65,6 +65,7 @@ def find_root(start: Path, explicit: Path | None = None) -> Path:
 
 
 Progress = Callable[[int, int], None]
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: no newline translation
 T = TypeVar("T")  # (files done, files in all)
 
 
@@ -92,8 +93,14 @@ def session_files(root: Path) -> list[tuple[SessionName, Path]]:
     return [(name, Path(entry.path)) for name, entry in _session_entries(root)]
 
 
-def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session, ...]:
-    """Every session log's references, in ledger order (unchanged logs come from the cache)."""
+def read_sessions(
+    root: Path, progress: Progress | None = None, stats: Mapping[str, Sequence[int]] | None = None
+) -> tuple[Session, ...]:
+    """Every session log's references, in ledger order (unchanged logs come from the cache).
+
+    `stats`: `sessions/NAME` -> (size, mtime_ns) as just read from the folder (a review's
+    fingerprint), so that no log is stat'ed twice; a log missing from it is stat'ed here.
+    """
     entries = _session_entries(root)
     cache_file = cache.location(root)
     cached = cache.load(cache_file)
@@ -103,15 +110,19 @@ def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session
     for done, (name, entry) in enumerate(entries, 1):
         display = f"{root.name}/{SESSIONS}/{entry.name}"
         try:
-            stat = entry.stat()
+            known = None if stats is None else stats.get(f"{SESSIONS}/{entry.name}")
+            if known is None:
+                stat = entry.stat()
+                size, mtime_ns = stat.st_size, stat.st_mtime_ns
+            else:
+                size, mtime_ns = known[0], known[1]
             hit = cached.get(entry.name)
             session = None
-            if cache.matches(hit, stat.st_size, stat.st_mtime_ns):
+            if cache.matches(hit, size, mtime_ns):
                 session = cache.from_entry(hit, name, display)
             if hit is None or session is None:
-                with open(entry.path, "rb") as handle:
-                    session = parse_session(name, handle.read(), display)
-                hit = cache.to_entry(session, stat.st_size, stat.st_mtime_ns)
+                session = parse_session(name, read_bytes(entry.path, size), display)
+                hit = cache.to_entry(session, size, mtime_ns)
         except OSError as exc:
             raise ParseError(f"cannot be read: {exc.strerror}", display) from None
         fresh[entry.name] = hit
@@ -121,6 +132,23 @@ def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session
     if fresh != cached:
         cache.save(cache_file, fresh)
     return tuple(sessions)
+
+
+def read_bytes(path: str, size: int) -> bytes:
+    """A file's bytes when its size is known: one read call, where `open().read()` makes
+    several (a tenth of a large review's time went to them). A file that grew or shrank
+    since its size was taken is read to its end all the same."""
+    descriptor = os.open(path, _READ_FLAGS)
+    try:
+        data = os.read(descriptor, size + 1)
+        if len(data) != size:
+            chunks = [data]
+            while chunk := os.read(descriptor, 1 << 20):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+        return data
+    finally:
+        os.close(descriptor)
 
 
 def refuse_link(folder: Path, display: str) -> None:
@@ -171,6 +199,7 @@ def load(
     strict_ids: bool = True,
     progress: Progress | None = None,
     forward_layer: bool = True,
+    stats: Mapping[str, Sequence[int]] | None = None,
 ) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 
@@ -179,7 +208,7 @@ def load(
     `strict_ids=False` accepts an id twice in continuity too (lint reports it as a finding).
     `progress(done, total)` is called now and then while the session logs are read.
     `forward_layer=False` leaves blocked.md and vision.md unread (lint reads them itself,
-    so that an error in one is a finding of its own).
+    so that an error in one is a finding of its own). `stats`: see `read_sessions`.
     """
     root = Path(root).resolve()
     label = root.name
@@ -194,7 +223,7 @@ def load(
         root=root,
         continuity=continuity,
         archives=archives,
-        sessions=read_sessions(root, progress),
+        sessions=read_sessions(root, progress, stats),
         policy=parse_policy(_optional(root, POLICY)),
         reviews=_optional(root, REVIEWS),
         index=_optional(root, f"{ARCHIVE}/{INDEX}"),

@@ -1,0 +1,103 @@
+"""The session-log scanner's whole-text fast path against a plain line loop (property_)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mdmem.ledger import REFERENCES_HEADING, SessionName, _section, parse_session
+
+_HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
+
+
+def section_by_lines(text: str) -> tuple[int, str] | None:
+    """What the scanner must find in a log without code fences, the slow obvious way."""
+    lines = text.split("\n")
+    for start, line in enumerate(lines):
+        if line.rstrip() == REFERENCES_HEADING:
+            section = []
+            for after in lines[start + 1 :]:
+                if _HEADING_END.match(after):
+                    break
+                section.append(after)
+            return start + 1, "\n".join(section).rstrip("\n")
+    return None
+
+
+LINES = st.sampled_from(
+    [
+        REFERENCES_HEADING,
+        REFERENCES_HEADING + "  ",
+        "x" + REFERENCES_HEADING,
+        "## Memory References and more",
+        "## Notes",
+        "# Session",
+        "#",
+        "##",
+        "##\r",
+        "### Detail",
+        "#tag is not a heading",
+        " ## indented",
+        "- Referenced: cache-layout-01, queue-default-02",
+        "- Created: report-default-03 (tier: working)",
+        "  continues-here-04",
+        "",
+        "prose with api-key-05 in it",
+    ]
+)
+
+
+@given(st.lists(LINES, max_size=14), st.booleans())
+def test_property_fast_section_scan_equals_the_line_loop(lines: list[str], final: bool) -> None:
+    text = "\n".join(lines) + ("\n" if final else "")
+    assert _section(text.encode("utf-8"), "log.md") == section_by_lines(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("## Memory References\n## Notes\n", (1, ""), id="heading_right_after"),
+        pytest.param("## Memory References\n\n## Notes\n", (1, ""), id="blank_then_heading"),
+        pytest.param(
+            "## Memory References\n- Referenced: a-b\n### Sub\n- c-d\n# End\n- e-f\n",
+            (1, "- Referenced: a-b\n### Sub\n- c-d"),
+            id="level_three_does_not_end",
+        ),
+        pytest.param(
+            "# S\n## Memory References\n- a-b\n#tag\n##\n- c-d\n",
+            (2, "- a-b\n#tag"),
+            id="bare_hashes_end_hashtag_does_not",
+        ),
+        pytest.param("## Memory References", (1, ""), id="heading_is_last_without_newline"),
+    ],
+)
+def test_section_boundaries(text: str, expected: tuple[int, str]) -> None:
+    assert _section(text.encode("utf-8"), "log.md") == expected
+    assert section_by_lines(text) == expected
+
+
+def test_tokens_and_events_of_a_typical_log() -> None:
+    text = (
+        "# Session\n\n## Memory References\n"
+        "- Referenced: cache-layout-01, queue-default-02\n"
+        "- Created: report-default-03 (tier: working)\n"
+        "- Superseded: queue-default-02 -> queue-policy-04\n"
+        "  (wrapped-note-05)\n\n## Notes\nnot-counted-06\n"
+    )
+    name = SessionName("2026-01-01", "100000", "", "2026-01-01-100000")
+    session = parse_session(name, text.encode("utf-8"), "log.md")
+    assert session.references == {
+        "cache-layout-01",
+        "queue-default-02",
+        "report-default-03",
+        "queue-policy-04",
+        "wrapped-note-05",
+    }
+    assert [(e.kind, e.ids, e.new_id, e.line) for e in session.events] == [
+        ("created", ("report-default-03",), None, 5),
+        ("superseded", ("queue-default-02",), "queue-policy-04", 6),
+    ]
+    assert session.section_line == 3
