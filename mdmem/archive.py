@@ -28,8 +28,11 @@ def reason_for(tier: str, done_thread: bool) -> str:
 def summary(text_lines: tuple[str, ...]) -> str:
     """One line of a fact for the index: its first line without list and task markup."""
     first = body(text_lines[0]).strip() if text_lines else ""
-    first = _LIST_MARK.sub("", first)
-    first = _MARKUP.sub("", first)
+    mark = _LIST_MARK.match(first)
+    if mark is not None:
+        first = first[mark.end() :]
+    if "*" in first or "_" in first or "`" in first:  # the common line has no markup
+        first = _MARKUP.sub("", first)
     first = " ".join(first.replace("—", "-").split())
     if len(first) > SUMMARY_WIDTH:
         first = first[: SUMMARY_WIDTH - 1].rstrip() + "…"

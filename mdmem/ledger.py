@@ -35,8 +35,6 @@ _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
 _ARROW = re.compile(r"→|->")
-# Runs one of which every merge-conflict marker line starts with.
-_MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
 
 
 @dataclass(frozen=True, order=True)
@@ -128,61 +126,85 @@ def reference_lines(
 
 def _section(data: bytes, path: str) -> tuple[int, str] | None:
     """(1-based line of the heading, text of the lines after it up to the next `#`/`##`
-    heading outside a code fence), or None when the log has no such section."""
+    heading outside a code fence), or None when the log has no such section.
+
+    Done with searches over the whole text rather than a loop over its lines: only the
+    lines that hold a fence marker or open with `#` are ever looked at on their own.
+    """
     text = decode_text(data, path)
     if REFERENCES_HEADING not in text:
         return None
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
-    if any(run in text for run in _MARKER_RUNS):  # the search below costs more than these
-        check_conflict_markers_text(text, path)
-    if "```" not in text and "~~~" not in text:
-        # The common case, done with searches over the whole text instead of a line loop.
-        position = _heading_position(text)
-        if position < 0:
-            return None
-        begin = text.find("\n", position)
-        begin = len(text) if begin < 0 else begin + 1
-        end = _next_heading(text, begin)
-        return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
-    lines = text.split("\n")
-    fences = Fences()
-    start = -1
-    section: list[str] = []
-    for index, line in enumerate(lines):
-        fenced = fences.step(line)  # a CRLF line keeps its CR: every check here ignores it
-        if start < 0:
-            if not fenced and line.rstrip() == REFERENCES_HEADING:
-                start = index
-        elif not fenced and _NEXT_HEADING.match(line):
-            break
-        else:
-            section.append(line)
-    if start < 0:
+    if "<<<<<<<" in text or "=======" in text or ">>>>>>>" in text or "|||||||" in text:
+        check_conflict_markers_text(text, path)  # a marker line opens with one of these runs
+    fenced = _fenced_blocks(text) if "```" in text or "~~~" in text else []
+    position = _heading_position(text, fenced)
+    if position < 0:
         return None
-    return start + 1, "\n".join(section)
+    begin = text.find("\n", position)
+    begin = len(text) if begin < 0 else begin + 1
+    end = _next_heading(text, begin, fenced)
+    return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
 
 
-def _next_heading(text: str, begin: int) -> int:
-    """Offset of the first `#`/`##` heading line at or after `begin` (a line start), or the
-    end of the text: only lines that open with `#` are tried, found at C speed."""
-    if text.startswith("#", begin) and _NEXT_HEADING.match(text, begin):
+Blocks = list[tuple[int, int]]  # (first, last) line-start offsets of each fenced block
+
+
+def _fenced_blocks(text: str) -> Blocks:
+    """Where the code fences are. Only a line holding a fence marker can open or close
+    one, so those lines alone are fed to `Fences`; a fence left open runs to the end."""
+    starts: set[int] = set()
+    for marker in ("```", "~~~"):
+        position = text.find(marker)
+        while position >= 0:
+            line_start = text.rfind("\n", 0, position) + 1
+            starts.add(line_start)
+            line_end = text.find("\n", position)
+            position = -1 if line_end < 0 else text.find(marker, line_end)
+    fences = Fences()
+    blocks: Blocks = []
+    opened = 0
+    for line_start in sorted(starts):
+        line_end = text.find("\n", line_start)
+        was_open = fences.open is not None
+        fences.step(text[line_start : len(text) if line_end < 0 else line_end])
+        if not was_open and fences.open is not None:
+            opened = line_start
+        elif was_open and fences.open is None:
+            blocks.append((opened, line_start))
+    if fences.open is not None:
+        blocks.append((opened, len(text)))
+    return blocks
+
+
+def _outside(line_start: int, fenced: Blocks) -> bool:
+    return not fenced or all(not first <= line_start <= last for first, last in fenced)
+
+
+def _next_heading(text: str, begin: int, fenced: Blocks) -> int:
+    """Offset of the first `#`/`##` heading line outside a fence at or after `begin` (a
+    line start), or the end of the text."""
+    heading_first = text.startswith("#", begin) and _NEXT_HEADING.match(text, begin)
+    if heading_first and _outside(begin, fenced):
         return begin
     probe = text.find("\n#", begin)
     while probe >= 0:
-        if _NEXT_HEADING.match(text, probe + 1):
+        if _NEXT_HEADING.match(text, probe + 1) and _outside(probe + 1, fenced):
             return probe + 1
         probe = text.find("\n#", probe + 1)
     return len(text)
 
 
-def _heading_position(text: str) -> int:
-    """Offset of the line that is exactly the heading (trailing blanks allowed), or -1."""
+def _heading_position(text: str, fenced: Blocks) -> int:
+    """Offset of the line outside a fence that is exactly the heading (trailing blanks
+    allowed), or -1."""
     position = text.find(REFERENCES_HEADING)
     while position >= 0:
         line_end = text.find("\n", position)
         rest = text[position + len(REFERENCES_HEADING) : line_end if line_end >= 0 else None]
-        if (position == 0 or text[position - 1] == "\n") and not rest.strip():
+        at_line_start = position == 0 or text[position - 1] == "\n"
+        if at_line_start and not rest.strip() and _outside(position, fenced):
             return position
         position = text.find(REFERENCES_HEADING, position + 1)
     return -1
@@ -196,8 +218,10 @@ def _read_section(name: SessionName, path: str, section: str, heading_line: int)
         keyed = _KEYED.match(item[1])
         if keyed is None:
             continue
-        number = heading_line + 1 + section.count("\n", 0, item.start())
         key = keyed[1].strip().lower()
+        if key == "referenced":
+            continue  # every token counts as a reference already; no event needed
+        number = heading_line + 1 + section.count("\n", 0, item.start())
         rest = keyed[2]
         if key not in EVENT_KEYS:
             unknown.append((number, keyed[1].strip()))
@@ -209,8 +233,6 @@ def _read_section(name: SessionName, path: str, section: str, heading_line: int)
             if old:
                 events.append(Event(key, (old[0],), new[0] if new else None, number))
             continue
-        if key == "referenced":
-            continue  # every token counts as a reference already; no event needed
         ids = tuple(dict.fromkeys(_TOKEN.findall(rest)))
         if ids:
             events.append(Event(key, ids, None, number))

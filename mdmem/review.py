@@ -308,7 +308,7 @@ def _decide_at(
     policy: Policy,
     links: dict[str, str | None],
 ) -> Decision:
-    footer = fact.footer
+    values = fact.footer.values  # read directly: this runs once per fact of the memory
     changes: dict[str, str | None] = dict(links)
     count = ledger.count
     refs = ledger.references.get(fact.id)
@@ -318,15 +318,15 @@ def _decide_at(
         changes["last_used"] = ledger.dates[refs[-1]]
         sessions_since_last_used = count - 1 - refs[-1]
     else:
-        uses = int(footer.get("uses") or 0)
-        anchor = footer.get("last_used") or footer.get("created")
+        uses = int(values.get("uses") or 0)
+        anchor = values.get("last_used") or values.get("created")
         sessions_since_last_used = ledger.after_date(anchor) if anchor else count
-    origin = footer.get("origin")
+    origin = values.get("origin")
     if origin is None and fact.id in ledger.created_in:
         origin = ledger.created_in[fact.id]
         changes["origin"] = origin
     origin_index = ledger.index_of(origin) if origin else None
-    created = footer.get("created")
+    created = values.get("created")
     if origin_index is not None:
         sessions_since_created = count - 1 - origin_index
     elif created is not None:
@@ -334,8 +334,8 @@ def _decide_at(
     else:
         sessions_since_created = sessions_since_last_used
 
-    tier_before = footer.get("tier")
-    superseded = tier_before == "superseded" or footer.get("superseded-by") is not None
+    tier_before = values.get("tier")
+    superseded = tier_before == "superseded" or values.get("superseded-by") is not None
     state = ledger.supersession.get(fact.id)
     if state is not None:
         superseded = state.superseded
@@ -379,8 +379,8 @@ def _decide_at(
     elif not live and tier not in GONE:
         move = "in"
         changes["section"] = None
-    refreshed = any(
-        key in changes and changes[key] != footer.get(key) for key in ("uses", "last_used")
+    refreshed = bool(refs) and (
+        changes["uses"] != values.get("uses") or changes["last_used"] != values.get("last_used")
     )
     return Decision(fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed)
 
@@ -626,29 +626,40 @@ def _summary(
     archive_name: str | None,
 ) -> ReviewSummary:
     counts = dict.fromkeys(TIER_COLUMNS, 0)
-    open_threads = 0
-    for decision in decisions.values():
+    open_threads = len(opened)
+    moved_out: list[tuple[str, str]] = []
+    moved_in: list[str] = []
+    tier_changes: list[tuple[str, str, str]] = []
+    refreshed: list[str] = []
+    backfilled: list[str] = []
+    for decision in sorted(decisions.values(), key=lambda d: d.fact_id):
+        fact_id, changes = decision.fact_id, dict(decision.changes)
         if decision.tier == "open":
             open_threads += 1
         else:
             counts[decision.tier] += 1
-    open_threads += len(opened)
-    ordered = sorted(decisions.values(), key=lambda d: d.fact_id)
+        if decision.move == "out":
+            moved_out.append((fact_id, decision.reason or ""))
+        elif decision.move == "in":
+            moved_in.append(fact_id)
+        tier = changes.get("tier")
+        if tier is not None and tier != decision.tier_before:
+            tier_changes.append((fact_id, decision.tier_before or "-", tier))
+        if decision.refreshed:
+            refreshed.append(fact_id)
+        if changes.get("origin") is not None:
+            backfilled.append(fact_id)
     return ReviewSummary(
         through=ledger.newest,
         ledger_date=ledger.newest_date,
         sessions=ledger.count,
         tiers=tuple(counts.items()),
         open_threads=open_threads,
-        moved_out=tuple((d.fact_id, d.reason or "") for d in ordered if d.move == "out"),
-        moved_in=tuple(d.fact_id for d in ordered if d.move == "in"),
-        tier_changes=tuple(
-            (d.fact_id, d.tier_before or "-", d.change("tier") or "-")
-            for d in ordered
-            if d.change("tier") not in (None, d.tier_before)
-        ),
-        refreshed=tuple(d.fact_id for d in ordered if d.refreshed),
-        backfilled=tuple(d.fact_id for d in ordered if d.change("origin") is not None),
+        moved_out=tuple(moved_out),
+        moved_in=tuple(moved_in),
+        tier_changes=tuple(tier_changes),
+        refreshed=tuple(refreshed),
+        backfilled=tuple(backfilled),
         opened=opened,
         archive_file=archive_name,
     )

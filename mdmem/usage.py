@@ -63,35 +63,44 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
     harmful: dict[str, int] = {}
     supersession: dict[str, Supersession] = {}
     created_in: dict[str, str] = {}
+    stems: list[str] = []
+    dates: list[str] = []
+    names: list[SessionName] = []
     for index, session in enumerate(sessions):
+        name = session.name
+        stems.append(name.stem)
+        dates.append(name.date)
+        names.append(name)
         for token in session.references & known:
             references.setdefault(token, []).append(index)
+        if not session.events:
+            continue  # most logs only reference
         voted: dict[str, set[str]] = {"helpful": set(), "harmful": set()}
         for event in session.events:
             if event.kind in voted:
                 voted[event.kind].update(event.ids)
             elif event.kind == "created":
                 for fact_id in event.ids:
-                    created_in.setdefault(fact_id, session.stem)
+                    created_in.setdefault(fact_id, name.stem)
             elif event.kind == "superseded":
-                supersession[event.ids[0]] = Supersession(True, event.new_id, session.stem)
+                supersession[event.ids[0]] = Supersession(True, event.new_id, name.stem)
             elif event.kind == "restored":
                 for fact_id in event.ids:
-                    supersession[fact_id] = Supersession(False, None, session.stem)
+                    supersession[fact_id] = Supersession(False, None, name.stem)
         for fact_id in voted["helpful"]:
             helpful[fact_id] = helpful.get(fact_id, 0) + 1
         for fact_id in voted["harmful"]:
             harmful[fact_id] = harmful.get(fact_id, 0) + 1
     return Ledger(
-        stems=tuple(s.stem for s in sessions),
-        dates=tuple(s.date for s in sessions),
-        names=tuple(s.name for s in sessions),
+        stems=tuple(stems),
+        dates=tuple(dates),
+        names=tuple(names),
         references=references,
         helpful=helpful,
         harmful=harmful,
         supersession=supersession,
         created_in=created_in,
-        positions={session.stem: index for index, session in enumerate(sessions)},
+        positions={stem: index for index, stem in enumerate(stems)},
     )
 
 

@@ -1,4 +1,4 @@
-"""The session-log scanner's whole-text fast path against a plain line loop (property_)."""
+"""The session-log scanner's whole-text searches against a plain line loop (property_)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,27 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mdmem.document import Fences
 from mdmem.ledger import REFERENCES_HEADING, SessionName, _section, parse_session
 
 _HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
 
 
 def section_by_lines(text: str) -> tuple[int, str] | None:
-    """What the scanner must find in a log without code fences, the slow obvious way."""
-    lines = text.split("\n")
-    for start, line in enumerate(lines):
-        if line.rstrip() == REFERENCES_HEADING:
-            section = []
-            for after in lines[start + 1 :]:
-                if _HEADING_END.match(after):
-                    break
-                section.append(after)
-            return start + 1, "\n".join(section).rstrip("\n")
-    return None
+    """What the scanner must find, the slow obvious way: every line through `Fences`."""
+    fences = Fences()
+    start = -1
+    section: list[str] = []
+    for index, line in enumerate(text.split("\n")):
+        fenced = fences.step(line)
+        if start < 0:
+            if not fenced and line.rstrip() == REFERENCES_HEADING:
+                start = index
+        elif not fenced and _HEADING_END.match(line):
+            break
+        else:
+            section.append(line)
+    return None if start < 0 else (start + 1, "\n".join(section).rstrip("\n"))
 
 
 LINES = st.sampled_from(
@@ -46,11 +50,19 @@ LINES = st.sampled_from(
         "  continues-here-04",
         "",
         "prose with api-key-05 in it",
+        "```",
+        "```python",
+        "````",
+        "  ```",
+        "~~~",
+        "~~~~ x",
+        "``` trailing-text-06",
+        "inline ``` marker",
     ]
 )
 
 
-@given(st.lists(LINES, max_size=14), st.booleans())
+@given(st.lists(LINES, max_size=16), st.booleans())
 def test_property_fast_section_scan_equals_the_line_loop(lines: list[str], final: bool) -> None:
     text = "\n".join(lines) + ("\n" if final else "")
     assert _section(text.encode("utf-8"), "log.md") == section_by_lines(text)
