@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from mdmem import cache
+from mdmem import cache, workers
 from mdmem.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.document import Document, parse_document
 from mdmem.errors import MdmemError, ParseError
@@ -101,37 +102,100 @@ def read_sessions(
     `stats`: `sessions/NAME` -> (size, mtime_ns) as just read from the folder (a review's
     fingerprint), so that no log is stat'ed twice; a log missing from it is stat'ed here.
     """
-    entries = _session_entries(root)
+    with reading_sessions(root, progress, stats) as finish:
+        return finish()
+
+
+# A log to scan: its name, path, path as shown, size and mtime_ns (-1: not stat'ed yet).
+_Job = tuple[SessionName, str, str, int, int]
+# The share of the logs to scan that a helper process takes, while this one parses the
+# continuity and archive files and then scans the rest (see mdmem.workers).
+HELPER_SHARE = 0.6
+
+
+@contextlib.contextmanager
+def reading_sessions(
+    root: Path, progress: Progress | None = None, stats: Mapping[str, Sequence[int]] | None = None
+) -> Iterator[Callable[[], tuple[Session, ...]]]:
+    """Start reading the session logs; the function yielded finishes it and returns them.
+
+    Logs the cache does not hold are scanned by this process and, on a machine with a
+    second core, partly by a helper process that starts at once, so that the caller can
+    parse other files meanwhile. Errors are raised by the function, in ledger order.
+    """
+    try:
+        entries = _session_entries(root)
+    except ParseError as error:
+        yield functools.partial(_raise, error)  # when the sessions are asked for, as before
+        return
     cache_file = cache.location(root)
     cached = cache.load(cache_file)
-    fresh: dict[str, cache.Entry] = {}
-    sessions = []
-    total = len(entries)
-    for done, (name, entry) in enumerate(entries, 1):
+    known: list[Session | None] = []
+    jobs: list[_Job] = []
+    for name, entry in entries:
         display = f"{root.name}/{SESSIONS}/{entry.name}"
-        try:
-            known = None if stats is None else stats.get(f"{SESSIONS}/{entry.name}")
-            if known is None:
-                stat = entry.stat()
-                size, mtime_ns = stat.st_size, stat.st_mtime_ns
-            else:
-                size, mtime_ns = known[0], known[1]
-            hit = cached.get(entry.name)
-            session = None
-            if cache.matches(hit, size, mtime_ns):
-                session = cache.from_entry(hit, name, display)
-            if hit is None or session is None:
-                session = parse_session(name, read_bytes(entry.path, size), display)
-                hit = cache.to_entry(session, size, mtime_ns)
-        except OSError as exc:
-            raise ParseError(f"cannot be read: {exc.strerror}", display) from None
-        fresh[entry.name] = hit
-        sessions.append(session)
-        if progress is not None and (done % 500 == 0 or done == total):
-            progress(done, total)
-    if fresh != cached:
-        cache.save(cache_file, fresh)
-    return tuple(sessions)
+        size, mtime_ns = (stats or {}).get(f"{SESSIONS}/{entry.name}") or _stat(entry)
+        hit = cached.get(entry.name)
+        session = None
+        if size >= 0 and cache.matches(hit, size, mtime_ns):
+            session = cache.from_entry(hit, name, display)
+        if session is None:
+            jobs.append((name, entry.path, display, size, mtime_ns))
+        known.append(session)
+
+    with workers.Shared(_scan, jobs, HELPER_SHARE) as shared:
+
+        def finish() -> tuple[Session, ...]:
+            own: list[cache.Entry] = []
+            for job in shared.own:
+                own.append(_scan(job))
+                if progress is not None and len(own) % 500 == 0:  # the helper keeps pace
+                    progress(len(own) * len(jobs) // len(shared.own), len(entries))
+            scanned = iter(zip(jobs, shared.results(own), strict=True))
+            fresh: dict[str, cache.Entry] = {}
+            sessions: list[Session] = []
+            for (name, entry), session in zip(entries, known, strict=True):
+                if session is None:
+                    (_, _, display, _, _), hit = next(scanned)
+                    session = cache.from_entry(hit, name, display)
+                    assert session is not None  # made by cache.to_entry just now
+                else:
+                    hit = cached[entry.name]
+                fresh[entry.name] = hit
+                sessions.append(session)
+            if progress is not None and entries:
+                progress(len(entries), len(entries))
+            if fresh != cached:
+                cache.save(cache_file, fresh)
+            return tuple(sessions)
+
+        yield finish
+
+
+def _stat(entry: os.DirEntry[str]) -> tuple[int, int]:
+    """Size and mtime_ns; (-1, -1) when the log cannot be stat'ed, which `_scan` reports."""
+    try:
+        stat = entry.stat()
+    except OSError:
+        return -1, -1
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _raise(error: Exception) -> tuple[Session, ...]:
+    raise error
+
+
+def _scan(job: _Job) -> cache.Entry:
+    """One log's cache entry, from its bytes: no state, so a helper process can run it."""
+    name, path, display, size, mtime_ns = job
+    try:
+        if size < 0:
+            stat = os.stat(path)
+            size, mtime_ns = stat.st_size, stat.st_mtime_ns
+        data = read_bytes(path, size)
+    except OSError as exc:
+        raise ParseError(f"cannot be read: {exc.strerror}", display) from None
+    return cache.to_entry(parse_session(name, data, display), size, mtime_ns)
 
 
 def read_bytes(path: str, size: int) -> bytes:
@@ -212,18 +276,20 @@ def load(
     """
     root = Path(root).resolve()
     label = root.name
-    continuity = parse_document(
-        read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
-    )
-    archives = tuple(
-        parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
-        for path in archive_paths(root)
-    )
+    with reading_sessions(root, progress, stats) as finish_sessions:
+        continuity = parse_document(
+            read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
+        )
+        archives = tuple(
+            parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
+            for path in archive_paths(root)
+        )
+        sessions = finish_sessions()
     return Memory(
         root=root,
         continuity=continuity,
         archives=archives,
-        sessions=read_sessions(root, progress, stats),
+        sessions=sessions,
         policy=parse_policy(_optional(root, POLICY)),
         reviews=_optional(root, REVIEWS),
         index=_optional(root, f"{ARCHIVE}/{INDEX}"),

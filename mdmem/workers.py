@@ -1,0 +1,134 @@
+"""Pure per-item work shared with one forked helper process, on a machine with a second core.
+
+A cold review reads every session log once; on two cores a helper process can scan
+part of them while this one parses the documents. Nothing depends on the helper:
+it sends back the results it computed (marshal over a pipe) and this process computes
+whatever is missing itself, the item the helper failed on included, so an error is
+raised here, with the same message, in the same order as without a helper; a helper
+that crashed or was killed only costs the time it saved.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Work below this many items is done here: forking costs more than it saves.
+SHARE_FROM = 2000
+
+
+def can_fork() -> bool:
+    """Fork only where it is safe and pays: POSIX, a second core, no other thread."""
+    if not hasattr(os, "fork") or sys.platform == "win32":
+        return False
+    if threading.active_count() != 1:  # a forked copy of a threaded process can deadlock
+        return False
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) > 1
+
+
+class Shared(Generic[T, R]):
+    """`work` over `items`: the last `share` of them in a helper process, started at once.
+
+    Use as a context manager: the helper is stopped and reaped however the block ends.
+    `own` are the items to compute here; `results(own_results)` returns all results in
+    item order.
+    """
+
+    def __init__(self, work: Callable[[T], R], items: Sequence[T], share: float) -> None:
+        self._work = work
+        self._items = items
+        self._pid = 0
+        self._read_end = -1
+        cut = len(items)
+        if len(items) >= SHARE_FROM and can_fork():
+            cut = len(items) - int(len(items) * share)
+            self._start(items[cut:])
+        self.own = items[:cut]
+
+    def _start(self, items: Sequence[T]) -> None:
+        read_end, write_end = os.pipe()
+        # Ctrl-C reaches both processes: the helper must die of it without running any
+        # of this process's handlers, so it is blocked across the fork.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_end)
+            os.close(write_end)
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            return
+        if pid == 0:  # the helper: compute, send, and leave without cleanup of any kind
+            status = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+                os.close(read_end)
+                _send(write_end, _prefix(self._work, items))
+                status = 0
+            finally:
+                os._exit(status)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        os.close(write_end)
+        self._pid, self._read_end = pid, read_end
+
+    def results(self, own_results: list[R]) -> list[R]:
+        """The results of every item: `own_results`, then the helper's, then any it lacked."""
+        shared = self._items[len(own_results) :]
+        received: list[R] = self._receive() if self._pid else []
+        received = received[: len(shared)]
+        return own_results + received + [self._work(item) for item in shared[len(received) :]]
+
+    def _receive(self) -> list[R]:
+        chunks = []
+        try:
+            while chunk := os.read(self._read_end, 1 << 20):
+                chunks.append(chunk)
+        finally:
+            self._reap(kill=False)
+        try:
+            payload = marshal.loads(b"".join(chunks))
+        except (EOFError, ValueError, TypeError):
+            return []
+        return payload if isinstance(payload, list) else []
+
+    def _reap(self, *, kill: bool) -> None:
+        if not self._pid:
+            return
+        if kill:
+            os.kill(self._pid, signal.SIGKILL)
+        os.close(self._read_end)
+        os.waitpid(self._pid, 0)
+        self._pid = 0
+
+    def __enter__(self) -> Shared[T, R]:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._reap(kill=True)
+
+
+def _prefix(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """`work` over `items` up to the first that fails: this process redoes that one."""
+    done: list[R] = []
+    for item in items:
+        try:
+            done.append(work(item))
+        except Exception:
+            break
+    return done
+
+
+def _send(descriptor: int, results: list[R]) -> None:
+    data = marshal.dumps(results)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
