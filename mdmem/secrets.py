@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 
@@ -102,11 +102,17 @@ _PLACEHOLDER = re.compile(
 _BARE_REFERENCE = re.compile(r"[A-Za-z_][A-Za-z_.-]*(?:[(\[].*)?")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?")
 _TRAILING_PUNCTUATION = re.compile(r"[.:)]+$")
-_NEWLINE = re.compile(r"\n")
 
+
+# Each pattern below runs only where a quick search shows it could match, and the quick
+# searches share a few passes over the text. On a large memory a pass costs about a
+# millisecond when the regex engine can skip ahead to a literal first character, and less
+# when the search is for one rare character; a pattern that opens with a lookbehind (every
+# token pattern) is tried at each offset instead, at ten times the cost, and the assignment
+# pattern costs about as much on every line it is tried on.
 
 # A literal every match of a token pattern contains: when none is in the text, the
-# pattern cannot match, and the scan of a large memory skips it at C speed.
+# pattern cannot match, and the scan skips it.
 _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "aws-access-key": ("AKIA", "ASIA"),
     "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
@@ -118,17 +124,121 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "google-api-key": ("AIza",),
     "jwt": ("eyJ",),
 }
+_TOKEN_CATEGORY = {
+    literal: category for category, literals in _TOKEN_LITERALS.items() for literal in literals
+}
+# Literals sharing a first character are found in one pass; the rest of each is read in a
+# lookahead, which consumes nothing, so that no occurrence hides inside another.
+_LITERAL_PASSES = (
+    re.compile(r"A(?=(KIA|SIA|Iza))"),
+    re.compile(r"g(?=(h[pousr]_|ithub_pat_|lpat-))"),
+    re.compile(r"x(?=(ox[baprs]-))"),
+)
+
+# The line-bound patterns are tried on the lines of their words, found in the lower-cased
+# text. One pass finds the words holding a `k`, rare in prose, along with the lower-cased
+# `sk-` and `_live_` token literals (so wherever the literals are, and possibly elsewhere).
+# No match can start inside another: each holds one `k`, its first character.
+_K_WORDS = re.compile(r"k(?:ey|en(?<=token)|-(?<=sk-)|_live_(?<=[rs]k_live_))")
+
+# After a word, what the assignment pattern needs for a match whose name ends there: the rest
+# of the name (pass-word, pass-wd), an optional closing quote, blanks and an operator.
+_OPERATOR = r"[\"'`]?[ \t]*[:=]"
+_ASSIGNED_AFTER = {
+    "pass": re.compile(r"w(?:ord|d)" + _OPERATOR),
+    "secret": re.compile(_OPERATOR),
+    "token": re.compile(_OPERATOR),
+    "key": re.compile(_OPERATOR),
+}
+# \u0130 lower-cases to two characters, so that later offsets of the lower-cased text drift
+# from the text's; \u017f matches `s` case-insensitively but lower-cases to itself. Without
+# them, every case-insensitive match of a word is spelled in lower case at the same offset
+# of the lower-cased text, which the quicker searches rely on.
+_CASE_TRAPS = ("\u0130", "\u017f")
 
 
-def _token_spans(text: str) -> Iterator[_Span]:
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """A text to scan, with what the scanners need from it found in a few shared passes."""
+
+    text: str
+    lowered: str
+    words: dict[str, list[int]]  # offsets of each word in `lowered`
+    token_categories: frozenset[str]  # every category whose literal is in `text`, maybe more
+    exact: bool  # `lowered` keeps the offsets of `text` and spells its case-insensitive words
+
+
+def _find_all(text: str, word: str, rare: int | None = None) -> list[int]:
+    """Every offset of `word` in `text`, where `word` cannot overlap itself.
+
+    `rare` indexes a character of `word` that memory text seldom holds. A search for one
+    character runs many times faster than one for a word, so the search goes from one
+    such character to the next while they stay rare, and looks for the word past a budget.
+    """
+    offsets = []
+    position = 0
+    if rare is not None:
+        budget = 16 + len(text) // 1024  # past it, the checks would cost more than a search
+        character = word[rare]
+        found = text.find(character, rare)
+        while found >= 0 and budget:
+            if text.startswith(word, found - rare):
+                offsets.append(found - rare)
+            found = text.find(character, found + 1)
+            budget -= 1
+        if found < 0:
+            return offsets
+        position = found - rare  # no occurrence at or after it was checked yet
+    position = text.find(word, position)
+    while position >= 0:
+        offsets.append(position)
+        position = text.find(word, position + len(word))
+    return offsets
+
+
+def _prepare(text: str) -> _Text:
+    lowered = text.lower()
+    words: dict[str, list[int]] = {
+        "pass": _find_all(lowered, "pass"),
+        "secret": _find_all(lowered, "secret"),
+        "://": _find_all(lowered, "://", rare=1),
+        "token": [],
+        "key": [],
+    }
+    categories: set[str] = set()
+    for match in _K_WORDS.finditer(lowered):
+        found = match.group()
+        if found == "key":
+            words["key"].append(match.start())
+        elif found == "ken":
+            words["token"].append(match.start() - 2)
+        elif found == "k-":
+            categories.update(("openai-key", "anthropic-key"))  # sk-ant- starts with sk-
+        else:
+            categories.add("stripe-key")
+    for literal_pass in _LITERAL_PASSES:
+        for match in literal_pass.finditer(text):
+            categories.add(_TOKEN_CATEGORY[match[0] + match[1]])
+    if _find_all(text, "eyJ", rare=2):
+        categories.add("jwt")
+    exact = not any(trap in text for trap in _CASE_TRAPS)
+    return _Text(text, lowered, words, frozenset(categories), exact)
+
+
+def _token_spans(scan: _Text) -> Iterator[_Span]:
     for category, pattern in _TOKEN_PATTERNS:
-        if not any(literal in text for literal in _TOKEN_LITERALS[category]):
+        if category not in scan.token_categories:
             continue
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(scan.text):
             yield _Span(match.start(), match.end(), category)
 
 
-def _private_key_spans(text: str) -> Iterator[_Span]:
+def _private_key_spans(scan: _Text) -> Iterator[_Span]:
+    text = scan.text
+    if scan.exact and not any(
+        offset >= 8 and text.startswith("PRIVATE KEY", offset - 8) for offset in scan.words["key"]
+    ):
+        return  # every header holds PRIVATE KEY, its `key` found at the same offset
     for begin in _PEM_BEGIN.finditer(text):
         body = _PEM_BODY.match(text, begin.end())
         if body is None:  # a header alone, or BEGIN right before END: no key data
@@ -137,48 +247,54 @@ def _private_key_spans(text: str) -> Iterator[_Span]:
         yield _Span(begin.start(), body.end() if footer is None else footer.end(), "private-key")
 
 
-def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
-    """(start, end) of every line holding one of `words` (any case), in order.
+def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
+    """(start, end) of every line holding one of `offsets`, in order.
 
-    The assignment patterns below cannot cross a line and always contain one of their
-    words, so running them on these lines alone finds exactly what a whole-text scan
-    finds, without trying a complex pattern at every offset of a large memory.
+    The line-bound patterns below cannot cross a line and always contain one of their
+    words, so running them on the lines of their words alone finds exactly what a
+    whole-text scan finds, without trying a complex pattern at every offset of a large memory.
     """
-    lowered = text.lower()
-    starts: set[int] = set()
-    for word in words:
-        position = lowered.find(word)
-        while position >= 0:
-            starts.add(text.rfind("\n", 0, position) + 1)
-            position = lowered.find(word, position + len(word))
     ranges = []
-    for start in sorted(starts):
+    for start in sorted({text.rfind("\n", 0, offset) + 1 for offset in offsets}):
         end = text.find("\n", start)
         ranges.append((start, len(text) if end < 0 else end))
     return ranges
 
 
 def _line_matches(
-    pattern: re.Pattern[str], text: str, words: tuple[str, ...]
+    pattern: re.Pattern[str], text: str, offsets: Iterable[int]
 ) -> Iterator[re.Match[str]]:
-    for start, end in _lines_with(text, words):
+    for start, end in _lines_at(text, offsets):
         yield from pattern.finditer(text, start, end)
 
 
-def _aws_secret_spans(text: str) -> Iterator[_Span]:
-    for match in _line_matches(_AWS_SECRET, text, ("secret",)):
+def _aws_secret_spans(scan: _Text) -> Iterator[_Span]:
+    for match in _line_matches(_AWS_SECRET, scan.text, scan.words["secret"]):
         if not _PLACEHOLDER.fullmatch(match["value"]):
             yield _Span(match.start("value"), match.end("value"), "aws-secret-key")
 
 
-def _connection_spans(text: str) -> Iterator[_Span]:
-    for match in _line_matches(_CONNECTION, text, ("://",)):
+def _connection_spans(scan: _Text) -> Iterator[_Span]:
+    for match in _line_matches(_CONNECTION, scan.text, scan.words["://"]):
         if not _PLACEHOLDER.fullmatch(match["value"]):
             yield _Span(match.start("value"), match.end("value"), "connection-string")
 
 
-def _password_spans(text: str) -> Iterator[_Span]:
-    for match in _line_matches(_PASSWORD, text, ("pass", "secret", "token", "key")):
+def _assignment_offsets(scan: _Text) -> Iterator[int]:
+    """Offsets of the words on whose lines the assignment pattern is tried.
+
+    Every word, as for the other line-bound patterns; but when the lower-cased text spells
+    each match at its offset, only the words an operator follows: the other lines cannot
+    match, and in a memory most lines naming a key or a token assign nothing.
+    """
+    for word, after in _ASSIGNED_AFTER.items():
+        for offset in scan.words[word]:
+            if not scan.exact or after.match(scan.lowered, offset + len(word)):
+                yield offset
+
+
+def _password_spans(scan: _Text) -> Iterator[_Span]:
+    for match in _line_matches(_PASSWORD, scan.text, _assignment_offsets(scan)):
         if match["quoted"] is not None:
             start, end = match.span("quoted")
             value = match["quoted"]
@@ -194,7 +310,7 @@ def _password_spans(text: str) -> Iterator[_Span]:
 
 # In order of precedence for overlapping candidates: a specific format beats a guess from
 # the name it is assigned to.
-_SCANNERS: tuple[Callable[[str], Iterator[_Span]], ...] = (
+_SCANNERS: tuple[Callable[[_Text], Iterator[_Span]], ...] = (
     _private_key_spans,
     _token_spans,
     _aws_secret_spans,
@@ -207,8 +323,9 @@ def _scan_once(text: str) -> list[_Span]:
     """Non-overlapping secret spans, sorted by offset; precedence settles overlaps."""
     accepted: list[_Span] = []  # kept sorted by start, so an overlap is with a neighbour
     starts: list[int] = []
+    scan = _prepare(text)
     for scanner in _SCANNERS:
-        for span in scanner(text):
+        for span in scanner(scan):
             index = bisect.bisect_left(starts, span.start)
             if index > 0 and accepted[index - 1].end > span.start:
                 continue
@@ -273,12 +390,13 @@ def _redaction(text: str) -> tuple[list[_Span], str]:
 
 def find_secrets(text: str) -> tuple[SecretHit, ...]:
     """Every secret in `text` as (category, line, column) of its value, sorted."""
-    line_starts = [0] + [newline.end() for newline in _NEWLINE.finditer(text)]
     hits = []
+    line, counted = 1, 0  # newlines before `counted` are in `line`; spans come in order
     for span in _redaction(text)[0]:
-        line_index = bisect.bisect_right(line_starts, span.start) - 1
-        column = span.start - line_starts[line_index] + 1
-        hits.append(SecretHit(span.category, line_index + 1, column))
+        line += text.count("\n", counted, span.start)
+        counted = span.start
+        column = span.start - (text.rfind("\n", 0, span.start) + 1) + 1
+        hits.append(SecretHit(span.category, line, column))
     return tuple(sorted(hits, key=lambda hit: (hit.line, hit.column, hit.category)))
 
 
