@@ -345,7 +345,7 @@ PROSE = st.sampled_from(
         "token_expiry: 2026-01-01 and token: 2026-01-01T10:00:00Z",
         "GITHUB_TOKEN: secrets.GITHUB_TOKEN_FOR_RELEASES",
         "keys: see vault; Monkey: business; turnkey:ok",
-        "https://example.com/a/b/c and file:///tmp",
+        "https://example.com/a/b/c and file:///a/b",
     ]
 )
 # Characters that trip case folding or widen the string (\u0130 lower-cases to two
