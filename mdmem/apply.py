@@ -149,15 +149,15 @@ def review(
         settled = cache.load_memo(root, before)
         if settled is not None:
             return ReviewPlan(root, (), _summary_from(settled)), ApplyResult((), None, None)
-        with bulk_allocation():
+        with bulk_allocation():  # the whole review: collections would walk every parsed line
             plan = plan_review(load(root, progress=progress, stats=before))
-        if dry_run:
-            refuse_secrets(plan, shown=True)
-            return plan, ApplyResult((), None, None)
-        result = apply(plan, commit=commit)
-        if plan.summary is not None:
-            cache.save_memo(root, before, result.written, _settled(plan.summary))
-        return plan, result
+            if dry_run:
+                refuse_secrets(plan, shown=True)
+                return plan, ApplyResult((), None, None)
+            result = apply(plan, commit=commit)
+            if plan.summary is not None:
+                cache.save_memo(root, before, result.written, _settled(plan.summary))
+            return plan, result
 
 
 def _settled(summary: ReviewSummary) -> dict[str, Any]:

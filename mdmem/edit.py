@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mdmem.document import Document, Section
-from mdmem.textfile import body, ending, with_ending
+from mdmem.textfile import body, with_ending
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def apply_edits(lines: tuple[str, ...], edits: Iterable[Edit], newline: str) -> 
     if len(out) > 1:
         # A line that was last (no ending) and now has lines after it needs one.
         for index in range(len(out) - 1):
-            if not ending(out[index]):
+            if not out[index].endswith("\n"):  # every ending, CRLF too, ends in LF
                 out[index] = out[index] + newline
     return out
 

@@ -238,7 +238,8 @@ def _optional(root: Path, relative: str) -> TextFile | None:
 
 @contextlib.contextmanager
 def bulk_allocation() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a memory is parsed into many small objects.
+    """Pause the cyclic garbage collector while a memory is parsed into many small objects
+    and used (a review: plan, secret scan, write).
 
     Parsing creates hundreds of thousands of objects and no reference cycles worth
     collecting; without the pause, collections take a third of a large review's time.
