@@ -1,0 +1,36 @@
+"""A review makes no reference cycles: freezing its objects (memory.bulk_allocation) keeps
+no garbage alive, and a long-running caller's memory stays flat."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from mdmem.apply import review
+from tests.helpers import copy_tree
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize(
+    "case", ["reactivation", "supersession-from-ledger", "invariants-cadence", "feedback-invert"]
+)
+def test_a_review_leaves_no_cycles_for_the_collector(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    memory = copy_tree(GOLDEN / case / "before", tmp_path / "repo") / "memory"
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(2):  # the planning review, then the settled one
+            plan, result = review(memory, commit=False)
+            del plan, result
+            gc.unfreeze()  # what bulk_allocation froze goes back to the collector
+            assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
