@@ -52,14 +52,25 @@ class TextCache:
         self, display: str, stat: os.stat_result, scan: Callable[[], list[Finding]]
     ) -> list[Finding]:
         """The cached findings for an unchanged file, else `scan()` (stat taken before reading)."""
-        key = [stat.st_size, stat.st_mtime_ns]
-        entry = self._entries.get(display)
-        fresh = isinstance(entry, list) and len(entry) == 3 and entry[:2] == key
-        found = _decode(display, entry[2]) if fresh and entry is not None else None
+        found = self.cached(display, stat.st_size, stat.st_mtime_ns)
         if found is None:
             found = scan()
-        self._fresh[display] = [*key, [[f.code, f.line, f.message, f.hint] for f in found]]
+            self.record(display, stat.st_size, stat.st_mtime_ns, to_rows(found))
         return found
+
+    def cached(self, display: str, size: int, mtime_ns: int) -> list[Finding] | None:
+        """The findings kept for a file of this size and mtime (recorded again), else None."""
+        entry = self._entries.get(display)
+        if not (isinstance(entry, list) and len(entry) == 3 and entry[:2] == [size, mtime_ns]):
+            return None
+        found = _decode(display, entry[2])
+        if found is not None:
+            self._fresh[display] = entry
+        return found
+
+    def record(self, display: str, size: int, mtime_ns: int, found: list[list[Any]]) -> None:
+        """Keep a file's findings (`to_rows`), from a scan begun after the stat was taken."""
+        self._fresh[display] = [size, mtime_ns, found]
 
     def save(self) -> None:
         if self._path is None or self._fresh == self._entries:
@@ -105,9 +116,19 @@ def _histories(rows: Any) -> tuple[LogHistory, ...]:
         return ()
 
 
+def to_rows(found: list[Finding]) -> list[list[Any]]:
+    """Findings as the cache keeps them (plain lists, which marshal and JSON both carry)."""
+    return [[f.code, f.line, f.message, f.hint] for f in found]
+
+
+def from_rows(display: str, rows: list[list[Any]]) -> list[Finding]:
+    """The findings of `to_rows` rows."""
+    return [finding(str(code), display, int(line), str(m), str(h)) for code, line, m, h in rows]
+
+
 def _decode(display: str, rows: Any) -> list[Finding] | None:
     """The cached findings, or None when the entry is malformed (then the file is scanned)."""
     try:
-        return [finding(str(code), display, int(line), str(m), str(h)) for code, line, m, h in rows]
+        return from_rows(display, rows)
     except (TypeError, ValueError, KeyError):
         return None

@@ -6,9 +6,12 @@ interleave. What does not parse becomes a finding, and lint goes on with the res
 
 from __future__ import annotations
 
+import os
 from functools import partial
 from pathlib import Path
+from typing import Any
 
+from mdmem import workers
 from mdmem.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.document import Document, parse_document
 from mdmem.errors import ParseError
@@ -25,7 +28,7 @@ from mdmem.lint import (
     text_findings,
     unknown_id_findings,
 )
-from mdmem.lintcache import TextCache, history
+from mdmem.lintcache import TextCache, from_rows, history, to_rows
 from mdmem.memory import ARCHIVE, SESSIONS, VISION, Memory, Progress, bulk_allocation, load
 from mdmem.nearest import Nearest
 from mdmem.secrets import redact
@@ -111,7 +114,11 @@ def _session_findings(
     entries: tuple[BlockedEntry, ...],
     texts: TextCache,
 ) -> list[Finding]:
-    """Secrets and conflict markers in every log; unknown ids in those that cite one."""
+    """Secrets and conflict markers in every log; unknown ids in those that cite one.
+
+    Logs the cache does not hold are scanned here and, on two cores, half by a helper
+    process (mdmem.workers), as the review reads them.
+    """
     folder = root / SESSIONS
     if not folder.is_dir():
         return []
@@ -119,17 +126,48 @@ def _session_findings(
     sessions = {s.path: s for s in memory.sessions} if memory is not None else {}
     nearest = Nearest(known - {entry.fact_id for entry in entries})
     found: list[Finding] = []
-    for path in sorted(folder.iterdir()):
-        if not path.name.endswith(".md") or path.is_symlink() or not path.is_file():
-            continue
-        display = f"{root.name}/{SESSIONS}/{path.name}"
-        found += texts.findings(display, path.stat(), partial(_scan, path, display, False))
+    jobs: list[_Job] = []
+    logs = _logs(root, folder)
+    for path, display, size, mtime_ns in logs:
+        cached = texts.cached(display, size, mtime_ns)
+        if cached is None:
+            jobs.append((path, display, size, mtime_ns))
+        else:
+            found += cached
+    with workers.Shared(_scan_log, jobs, 0.5) as shared:
+        scanned = shared.results([_scan_log(job) for job in shared.own])
+    for (_, display, size, mtime_ns), rows in zip(jobs, scanned, strict=True):
+        texts.record(display, size, mtime_ns, rows)
+        found += from_rows(display, rows)
+    for path, display, _, _ in logs:
         session = sessions.get(display)
         unknown = session.references - known if session is not None else frozenset()
         if unknown:
-            tokens = reference_lines(path.read_bytes(), display, mask=redact)
+            tokens = reference_lines(Path(path).read_bytes(), display, mask=redact)
             found += unknown_id_findings(display, tokens, unknown, nearest)
     return found
+
+
+# A log to scan for lint: its path, path as shown, size and mtime_ns.
+_Job = tuple[str, str, int, int]
+
+
+def _logs(root: Path, folder: Path) -> list[_Job]:
+    """Every session log (regular files, links left out) with its size and mtime, by name."""
+    logs = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                stat = entry.stat(follow_symlinks=False)
+                display = f"{root.name}/{SESSIONS}/{entry.name}"
+                logs.append((entry.path, display, stat.st_size, stat.st_mtime_ns))
+    return sorted(logs)
+
+
+def _scan_log(job: _Job) -> list[list[Any]]:
+    """One log's findings as cache rows: no state, so a helper process can run it."""
+    path, display, _, _ = job
+    return to_rows(_scan(Path(path), display, False))
 
 
 def _history(root: Path) -> list[Finding]:

@@ -10,6 +10,7 @@ import pytest
 
 from mdmem import workers
 from mdmem.errors import ParseError
+from mdmem.lintrun import lint
 from mdmem.memory import read_sessions
 from tests.helpers import copy_tree
 
@@ -111,3 +112,18 @@ def test_a_bad_log_in_the_helpers_share_gives_the_error_it_gives_alone(
         read_sessions(memory)
     assert str(shared.value) == str(alone.value) and "not valid UTF-8" in str(alone.value)
     assert shared.value.path == alone.value.path == f"memory/sessions/{logs[-1].name}"
+
+
+def test_lint_findings_with_a_helper_equal_those_found_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
+    logs = sorted((memory / "sessions").iterdir())
+    with logs[-1].open("a") as log:  # in the helper's share: the later logs
+        log.write("\nDB_PASSWORD=hunter2hunter2x\n\n<<<<<<< HEAD\n- Referenced: no-such-fact\n")
+    shared = lint(memory)
+    monkeypatch.setattr(workers, "SHARE_FROM", 10**9)
+    alone = lint(memory)
+    assert shared == alone
+    assert {"E007", "E009"} <= {finding.code for finding in alone}
