@@ -65,9 +65,9 @@ def find_root(start: Path, explicit: Path | None = None) -> Path:
     raise MdmemError(f"no memory/{CONTINUITY} here or in any parent folder; run 'mdmem init'")
 
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int], None]  # (files done, files in all)
+T = TypeVar("T")
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: no newline translation
-T = TypeVar("T")  # (files done, files in all)
 
 
 def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
