@@ -24,7 +24,7 @@ import errno
 import hashlib
 import json
 import os
-import socket
+import platform
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -358,7 +358,7 @@ def locked(root: Path, timeout: float | None = None, poll: float = 0.05) -> Iter
         yield
         return
     wait = LOCK_TIMEOUT if timeout is None else timeout
-    host = socket.gethostname()
+    host = platform.node()  # the host name, without loading the socket module
     stamp = f"{os.getpid()} {host} {os.urandom(8).hex()}\n"
     deadline = time.monotonic() + wait
     while True:
