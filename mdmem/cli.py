@@ -6,7 +6,6 @@ import contextlib
 import functools
 import json
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -203,6 +202,8 @@ def demo(keep: Path | None) -> None:
 
     Example: mdmem demo --keep paygate-example
     """
+    import tempfile
+
     from mdmem import demo as demo_module
 
     with tempfile.TemporaryDirectory(prefix="mdmem-demo-") as scratch:
