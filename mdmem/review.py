@@ -561,11 +561,11 @@ def _index(
             if decision.move == "in" or (document.path, fact.start) in dropped:
                 continue
             reason = reason_for(decision.tier, fact.is_done_thread)
-            text = summary(document.fact_text(fact))
+            text = summary(document.lines[fact.start : fact.start + 1])
             entries.append(IndexEntry(fact.id, text, reason, _name(document)))
     for fact, decision in outgoing:
         assert archive_name is not None and decision.reason is not None
-        text = summary(memory.continuity.fact_text(fact))
+        text = summary(memory.continuity.lines[fact.start : fact.start + 1])
         entries.append(IndexEntry(fact.id, text, decision.reason, archive_name))
     newline = (memory.index or memory.continuity.file).newline
     return render_index(entries, newline)
@@ -633,7 +633,12 @@ def _summary(
     refreshed: list[str] = []
     backfilled: list[str] = []
     for decision in sorted(decisions.values(), key=lambda d: d.fact_id):
-        fact_id, changes = decision.fact_id, dict(decision.changes)
+        fact_id, tier, origin = decision.fact_id, None, None
+        for key, value in decision.changes:
+            if key == "tier":
+                tier = value
+            elif key == "origin":
+                origin = value
         if decision.tier == "open":
             open_threads += 1
         else:
@@ -642,12 +647,11 @@ def _summary(
             moved_out.append((fact_id, decision.reason or ""))
         elif decision.move == "in":
             moved_in.append(fact_id)
-        tier = changes.get("tier")
         if tier is not None and tier != decision.tier_before:
             tier_changes.append((fact_id, decision.tier_before or "-", tier))
         if decision.refreshed:
             refreshed.append(fact_id)
-        if changes.get("origin") is not None:
+        if origin is not None:
             backfilled.append(fact_id)
     return ReviewSummary(
         through=ledger.newest,
