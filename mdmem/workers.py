@@ -89,11 +89,11 @@ class Shared(Generic[T, R]):
 
     def _receive(self) -> list[R]:
         chunks = []
-        try:
-            while chunk := os.read(self._read_end, 1 << 20):
-                chunks.append(chunk)
-        finally:
-            self._reap(kill=False)
+        while chunk := os.read(self._read_end, 1 << 20):
+            chunks.append(chunk)
+        # Not in a `finally`: interrupted here (a SIGINT sent to this process alone), the
+        # caller's `__exit__` kills the helper instead of waiting for it to finish its share.
+        self._reap(kill=False)
         try:
             payload = marshal.loads(b"".join(chunks))
         except (EOFError, ValueError, TypeError):
@@ -101,13 +101,13 @@ class Shared(Generic[T, R]):
         return payload if isinstance(payload, list) else []
 
     def _reap(self, *, kill: bool) -> None:
-        if not self._pid:
+        pid, self._pid = self._pid, 0  # first: an interrupt below must not make a second try
+        if not pid:
             return
         if kill:
-            os.kill(self._pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGKILL)
         os.close(self._read_end)
-        os.waitpid(self._pid, 0)
-        self._pid = 0
+        os.waitpid(pid, 0)
 
     def __enter__(self) -> Shared[T, R]:
         return self
