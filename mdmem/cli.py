@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -120,6 +121,25 @@ def main(lock_timeout: float) -> None:
     writer.LOCK_TIMEOUT = lock_timeout
 
 
+@contextlib.contextmanager
+def frozen_at_exit() -> Iterator[None]:
+    """The collector stays paused, and what is still alive is frozen (`gc.freeze`) at the end.
+
+    The process exits right after a review or lint: a collection then (the one due next,
+    the one at interpreter exit) would walk every object the command made, for nothing
+    (0.1 s at 10,000 logs). Frozen only here, never in the library, where a caller's
+    garbage cycles would be pinned for good.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
 @main.command()
 @root_option
 @json_option
@@ -133,7 +153,7 @@ def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> 
     """
     from mdmem.apply import review as run_review
 
-    with progress_bar("Reading session logs") as progress:
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
         plan, result = run_review(
             resolve_root(root), dry_run=dry_run, commit=not no_commit, progress=progress
         )
@@ -305,7 +325,7 @@ def lint(root: Path | None, as_json: bool, strict: bool) -> None:
     from mdmem import findings as findings_module
     from mdmem.lintrun import lint as run_lint
 
-    with progress_bar("Reading session logs") as progress:
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
         findings = run_lint(resolve_root(root), progress)
     if as_json:
         click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))

@@ -243,16 +243,14 @@ def bulk_allocation() -> Iterator[None]:
 
     Parsing creates hundreds of thousands of objects and no reference cycles worth
     collecting; without the pause, collections take a third of a large review's time.
-    On the way out the objects are frozen (`gc.freeze`): the collection due right after,
-    and the one at interpreter exit, would otherwise walk them all for nothing (0.1 s at
-    10,000 logs). Frozen objects are still freed when unused: a review makes no cycles.
+    Nothing is frozen here (`gc.freeze` pins every object of the process, a library
+    caller's garbage cycles too): the command line does it, just before it exits.
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()
 

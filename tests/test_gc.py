@@ -1,5 +1,5 @@
-"""A review makes no reference cycles: freezing its objects (memory.bulk_allocation) keeps
-no garbage alive, and a long-running caller's memory stays flat."""
+"""A review makes no reference cycles: pausing the collector (memory.bulk_allocation), and
+freezing what is left when the command line exits, keeps no garbage alive."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_a_review_leaves_no_cycles_for_the_collector(
         for _ in range(2):  # the planning review, then the settled one
             plan, result = review(memory, commit=False)
             del plan, result
-            gc.unfreeze()  # what bulk_allocation froze goes back to the collector
+            gc.unfreeze()  # in case anything froze objects: give them back to the collector
             assert gc.collect() == 0
     finally:
         if enabled:
