@@ -124,16 +124,16 @@ def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
 MEMO_FORMAT = 1
 
 
-TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md")
-FOLDERS = ("archive", "sessions")
+_TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md")
+_FOLDERS = ("archive", "sessions")
 
 
 def fingerprint(root: Path) -> dict[str, list[int]]:
     """relative path -> [size, mtime_ns] of every file a review reads (links not followed),
     and for each folder whether it is a link and which inode it is."""
-    found = _stats(root, TOP_FILES)
+    found = _stats(root, _TOP_FILES)
     found.update(_folders(root))
-    for folder in FOLDERS:
+    for folder in _FOLDERS:
         with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".md"):
@@ -153,7 +153,7 @@ def _stats(root: Path, relatives: Iterable[str]) -> dict[str, list[int]]:
 
 def _folders(root: Path) -> dict[str, list[int]]:
     found: dict[str, list[int]] = {}
-    for folder in FOLDERS:
+    for folder in _FOLDERS:
         with contextlib.suppress(OSError):
             stat = os.lstat(root / folder)
             found[f"{folder}/"] = [int(os.path.islink(root / folder)), stat.st_ino]

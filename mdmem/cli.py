@@ -15,7 +15,7 @@ import click
 
 from mdmem import writer
 from mdmem.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, MdmemError
-from mdmem.memory import find_root
+from mdmem.memory import bulk_allocation, find_root
 from mdmem.secrets import redact
 from mdmem.writer import finish_interrupted
 
@@ -130,14 +130,11 @@ def frozen_at_exit() -> Iterator[None]:
     (0.1 s at 10,000 logs). Frozen only here, never in the library, where a caller's
     garbage cycles would be pinned for good.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
+    with bulk_allocation():
+        try:
+            yield
+        finally:
+            gc.freeze()
 
 
 @main.command()

@@ -68,9 +68,9 @@ class TextCache:
             self._fresh[display] = entry
         return found
 
-    def record(self, display: str, size: int, mtime_ns: int, found: list[list[Any]]) -> None:
-        """Keep a file's findings (`to_rows`), from a scan begun after the stat was taken."""
-        self._fresh[display] = [size, mtime_ns, found]
+    def record(self, display: str, size: int, mtime_ns: int, rows: list[list[Any]]) -> None:
+        """Keep a file's findings (as `to_rows`), from a scan begun after the stat was taken."""
+        self._fresh[display] = [size, mtime_ns, rows]
 
     def save(self) -> None:
         if self._path is None or self._fresh == self._entries:

@@ -126,7 +126,7 @@ def _session_findings(
     sessions = {s.path: s for s in memory.sessions} if memory is not None else {}
     nearest = Nearest(known - {entry.fact_id for entry in entries})
     found: list[Finding] = []
-    jobs: list[_Job] = []
+    jobs: list[_LintJob] = []
     logs = _logs(root, folder)
     for path, display, size, mtime_ns in logs:
         cached = texts.cached(display, size, mtime_ns)
@@ -134,7 +134,7 @@ def _session_findings(
             jobs.append((path, display, size, mtime_ns))
         else:
             found += cached
-    with workers.Shared(_scan_log, jobs, 0.5) as shared:
+    with workers.Shared(_scan_log, jobs, _HELPER_SHARE) as shared:
         scanned = shared.results([_scan_log(job) for job in shared.own])
     for (_, display, size, mtime_ns), rows in zip(jobs, scanned, strict=True):
         texts.record(display, size, mtime_ns, rows)
@@ -149,10 +149,12 @@ def _session_findings(
 
 
 # A log to scan for lint: its path, path as shown, size and mtime_ns.
-_Job = tuple[str, str, int, int]
+_LintJob = tuple[str, str, int, int]
+# Lint has nothing else to do meanwhile, so its helper takes half the logs.
+_HELPER_SHARE = 0.5
 
 
-def _logs(root: Path, folder: Path) -> list[_Job]:
+def _logs(root: Path, folder: Path) -> list[_LintJob]:
     """Every session log (regular files, links left out) with its size and mtime, by name."""
     logs = []
     with os.scandir(folder) as entries:
@@ -164,7 +166,7 @@ def _logs(root: Path, folder: Path) -> list[_Job]:
     return sorted(logs)
 
 
-def _scan_log(job: _Job) -> list[list[Any]]:
+def _scan_log(job: _LintJob) -> list[list[Any]]:
     """One log's findings as cache rows: no state, so a helper process can run it."""
     path, display, _, _ = job
     return to_rows(_scan(Path(path), display, False))

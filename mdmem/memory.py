@@ -107,7 +107,7 @@ def read_sessions(
 
 
 # A log to scan: its name, path, path as shown, size and mtime_ns (-1: not stat'ed yet).
-_Job = tuple[SessionName, str, str, int, int]
+_LogJob = tuple[SessionName, str, str, int, int]
 # The share of the logs to scan that a helper process takes, while this one parses the
 # continuity and archive files and then scans the rest (see mdmem.workers).
 HELPER_SHARE = 0.6
@@ -131,7 +131,7 @@ def reading_sessions(
     cache_file = cache.location(root)
     cached = cache.load(cache_file)
     known: list[Session | None] = []
-    jobs: list[_Job] = []
+    jobs: list[_LogJob] = []
     for name, entry in entries:
         display = f"{root.name}/{SESSIONS}/{entry.name}"
         size, mtime_ns = (stats or {}).get(f"{SESSIONS}/{entry.name}") or _stat(entry)
@@ -143,12 +143,12 @@ def reading_sessions(
             jobs.append((name, entry.path, display, size, mtime_ns))
         known.append(session)
 
-    with workers.Shared(_scan, jobs, HELPER_SHARE) as shared:
+    with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
         def finish() -> tuple[Session, ...]:
             own: list[cache.Entry] = []
             for job in shared.own:
-                own.append(_scan(job))
+                own.append(_scan_log(job))
                 if progress is not None and len(own) % 500 == 0:  # the helper keeps pace
                     progress(len(own) * len(jobs) // len(shared.own), len(entries))
             scanned = iter(zip(jobs, shared.results(own), strict=True))
@@ -173,7 +173,7 @@ def reading_sessions(
 
 
 def _stat(entry: os.DirEntry[str]) -> tuple[int, int]:
-    """Size and mtime_ns; (-1, -1) when the log cannot be stat'ed, which `_scan` reports."""
+    """Size and mtime_ns; (-1, -1) when the log cannot be stat'ed, which `_scan_log` reports."""
     try:
         stat = entry.stat()
     except OSError:
@@ -185,7 +185,7 @@ def _raise(error: Exception) -> tuple[Session, ...]:
     raise error
 
 
-def _scan(job: _Job) -> cache.Entry:
+def _scan_log(job: _LogJob) -> cache.Entry:
     """One log's cache entry, from its bytes: no state, so a helper process can run it."""
     name, path, display, size, mtime_ns = job
     try:

@@ -81,7 +81,10 @@ class Shared(Generic[T, R]):
         self._pid, self._read_end = pid, read_end
 
     def results(self, own_results: list[R]) -> list[R]:
-        """The results of every item: `own_results`, then the helper's, then any it lacked."""
+        """The results of every item: `own_results` (one per item of `own`), then the
+        helper's, then any it lacked, computed here."""
+        if len(own_results) != len(self.own):
+            raise ValueError("results: one result per item of `own` is needed")
         shared = self._items[len(own_results) :]
         received: list[R] = self._receive() if self._pid else []
         received = received[: len(shared)]
