@@ -11,8 +11,14 @@ import re
 from dataclasses import dataclass, field
 
 from mdmem.errors import ParseError
-from mdmem.footer import Footer, looks_like_footer, parse_footer
-from mdmem.textfile import TextFile, body, check_conflict_markers
+from mdmem.footer import USUAL_INNER, Footer, looks_like_footer, parse_footer, usual_footer
+from mdmem.textfile import (
+    TextFile,
+    body,
+    check_conflict_markers,
+    check_conflict_markers_text,
+    is_split,
+)
 
 INVARIANTS_SECTION = "Architectural Invariants"
 OPEN_THREADS_SECTION = "Open Threads"
@@ -23,6 +29,22 @@ _ITEM = re.compile(r"^[-*+](?:[ \t]|$)")
 _CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _BULLETS = frozenset("-*+")
+_EMPTY_LINES = frozenset(("\n", "\r\n"))
+_BLANK = r"[ \t]*\r?\n"
+# The usual fact, for `_parse` to read in one step: a bullet line, indented text lines
+# (blank lines between them), then its footer, indented or flush left right below, with
+# nothing after it that would extend the item. `_parse` also checks that its text holds no
+# '<!--'. For such an item the line-by-line reading (`_item_end`, `_read_item`) finds the
+# same extent and no error but the footer's own; anything else is left to that reading.
+# Its groups are the footer's indent, inside and trail.
+_USUAL_FACT = re.compile(
+    r"[-*+][ \t][^\n]*\n"  # the bullet line
+    rf"(?:(?:{_BLANK})*[ \t]+(?!```|~~~|<!--)(?=\S)[^\n]*\n)*"  # indented text
+    rf"(?:(?:{_BLANK})+(?=[ \t]))?([ \t]*)<!--({USUAL_INNER})-->([ \t]*)(?:\r?\n|\Z)"
+    # What follows: the end, or a line that is not indented after blank lines, or right
+    # below, one that does not open a comment (a footer there would join the item).
+    rf"(?=\Z|(?:{_BLANK})+(?:\S|\Z)|(?!<!--)\S)"
+)
 
 
 @dataclass(frozen=True)
@@ -149,9 +171,18 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
 
     `unique_ids=False` lets a repeated id through, for lint to report as a finding.
     """
+    return _parse(file, unique_ids, whole_text=True)
+
+
+def _parse(file: TextFile, unique_ids: bool, whole_text: bool) -> Document:
+    """`whole_text=False` reads line by line only: tests check that both readings agree."""
     lines = file.lines
     path = file.path
-    check_conflict_markers(lines, path)
+    whole = _whole_text(file) if whole_text else None
+    if whole is None:
+        check_conflict_markers(lines, path)
+    else:
+        check_conflict_markers_text(whole, path)
     sections: list[Section] = []
     facts: list[Fact] = []
     footerless: list[Item] = []
@@ -160,8 +191,35 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
     title, start, subsection = "", -1, ""
     index = 0
     count = len(lines)
+    offset, offset_index = 0, 0  # where line `offset_index` starts in `whole`
     while index < count:
-        text = body(lines[index])
+        line = lines[index]
+        if whole is not None and fences.open is None and line in _EMPTY_LINES:
+            index += 1  # what the reading below does with it, sooner
+            continue
+        # Outside a fence a bullet line is neither a fence marker nor a heading.
+        if whole is not None and fences.open is None and line[:1] in _BULLETS:
+            if offset_index != index:
+                offset += sum(map(len, lines[offset_index:index]))
+                offset_index = index
+            usual = _USUAL_FACT.match(whole, offset)
+            if usual is not None and whole.find("<!--", offset, usual.start(1)) < 0:
+                stop = usual.end()
+                end = index + whole.count("\n", offset, stop) + (whole[stop - 1] != "\n")
+                footer = usual_footer(*usual.groups())
+                if footer is None:
+                    footer = parse_footer(body(lines[end - 1]), path, end)
+                if not title:
+                    raise ParseError(
+                        "a fact outside any '## ' section; move it under a section heading",
+                        path,
+                        index + 1,
+                    )
+                checkbox = _checkbox(line)
+                facts.append(Fact(title, subsection, index, end, footer, checkbox, footer.id))
+                index, offset, offset_index = end, stop, end
+                continue
+        text = body(line)
         if fences.step(text):
             fence_line = 0 if fences.open is None else fence_line or index + 1
             index += 1
@@ -209,6 +267,23 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
         tuple(facts),
         tuple(footerless),
     )
+
+
+def _whole_text(file: TextFile) -> str | None:
+    """The file's lines joined, when they are what `split_lines` makes of that text (so a
+    position in it falls in the line it does in `lines`); else None."""
+    if file.joined is not None:
+        return file.joined
+    whole = "".join(file.lines)
+    return whole if is_split(file.lines, whole) else None
+
+
+def _checkbox(line: str) -> str | None:
+    """The mark of a `- [ ]` / `- [x]` item's first line, else None."""
+    if "[" not in line:
+        return None
+    checkbox = _CHECKBOX.match(body(line))
+    return None if checkbox is None else checkbox[1].lower()
 
 
 def _item_end(lines: tuple[str, ...], start: int) -> int:
@@ -270,9 +345,7 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
             )
     if footer is None:
         return None
-    checkbox = _CHECKBOX.match(body(lines[start]))
-    mark = None if checkbox is None else checkbox[1].lower()
-    return Fact(section, subsection, start, end, footer, mark)
+    return Fact(section, subsection, start, end, footer, _checkbox(lines[start]))
 
 
 def _check_unique(facts: list[Fact], path: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from mdmem.errors import ParseError, quote
@@ -38,12 +38,16 @@ CANONICAL = (
     "section",
 )
 KNOWN_KEYS = frozenset(CANONICAL)
+_RANK = {key: rank for rank, key in enumerate(CANONICAL)}
 
 _FIELD = re.compile(
     r"^(?P<lead>\s*)(?P<key>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>\s*:\s*)(?P<value>.*?)(?P<tail>\s*)$"
 )
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _KEY_START = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9_-]*)\s*:")
+# The inside of a footer that opens with `id`, for readers that find footers in a whole
+# text: it stops at a line's end, and has no groups of its own. `usual_footer` reads it.
+USUAL_INNER = r"[^\S\n]*id[^\S\n]*:[^\n]*"
 
 
 @dataclass(frozen=True)
@@ -55,20 +59,23 @@ class Field:
 
 @dataclass(frozen=True)
 class Footer:
+    """A footer line: `segments` are the raw texts between the `|` separators, whitespace
+    included; `values` maps each segment's key to its value, in the same order."""
+
     indent: str
-    fields: tuple[Field, ...]
+    segments: tuple[str, ...]
     trail: str
+    values: dict[str, str] = dataclasses.field(hash=False, repr=False)
 
     @property
     def id(self) -> str:
-        return self.fields[0].value
+        return next(iter(self.values.values()))
 
-    values: dict[str, str] = dataclasses.field(default_factory=dict, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        # A lookup table built once; it mirrors `fields` and is never mutated.
-        if not self.values:
-            self.values.update((field.key, field.value) for field in self.fields)
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        """The fields as values, built on demand: parsing and editing keep raw segments."""
+        pairs = zip(self.values.items(), self.segments, strict=True)
+        return tuple(Field(key, value, segment) for (key, value), segment in pairs)
 
     def get(self, key: str) -> str | None:
         return self.values.get(key)
@@ -78,55 +85,73 @@ class Footer:
 
     def render(self) -> str:
         """The line body, byte-identical to what was read when nothing changed."""
-        inner = "|".join(field.segment for field in self.fields)
-        return f"{self.indent}<!--{inner}-->{self.trail}"
+        return f"{self.indent}<!--{'|'.join(self.segments)}-->{self.trail}"
 
     def updated(self, changes: Mapping[str, str | None]) -> Footer:
         """Set (str) or drop (None) fields; untouched fields keep their bytes and order."""
-        if all(self.values.get(key) == value for key, value in changes.items()):
-            return self
-        fields: list[Field] = []
-        seen: set[str] = set()
-        for field in self.fields:
-            seen.add(field.key)
-            if field.key not in changes:
-                fields.append(field)
-                continue
-            value = changes[field.key]
-            if value is None:
-                continue
-            if value == field.value:
-                fields.append(field)
-                continue
-            match = _FIELD.match(field.segment)
-            assert match is not None  # every stored segment matched at parse time
-            segment = match["lead"] + match["key"] + match["sep"] + value + (match["tail"] or " ")
-            fields.append(Field(field.key, value, segment))
+        values = self.values
         for key, value in changes.items():
-            if key in seen or value is None:
+            if values.get(key) != value:
+                break
+        else:
+            return self
+        keys = list(values)
+        segments = list(self.segments)
+        new_values = dict(values)
+        added: list[tuple[str, str]] = []
+        dropped = False
+        for key, value in changes.items():
+            old = values.get(key)
+            if value == old:
                 continue
-            position = _insertion_point(fields, key)
-            before = fields[position - 1]
-            if not before.segment.endswith((" ", "\t")):
-                fields[position - 1] = Field(before.key, before.value, before.segment + " ")
-            fields.insert(position, Field(key, value, f" {key}: {value} "))
-        return Footer(self.indent, tuple(fields), self.trail)
+            if value is None:
+                dropped = True
+            elif old is None:
+                added.append((key, value))
+            else:
+                index = keys.index(key)
+                head, tail = _frame(segments[index])
+                segments[index] = head + value + tail
+                new_values[key] = value
+        if dropped or added:
+            kept = [index for index, key in enumerate(keys) if changes.get(key, "") is not None]
+            keys = [keys[index] for index in kept]
+            segments = [segments[index] for index in kept]
+            for key, value in added:
+                position = _insertion_point(keys, key)
+                if not segments[position - 1].endswith((" ", "\t")):
+                    segments[position - 1] += " "
+                keys.insert(position, key)
+                segments.insert(position, f" {key}: {value} ")
+                new_values[key] = value
+            new_values = {key: new_values[key] for key in keys}
+        return Footer(self.indent, tuple(segments), self.trail, new_values)
 
 
-def _insertion_point(fields: list[Field], key: str) -> int:
+@functools.lru_cache(maxsize=4096)
+def _frame(segment: str) -> tuple[str, str]:
+    """What stays around a segment's value when the value changes: the key with the spacing
+    around its colon, and the whitespace after the value (one space if it had none)."""
+    match = _FIELD.match(segment)
+    assert match is not None  # every stored segment is `key: value`
+    return match["lead"] + match["key"] + match["sep"], match["tail"] or " "
+
+
+def _insertion_point(keys: list[str], key: str) -> int:
     """A new field goes after the last present field that comes before it in CANONICAL order."""
-    rank = CANONICAL.index(key) if key in CANONICAL else len(CANONICAL)
+    rank = _RANK.get(key, len(CANONICAL))
     position = 1
-    for index, field in enumerate(fields):
-        if field.key in CANONICAL and CANONICAL.index(field.key) <= rank:
+    for index, present in enumerate(keys):
+        present_rank = _RANK.get(present)
+        if present_rank is not None and present_rank <= rank:
             position = index + 1
     return position
 
 
 def new_footer(indent: str, values: Mapping[str, str]) -> Footer:
     """A footer written by mdmem itself, in the canonical spacing."""
-    fields = tuple(Field(key, value, f" {key}: {value} ") for key, value in values.items())
-    return Footer(indent, fields, "")
+    segments = tuple(f" {key}: {value} " for key, value in values.items())
+    return Footer(indent, segments, "", dict(values))
 
 
 def footer_ids(text: str) -> list[str]:
@@ -151,14 +176,60 @@ def looks_like_footer(line_body: str) -> bool:
     return match is not None and match["key"] in KNOWN_KEYS
 
 
+def usual_footer(indent: str, inner: str, trail: str) -> Footer | None:
+    """What `parse_footer` reads from the line `{indent}<!--{inner}-->{trail}`, where the
+    indent and trail are spaces and tabs and `inner` matched USUAL_INNER, when its fields
+    are the usual ones: `key: value`, valid keys and values, no key twice, no `<!--`/`-->`.
+    None for anything else, which `parse_footer` then reads (or refuses with its error)."""
+    if "<!--" in inner or "-->" in inner:
+        return None
+    segments = inner.split("|")
+    fact_id = segments[0].partition(":")[2].strip()  # after `id:`, as USUAL_INNER matched
+    if not ID_RE.match(fact_id):
+        return None
+    rest = segments[1:]
+    pairs = list(map(_USUAL_PAIRS.get, rest))
+    if not all(pairs):
+        pairs = list(map(_usual_pair, rest))
+        if not all(pairs):
+            return None
+    values = {"id": fact_id}
+    values.update(pairs)  # type: ignore[arg-type]  # all pairs, no None
+    if len(values) != len(segments):
+        return None  # a key twice
+    return Footer(indent, tuple(segments), trail, values)
+
+
+# Footers repeat most of their segments (` tier: core `, ` uses: 2 `, a date), so each is
+# read once: its key and value when it is a usual segment. Bounded by emptying when full.
+_USUAL_PAIRS: dict[str, tuple[str, str]] = {}
+
+
+def _usual_pair(segment: str) -> tuple[str, str] | None:
+    """(key, value) of a `key: value` segment with a valid key and value, else None."""
+    pair = _USUAL_PAIRS.get(segment)
+    if pair is not None:
+        return pair
+    key, colon, value = segment.partition(":")
+    key, value = key.strip(), value.strip()
+    if not colon or not _KEY.match(key):
+        return None
+    rule = _RULES.get(key)
+    if rule is not None and not rule[0](value):
+        return None
+    if len(_USUAL_PAIRS) >= 16384:
+        _USUAL_PAIRS.clear()
+    pair = _USUAL_PAIRS[segment] = key, value
+    return pair
+
+
 def parse_footer(line_body: str, path: str, line: int) -> Footer:
     """Parse one footer line strictly; anything ambiguous is an error naming the line."""
-    stripped = line_body.strip()
-    if "-->" not in stripped:
+    if "-->" not in line_body:
         raise ParseError("unclosed footer: the comment has no closing '-->'", path, line)
-    if stripped.count("<!--") > 1:
+    if line_body.count("<!--") > 1:
         raise ParseError("a footer value contains '<!--'", path, line)
-    if stripped.count("-->") > 1:
+    if line_body.count("-->") > 1:
         raise ParseError("a footer value contains '-->'", path, line)
     # String operations rather than regular expressions: this runs once per fact.
     rest = line_body.lstrip(" \t")
@@ -167,9 +238,10 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
     if not rest.startswith("<!--") or not closed.endswith("-->"):
         raise ParseError("text after the footer comment on the same line", path, line)
     trail = rest[len(closed) :]
-    fields: list[Field] = []
+    inner = closed[4:-3]
+    segments = inner.split("|")
     values: dict[str, str] = {}
-    for segment in closed[4:-3].split("|"):
+    for segment in segments:
         key, colon, value = segment.partition(":")
         key = key.strip()
         if not colon or not _KEY.match(key):
@@ -179,12 +251,9 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
         if key in values:
             raise ParseError(f"footer field {quote(key, line_body)} appears twice", path, line)
         values[key] = value.strip()
-        fields.append(Field(key, values[key], segment))
-    if fields[0].key != "id":
-        raise ParseError(
-            f"footer must open with 'id', not {quote(fields[0].key, line_body)}", path, line
-        )
-    fact_id = fields[0].value
+    first, fact_id = next(iter(values.items()))
+    if first != "id":
+        raise ParseError(f"footer must open with 'id', not {quote(first, line_body)}", path, line)
     if not ID_RE.match(fact_id):
         raise ParseError(
             f"id {quote(fact_id, line_body)} is not kebab-case of at least two words "
@@ -193,37 +262,52 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
             line,
         )
     _validate_values(values, path, line, line_body)
-    return Footer(indent, tuple(fields), trail, values)
+    return Footer(indent, tuple(segments), trail, values)
 
 
 def _validate_values(values: dict[str, str], path: str, line: int, context: str) -> None:
-    for key in ("created", "last_used"):
+    message = _invalid_value(values, context)
+    if message is not None:
+        raise ParseError(message, path, line)
+
+
+def _invalid_value(values: dict[str, str], context: str) -> str | None:
+    """What is wrong with the first invalid value of the fields the review reads, or None."""
+    for key, (valid, message) in _RULES.items():
         value = values.get(key)
-        if value is not None and not valid_date(value):
-            message = f"{key} {quote(value, context)} is not a date (YYYY-MM-DD)"
-            raise ParseError(message, path, line)
-    for key in ("uses", "helpful", "harmful"):
-        value = values.get(key)
-        if value is not None and not (value.isascii() and value.isdigit()):
-            raise ParseError(f"{key} {quote(value, context)} is not a whole number", path, line)
-    tier = values.get("tier")
-    if tier is not None and tier not in TIERS:
-        raise ParseError(
-            f"unknown tier {quote(tier, context)} (one of: {', '.join(TIERS)})", path, line
-        )
-    for key in ("supersedes", "superseded-by"):
-        value = values.get(key)
-        if value and not ID_RE.match(value):
-            raise ParseError(f"{key} {quote(value, context)} is not an id", path, line)
+        if value is not None and not valid(value):
+            return message.format(key=key, value=quote(value, context))
+    return None
+
+
+def _whole_number(value: str) -> bool:
+    return value.isascii() and value.isdigit()
+
+
+def _empty_or_id(value: str) -> bool:
+    return not value or ID_RE.match(value) is not None
 
 
 @functools.lru_cache(maxsize=4096)
 def valid_date(value: str) -> bool:
     if not DATE_RE.match(value):
         return False
-    year, month, day = (int(part) for part in value.split("-"))
+    year, month, day = int(value[:4]), int(value[5:7]), int(value[8:10])
     if not 1 <= month <= 12 or day < 1:
         return False
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
     return day <= days
+
+
+# The values the review reads: each one's rule, and the error, in the order they are checked.
+_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
+    "created": (valid_date, "{key} {value} is not a date (YYYY-MM-DD)"),
+    "last_used": (valid_date, "{key} {value} is not a date (YYYY-MM-DD)"),
+    "uses": (_whole_number, "{key} {value} is not a whole number"),
+    "helpful": (_whole_number, "{key} {value} is not a whole number"),
+    "harmful": (_whole_number, "{key} {value} is not a whole number"),
+    "tier": (TIERS.__contains__, f"unknown tier {{value}} (one of: {', '.join(TIERS)})"),
+    "supersedes": (_empty_or_id, "{key} {value} is not an id"),
+    "superseded-by": (_empty_or_id, "{key} {value} is not an id"),
+}

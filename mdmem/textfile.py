@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdmem.errors import ParseError
@@ -11,6 +12,7 @@ from mdmem.errors import ParseError
 BOM = "\ufeff"
 LONE_CR = re.compile(r"\r(?!\n)")
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?:\s|$)")
+_MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
 _CONFLICT_ANYWHERE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:\s|$)", re.MULTILINE)
 
 
@@ -21,6 +23,10 @@ class TextFile:
     path: str
     lines: tuple[str, ...]
     bom: bool = False
+    # The lines joined, set by `decode`, which split them from it: a reader of the whole
+    # text then neither joins them again nor checks that they split back the same. Not an
+    # init field, so a copy with other lines (`dataclasses.replace`) starts without it.
+    joined: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def newline(self) -> str:
@@ -82,7 +88,9 @@ def decode(data: bytes, path: str) -> TextFile:
                 path,
                 text.count("\n", 0, lone.start()) + 1,
             )
-    return TextFile(path, split_lines(text), bom)
+    file = TextFile(path, split_lines(text), bom)
+    object.__setattr__(file, "joined", text)  # frozen: set once, as it is made
+    return file
 
 
 def decode_text(data: bytes, path: str) -> str:
@@ -106,6 +114,8 @@ def decode_text(data: bytes, path: str) -> str:
 
 def check_conflict_markers_text(text: str, path: str) -> None:
     """`check_conflict_markers` for a whole text at once (one search, no line loop)."""
+    if not any(run in text for run in _MARKER_RUNS):
+        return  # the usual text, found clean by substring search alone
     found = _CONFLICT_ANYWHERE.search(text)
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
@@ -140,3 +150,15 @@ def check_conflict_markers(lines: tuple[str, ...] | list[str], path: str) -> Non
         raise ParseError(
             "merge-conflict marker; resolve the conflict before running mdmem", path, markers[0]
         )
+
+
+def is_split(lines: tuple[str, ...] | list[str], text: str) -> bool:
+    """True when `lines` are exactly `split_lines(text)`: none is empty, and each holds one
+    LF, at its end (the last line may hold none)."""
+    if not lines:
+        return not text
+    return (
+        bool(lines[-1])
+        and text.count("\n") == len(lines) - (not lines[-1].endswith("\n"))
+        and all(map(str.endswith, lines[:-1], itertools.repeat("\n")))
+    )

@@ -6,6 +6,7 @@ the end show what a wrong answer would have written.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ import pytest
 from mdmem.apply import review
 from mdmem.document import heading, parse_document
 from mdmem.edit import Edit, apply_edits
-from mdmem.footer import looks_like_footer
+from mdmem.errors import ParseError
+from mdmem.footer import looks_like_footer, parse_footer
 from mdmem.ledger import parse_session, parse_session_name
 from mdmem.policy import Policy, parse_policy
 from mdmem.stamps import read_stamps, stamp_edits
@@ -63,6 +65,34 @@ def test_section_title_keeps_a_final_hash() -> None:
 )
 def test_looks_like_footer(line: str, expected: bool) -> None:
     assert looks_like_footer(line) is expected
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        pytest.param("created: 2024-02-29", None, id="leap_day"),
+        pytest.param("created: 2026-02-29", "created '2026-02-29' is not a date", id="no_leap_day"),
+        pytest.param("last_used: 2026-13-01", "last_used '2026-13-01' is not a date", id="month"),
+        pytest.param("created: ٢٠٢٦-٠١-٠٢", None, id="date_in_other_digits"),
+        pytest.param("uses: 012", None, id="leading_zero"),
+        pytest.param("uses: ٣", "uses '٣' is not a whole number", id="uses_other_digit"),
+        pytest.param("helpful: -1", "helpful '-1' is not a whole number", id="negative"),
+        pytest.param("harmful:", "harmful '' is not a whole number", id="empty_count"),
+        pytest.param("tier: Core", "unknown tier 'Core' (one of: core, active,", id="tier_case"),
+        pytest.param("supersedes:", None, id="supersedes_empty"),
+        pytest.param("superseded-by: Old", "superseded-by 'Old' is not an id", id="not_an_id"),
+        pytest.param("origin: a:b", None, id="colon_in_a_value"),
+        pytest.param("uses: x | tier: hot", "uses 'x' is not a whole number", id="first_rule_wins"),
+        pytest.param("tier: hot | created: x", "created 'x' is not a date", id="rule_order"),
+    ],
+)
+def test_footer_values(fields: str, error: str | None) -> None:
+    line = f"  <!-- id: aa-bb | {fields} -->"
+    if error is None:
+        assert parse_footer(line, "continuity.md", 3).render() == line
+    else:
+        with pytest.raises(ParseError, match=re.escape(error)):
+            parse_footer(line, "continuity.md", 3)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,321 @@
+"""The whole-text readings against the plain ones they stand in for (property_ tests).
+
+- a document read with the usual fact taken in one regular-expression step (`_parse`
+  with `whole_text=True`, what `parse_document` does) gives what the line-by-line reading
+  gives: the same sections, facts, footers and footerless items, or the same error;
+- `usual_footer` reads a footer exactly as `parse_footer` does, whenever it reads one;
+- `Footer.updated` gives what the field-by-field edit of `Footer.fields` gives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mdmem import document
+from mdmem.document import Document, _parse, parse_document
+from mdmem.errors import ParseError
+from mdmem.footer import (
+    CANONICAL,
+    USUAL_INNER,
+    Field,
+    Footer,
+    new_footer,
+    parse_footer,
+    usual_footer,
+)
+from mdmem.textfile import TextFile, decode, split_lines
+
+MORE = settings(max_examples=settings.default.max_examples * 5)
+
+# -- generated footers and documents -----------------------------------------------------
+
+
+def one_in(draw: st.DrawFn, count: int) -> bool:
+    return draw(st.integers(0, count - 1)) == 0
+
+
+# Each key with values it may hold, then keys and values a footer should not have.
+GOOD = {
+    "created": ["2026-01-02", "2024-02-29"],
+    "last_used": ["2026-03-01"],
+    "uses": ["3", "03", "12"],
+    "tier": ["active", "core", "archived"],
+    "section": ["Notes on C#", "Gotchas"],
+    "origin": ["2026-03-01-090000", "a:b"],
+    "supersedes": ["aa-bb", ""],
+    "reviewed-by": ["ci-bot", "x y"],
+}
+ODD_KEYS = ["id", "superseded-by", "Id", "x y", "", "a_b", "9k", "tier"]
+ODD_VALUES = ["Bad", "2026-02-30", "٣", "", "x-", "a|b", "<!--", "-->", "a->b", "\xa0v\xa0", "\tt"]
+SPACE = st.sampled_from(["", " ", " ", " ", "  ", "\t", "\xa0"])
+
+
+@st.composite
+def segment(draw: st.DrawFn, key: str) -> str:
+    value = draw(st.sampled_from(ODD_VALUES if one_in(draw, 10) else GOOD.get(key, ["x"])))
+    if one_in(draw, 30):
+        return draw(SPACE) + key + draw(SPACE)  # no colon
+    separator = draw(st.sampled_from([": ", ": ", ": ", ":", " : ", ":\t", "::"]))
+    return draw(SPACE) + key + separator + value + draw(SPACE)
+
+
+@st.composite
+def footer_lines(draw: st.DrawFn) -> str:
+    """A footer line: mostly one that reads, sometimes anything a person might write."""
+    keys = draw(st.lists(st.sampled_from(list(GOOD)), unique=True, max_size=6))
+    if one_in(draw, 8):
+        keys.insert(draw(st.integers(0, len(keys))), draw(st.sampled_from(ODD_KEYS)))
+    fields = [draw(segment(key)) for key in keys]
+    if not one_in(draw, 8):
+        fields.insert(0, draw(st.sampled_from([" id: aa-bb ", "id:cc-dd-1", " id : ee-ff\t"])))
+    elif one_in(draw, 2):
+        fields.insert(0, draw(st.sampled_from([" id: Bad ", " id: aa-bb: x ", " id: aa- "])))
+    if not fields:
+        fields = [" "]
+    indent = draw(st.sampled_from(["", "  ", "  ", "\t", " \t"]))
+    opening, closing, trail = "<!--", "-->", draw(st.sampled_from(["", "", " ", "\t"]))
+    if one_in(draw, 6):
+        opening = draw(st.sampled_from(["<!-", "<!--<!--", "x <!--"]))
+    if one_in(draw, 6):
+        closing = draw(st.sampled_from(["--", "-->-->", "--->", "-- >"]))
+    if one_in(draw, 6):
+        trail = draw(st.sampled_from([" x", "\xa0"]))
+    return indent + opening + "|".join(fields) + closing + trail
+
+
+HEADINGS = ["## Gotchas", "## Notes on C#", "### Sub", "# Continuity", "##", "####### x", " ## No"]
+BULLETS = ["- text", "* star", "+ plus", "- [ ] open", "- [x] done", "- [X] Done", "-\ttab", "-"]
+BULLETS += ["- a < b", "- `code`", "- ```inline```", "- ~~~", "- [ ]", "-text", "- text"]
+TEXT = [
+    "  more",
+    "\tmore",
+    "    - nested",
+    "  * nested",
+    "  # heading-ish",
+    "  x ``` y",
+    "  ~~ two",
+]
+TEXT += ["", "", "  ", "\t\t", "\xa0", " \xa0x", "  a < b", "  more"]
+ODD_TEXT = ["  <!-- note -->", "  text <!-- id: aa-bb -->", "  <!-- id: aa-bb -->", "flush left"]
+ODD_TEXT += ["<!-- id: zz-zz -->", "  ```", "  ~~~", "  ````", "  ```python", "- text <!-- c -->"]
+OTHER = [
+    "text",
+    "Paragraph.",
+    "<!-- comment -->",
+    "| table |",
+    "",
+    "",
+    "  ",
+    "\xa0",
+    "* footerless",
+]
+ODD_OTHER = ["  - indented item", "  <!-- note -->", "<<<<<<< HEAD", "=======", "x <<<<<<<"]
+ODD_OTHER += ["<!-- id: aa-bb -->", "<!-- tier: core -->", "\t<!-- id: aa-bb -->", "```", "~~~"]
+FENCES = [["```", "- x", "  <!-- id: zz-zz -->", "```"], ["~~~", "## not a heading", "~~~"]]
+FENCES += [["````", "```", "- y", "````"], ["```python", "code", "```\t"], ["```", "x", "``` no"]]
+AFTER = [["", "  late"], ["<!-- id: zz-yy -->"], ["<!-- note -->"], ["  trailing"], ["", "x"]]
+AFTER += [["\xa0", "  late"], ["", "\xa0", "  late"], ["<!-- id: zz-yy -->", "  late"]]
+
+
+@st.composite
+def fact_lines(draw: st.DrawFn, number: int) -> list[str]:
+    """A list item: mostly a usual fact, sometimes anything a person might write."""
+    lines = [draw(st.sampled_from(BULLETS))]
+    for _ in range(draw(st.integers(0, 3))):
+        lines.append(draw(st.sampled_from(ODD_TEXT if one_in(draw, 25) else TEXT)))
+    if one_in(draw, 6):  # a fence in the item, closed or not
+        fence = draw(st.sampled_from(["  ```", "  ~~~", "\t````"]))
+        lines.append(fence)
+        content = st.sampled_from(["  x", "", "- not an item", "## no"])
+        lines.extend(draw(st.lists(content, max_size=2)))
+        lines.extend(draw(st.sampled_from([[fence], [fence], ["  ```"], ["  ~~~"], ["```"], []])))
+    fact_id = "dd-dd" if one_in(draw, 20) else f"f{number}-x"
+    shape = draw(st.integers(0, 19))
+    if shape < 14:
+        indent = draw(st.sampled_from(["  ", "  ", "\t", "    ", " "]))
+        fields = draw(
+            st.sampled_from(
+                ["", " | tier: core", " | created: 2026-01-02 | uses: 3 | tier: active"]
+            )
+        )
+        lines.append(f"{indent}<!-- id: {fact_id}{fields} -->")
+    elif shape < 16:
+        lines.append(f"<!-- id: {fact_id} | tier: core -->")  # flush left, right below
+    elif shape < 18:
+        lines.append(draw(footer_lines()))
+    if one_in(draw, 8):
+        lines.extend(draw(st.sampled_from(AFTER)))
+    return lines
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    """Memory documents, mostly well formed, with the odd shapes the reader handles."""
+    lines = ["# Continuity", ""]
+    if not one_in(draw, 10):
+        lines.append("## Gotchas")
+    for number in range(draw(st.integers(0, 14))):
+        kind = draw(st.integers(0, 19))
+        if kind < 12:
+            lines.extend(draw(fact_lines(number)))
+        elif kind < 14:
+            lines.append(draw(st.sampled_from(HEADINGS)))
+        elif kind < 15:
+            lines.extend(draw(st.sampled_from(FENCES)))
+        else:
+            lines.append(draw(st.sampled_from(ODD_OTHER if one_in(draw, 15) else OTHER)))
+    endings = draw(st.sampled_from(["\n", "\r\n", "mixed"]))
+    text = ""
+    for line in lines:
+        text += line + (draw(st.sampled_from(["\n", "\r\n"])) if endings == "mixed" else endings)
+    if draw(st.booleans()):
+        text = text.rstrip("\r\n")
+    return text
+
+
+# -- documents -----------------------------------------------------------------------------
+
+
+def outcome(read: object) -> object:
+    """A document, or the error (message, file, line) reading it raised."""
+    try:
+        return read()  # type: ignore[operator]
+    except ParseError as error:
+        return (error.message, error.path, error.line)
+
+
+@MORE
+@given(documents(), st.booleans())
+def test_property_whole_text_reading_agrees_with_line_by_line(text: str, unique: bool) -> None:
+    file = TextFile("memory/continuity.md", split_lines(text))
+    by_lines = outcome(lambda: _parse(file, unique, whole_text=False))
+    assert outcome(lambda: _parse(file, unique, whole_text=True)) == by_lines
+    if isinstance(by_lines, Document):  # the same facts, read from the same lines
+        assert [fact.id for fact in by_lines.facts] == [fact.footer.id for fact in by_lines.facts]
+    if "\r" not in text.replace("\r\n", ""):  # decode refuses a lone CR
+        decoded = decode(text.encode(), "memory/continuity.md")
+        assert outcome(lambda: parse_document(decoded, unique_ids=unique)) == by_lines
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(("a\nb\n", "c\n"), id="two_lines_in_one"),
+        pytest.param(("- a\n", "", "  <!-- id: aa-bb -->\n"), id="an_empty_line"),
+        pytest.param(("## S\n", "- a", "  <!-- id: aa-bb -->\n"), id="a_line_without_ending"),
+    ],
+)
+def test_lines_that_do_not_split_back_are_read_line_by_line(lines: tuple[str, ...]) -> None:
+    file = TextFile("memory/continuity.md", lines)
+    assert outcome(lambda: parse_document(file)) == outcome(
+        lambda: _parse(file, True, whole_text=False)
+    )
+
+
+USUAL = (
+    "# Continuity\r\n\r\n## Gotchas\r\n\r\n"
+    "- Fake timers break BullMQ\r\n  <!-- id: fake-timers | created: 2026-03-01 | uses: 1 -->\r\n"
+    "- [ ] Wraps over\r\n  two lines, with a < b\r\n\r\n    - and a nested bullet\r\n"
+    "\t<!--id:wrapped-fact|tier:core|reviewed-by: ci -->  \r\n"
+    "* Footer flush left below\r\n<!-- id: flush-left -->\r\n\r\n## Notes\r\n"
+    "+ Last line has no ending\r\n  <!-- id: last-line | origin: 2026-03-01-090000 -->"
+)
+
+
+def test_usual_facts_take_the_one_step_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The usual fact never reaches the line-by-line reading (or the speed is gone)."""
+    file = decode(USUAL.encode(), "continuity.md")
+    by_lines = _parse(file, True, whole_text=False)
+
+    def line_by_line(*args: object) -> None:
+        raise AssertionError(f"read line by line: {args[1:]}")
+
+    for name in ("_item_end", "_read_item", "parse_footer"):
+        monkeypatch.setattr(document, name, line_by_line)
+    read = parse_document(file)
+    assert read == by_lines
+    assert [(fact.id, fact.line, fact.end, fact.checkbox) for fact in read.facts] == [
+        ("fake-timers", 5, 6, None),
+        ("wrapped-fact", 7, 11, " "),
+        ("flush-left", 12, 13, None),
+        ("last-line", 16, 17, None),
+    ]
+
+
+# -- footers -------------------------------------------------------------------------------
+
+_USUAL_LINE = re.compile(rf"([ \t]*)<!--({USUAL_INNER})-->([ \t]*)")
+
+
+@MORE
+@given(footer_lines())
+def test_property_usual_footer_reads_as_parse_footer(line: str) -> None:
+    shape = _USUAL_LINE.fullmatch(line)
+    read = outcome(lambda: parse_footer(line, "continuity.md", 7))
+    if shape is None:
+        return
+    footer = usual_footer(*shape.groups())
+    if footer is not None:  # None leaves the line to parse_footer, which may refuse it
+        assert footer == read
+        assert isinstance(read, Footer)
+        assert footer.fields == read.fields
+        assert footer.render() == read.render() == line
+
+
+def updated_field_by_field(footer: Footer, changes: Mapping[str, str | None]) -> tuple[Field, ...]:
+    """The edit the plain way: each field's own segment rewritten, new fields in place."""
+    field = re.compile(r"^(\s*[A-Za-z][A-Za-z0-9_-]*\s*:\s*)(.*?)(\s*)$")
+    fields: list[Field] = []
+    for old in footer.fields:
+        value = changes.get(old.key, old.value)
+        if value is None:
+            continue
+        if value == old.value:
+            fields.append(old)
+            continue
+        match = field.match(old.segment)
+        assert match is not None
+        fields.append(Field(old.key, value, match[1] + value + (match[3] or " ")))
+    for key, value in changes.items():
+        if value is None or key in footer.values:
+            continue
+        rank = CANONICAL.index(key) if key in CANONICAL else len(CANONICAL)
+        ranks = [CANONICAL.index(f.key) if f.key in CANONICAL else None for f in fields]
+        position = 1 + max([i for i, r in enumerate(ranks) if r is not None and r <= rank] + [0])
+        before = fields[position - 1]
+        if not before.segment.endswith((" ", "\t")):
+            fields[position - 1] = Field(before.key, before.value, before.segment + " ")
+        fields.insert(position, Field(key, value, f" {key}: {value} "))
+    return tuple(fields)
+
+
+CHANGES = st.dictionaries(
+    st.sampled_from(["uses", "last_used", "tier", "origin", "section", "note", "helpful"]),
+    st.none() | st.sampled_from(["5", "2026-01-02", "active", "x", "", "a b"]),
+    max_size=4,
+)
+
+
+@MORE
+@given(footer_lines(), CHANGES, CHANGES)
+def test_property_updated_edits_each_field_in_place(
+    line: str, first: dict[str, str | None], then: dict[str, str | None]
+) -> None:
+    read = outcome(lambda: parse_footer(line, "continuity.md", 7))
+    footers = [read] if isinstance(read, Footer) else []
+    footers.append(new_footer("  ", {"id": "aa-bb", "tier": "core", "note": "x"}))
+    for footer in footers:
+        once = footer.updated(first)
+        assert once.fields == updated_field_by_field(footer, first)
+        assert once.values == {field.key: field.value for field in once.fields}
+        twice = once.updated(then)
+        assert twice.fields == updated_field_by_field(once, then)
+        inner = "|".join(field.segment for field in twice.fields)
+        assert twice.render() == f"{footer.indent}<!--{inner}-->{footer.trail}"
+        if not first:
+            assert once is footer
