@@ -109,8 +109,9 @@ def read_sessions(
 # A log to scan: its name, path, path as shown, size and mtime_ns (-1: not stat'ed yet).
 _LogJob = tuple[SessionName, str, str, int, int]
 # The share of the logs to scan that a helper process takes, while this one parses the
-# continuity and archive files and then scans the rest (see mdmem.workers).
-HELPER_SHARE = 0.6
+# continuity and archive files and then scans the rest (see mdmem.workers). Measured on
+# the 10,000-log benchmark: documents 0.26 s, logs 0.87 s alone; (0.26 + 0.87) / 2 / 0.87.
+HELPER_SHARE = 0.65
 
 
 @contextlib.contextmanager
