@@ -194,8 +194,8 @@ def _parse(file: TextFile, unique_ids: bool, whole_text: bool) -> Document:
     offset, offset_index = 0, 0  # where line `offset_index` starts in `whole`
     while index < count:
         line = lines[index]
-        if whole is not None and fences.open is None and line in _EMPTY_LINES:
-            index += 1  # what the reading below does with it, sooner
+        if whole is not None and line in _EMPTY_LINES:
+            index += 1  # what the reading below does with it (in a fence too), sooner
             continue
         # Outside a fence a bullet line is neither a fence marker nor a heading.
         if whole is not None and fences.open is None and line[:1] in _BULLETS:

@@ -13,11 +13,11 @@ import re
 from collections.abc import Mapping
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mdmem import document
-from mdmem.document import Document, _parse, parse_document
+from mdmem.document import _parse, parse_document
 from mdmem.errors import ParseError
 from mdmem.footer import (
     CANONICAL,
@@ -30,7 +30,7 @@ from mdmem.footer import (
 )
 from mdmem.textfile import TextFile, decode, split_lines
 
-MORE = settings(max_examples=settings.default.max_examples * 5)
+MORE = settings(max_examples=settings.default.max_examples * 2)
 
 # -- generated footers and documents -----------------------------------------------------
 
@@ -189,17 +189,48 @@ def outcome(read: object) -> object:
         return (error.message, error.path, error.line)
 
 
-@MORE
-@given(documents(), st.booleans())
-def test_property_whole_text_reading_agrees_with_line_by_line(text: str, unique: bool) -> None:
+def assert_readings_agree(text: str, unique: bool) -> None:
     file = TextFile("memory/continuity.md", split_lines(text))
     by_lines = outcome(lambda: _parse(file, unique, whole_text=False))
     assert outcome(lambda: _parse(file, unique, whole_text=True)) == by_lines
-    if isinstance(by_lines, Document):  # the same facts, read from the same lines
-        assert [fact.id for fact in by_lines.facts] == [fact.footer.id for fact in by_lines.facts]
     if "\r" not in text.replace("\r\n", ""):  # decode refuses a lone CR
         decoded = decode(text.encode(), "memory/continuity.md")
         assert outcome(lambda: parse_document(decoded, unique_ids=unique)) == by_lines
+
+
+@MORE
+@given(documents(), st.booleans())
+def test_property_whole_text_reading_agrees_with_line_by_line(text: str, unique: bool) -> None:
+    assert_readings_agree(text, unique)
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        pytest.param("- a\n  <!-- id: aa-bb -->\n\n\xa0\n  late\n", id="nbsp_blank_then_indented"),
+        pytest.param("- a\n\n<!-- id: aa-bb -->\n", id="flush_left_after_a_blank"),
+        pytest.param("- a\n  <!-- id: aa-bb -->\n<!-- id: cc-dd -->\n", id="flush_left_below"),
+        pytest.param("* a\n<!-- id: aa-bb -->\n  indented below\n", id="indented_below_flush_left"),
+        pytest.param("- a\n  <!-- id: aa-bb -->\n  more\n", id="text_after_the_footer"),
+        pytest.param("- a\n  ~~~\n  <!-- id: aa-bb -->\n", id="tilde_fence_left_open"),
+        pytest.param("- a\n  ```\n  <!-- id: aa-bb -->\n  ```\n", id="footer_in_a_fence"),
+        pytest.param("- a\n  ```\n  <!-- id: aa-bb -->\n\n- b\n```\n", id="fence_runs_on"),
+        pytest.param("- a <!-- x -->\n  <!-- id: aa-bb -->\n", id="comment_in_the_text"),
+        pytest.param("- a\n  <!-- id: aa-bb | note: a-->b -->\n", id="closing_in_a_value"),
+        pytest.param("- a\n  <!-- id: aa-bb | tier: core | tier: core -->\n", id="key_twice"),
+        pytest.param("- a\n  <!-- id: aa-bb | x y: 1 -->\n", id="key_with_a_space"),
+        pytest.param("- a\n  <!-- id: aa-bb | uses: ٣ -->\n", id="uses_other_digit"),
+        pytest.param("- a\n  <!-- id: Aa-bb -->\n", id="id_not_kebab_case"),
+        pytest.param(
+            "- [x] a\n\n  text\n\n  <!-- id: aa-bb -->\n\n## T\n", id="blank_lines_inside"
+        ),
+        pytest.param("- a\r\n  <!-- id: aa-bb -->", id="crlf_and_no_last_ending"),
+        pytest.param("- a\n  <!-- id: aa-bb -->\r", id="lone_cr_after_the_footer"),
+    ],
+)
+@pytest.mark.parametrize("section", ["## S\n", ""])
+def test_odd_items_read_alike(section: str, item: str) -> None:
+    assert_readings_agree(section + item, unique=True)
 
 
 @pytest.mark.parametrize(
@@ -252,8 +283,12 @@ def test_usual_facts_take_the_one_step_reading(monkeypatch: pytest.MonkeyPatch) 
 _USUAL_LINE = re.compile(rf"([ \t]*)<!--({USUAL_INNER})-->([ \t]*)")
 
 
-@MORE
 @given(footer_lines())
+@example("  <!-- id: aa-bb | note: a-->b -->")
+@example("  <!-- id: aa-bb | tier: core | tier: core -->")
+@example("<!--id:aa-bb|x y: 1-->")
+@example("\t<!-- id: aa-bb | created: 2026-02-30 -->")
+@example("<!-- id: Aa-bb | uses: 3 -->")
 def test_property_usual_footer_reads_as_parse_footer(line: str) -> None:
     shape = _USUAL_LINE.fullmatch(line)
     read = outcome(lambda: parse_footer(line, "continuity.md", 7))
@@ -301,8 +336,9 @@ CHANGES = st.dictionaries(
 )
 
 
-@MORE
 @given(footer_lines(), CHANGES, CHANGES)
+@example("  <!-- id: aa-bb | uses:2| tier: core -->", {"uses": "5"}, {"tier": None})
+@example("<!-- id: aa-bb|tier:core-->", {"origin": "x"}, {"uses": "1", "tier": None})
 def test_property_updated_edits_each_field_in_place(
     line: str, first: dict[str, str | None], then: dict[str, str | None]
 ) -> None:
