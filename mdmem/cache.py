@@ -13,15 +13,16 @@ import contextlib
 import functools
 import hashlib
 import json
+import marshal
 import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from mdmem.ledger import Event, Session, SessionName
+from mdmem.ledger import Scan, Session, SessionName, session_of
 
 FORMAT = 1  # bump whenever the ledger scanner's output changes
-# [size, mtime_ns, references, events, unknown keys, heading line]: JSON at the edge.
+# [size, mtime_ns, references, events, unknown keys, heading line]: plain values only.
 Entry = list[Any]
 
 
@@ -32,9 +33,9 @@ def location(root: Path) -> Path | None:
     digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
     git_dir = _git_dir(root)
     if git_dir is not None:
-        return git_dir / "mdmem" / f"sessions-{digest}.json"
+        return git_dir / "mdmem" / f"sessions-{digest}.marshal"
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "mdmem" / f"sessions-{digest}.json"
+    return Path(base) / "mdmem" / f"sessions-{digest}.marshal"
 
 
 def _git_dir(root: Path) -> Path | None:
@@ -53,7 +54,8 @@ def _git_dir(root: Path) -> Path | None:
 def beside(root: Path, kind: str) -> Path | None:
     """Another cache file of this memory, next to the session cache (`KIND-DIGEST.json`)."""
     sessions = location(root)
-    return None if sessions is None else sessions.with_name(f"{kind}-{sessions.name[9:]}")
+    digest = None if sessions is None else sessions.stem.removeprefix("sessions-")
+    return None if sessions is None else sessions.with_name(f"{kind}-{digest}.json")
 
 
 def read_json(path: Path | None) -> dict[str, Any]:
@@ -69,23 +71,40 @@ def read_json(path: Path | None) -> dict[str, Any]:
 
 def write_json(path: Path | None, payload: dict[str, Any]) -> None:
     """Best effort: a cache that cannot be written is simply rebuilt next time."""
-    if path is None:
-        return
+    if path is not None:
+        _write_bytes(path, json.dumps(payload).encode("utf-8"))
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temp.write_text(json.dumps(payload), "utf-8")
+        temp.write_bytes(data)
         os.replace(temp, path)
 
 
+# The session cache holds plain lists, strings and numbers for thousands of logs: marshal
+# writes and reads them about ten times faster than JSON. Its format may change between
+# Python versions; a file this Python cannot read is as good as missing.
+_MARKER = "mdmem session cache"
+
+
 def load(path: Path | None) -> dict[str, Entry]:
-    payload = read_json(path)
-    entries = payload.get("entries") if payload.get("format") == FORMAT else None
+    if path is None:
+        return {}
+    try:
+        payload = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not (isinstance(payload, tuple) and len(payload) == 3 and payload[:2] == (_MARKER, FORMAT)):
+        return {}
+    entries = payload[2]
     return entries if isinstance(entries, dict) else {}
 
 
 def save(path: Path | None, entries: dict[str, Entry]) -> None:
-    write_json(path, {"format": FORMAT, "entries": entries})
+    if path is not None:
+        _write_bytes(path, marshal.dumps((_MARKER, FORMAT, entries)))
 
 
 def matches(entry: object, size: int, mtime_ns: int) -> TypeGuard[Entry]:
@@ -93,26 +112,23 @@ def matches(entry: object, size: int, mtime_ns: int) -> TypeGuard[Entry]:
     return isinstance(entry, list) and len(entry) == 6 and entry[0] == size and entry[1] == mtime_ns
 
 
-def to_entry(session: Session, size: int, mtime_ns: int) -> Entry:
-    events = [[e.kind, list(e.ids), e.new_id, e.line] for e in session.events]
-    unknown = [[line, key] for line, key in session.unknown_keys]
-    return [size, mtime_ns, sorted(session.references), events, unknown, session.section_line]
+def to_entry(scan: Scan, size: int, mtime_ns: int) -> Entry:
+    return [size, mtime_ns, *scan]
 
 
 def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
     """The cached session, or None when the entry is malformed."""
     try:
         _, _, references, events, unknown, line = entry
-        return Session(
+        return session_of(
             name,
             path,
-            frozenset(references),
-            tuple(
-                Event(str(kind), tuple(ids), new_id, int(number))
-                for kind, ids, new_id, number in events
+            (
+                references,
+                [[str(kind), ids, new_id, int(number)] for kind, ids, new_id, number in events],
+                [[int(number), str(key)] for number, key in unknown],
+                int(line),
             ),
-            tuple((int(n), str(key)) for n, key in unknown),
-            int(line),
         )
     except (TypeError, ValueError):
         return None

@@ -6,9 +6,11 @@ streaming scanner over lines, not a markdown parser.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from mdmem.document import Fences
 from mdmem.errors import ParseError
@@ -59,12 +61,17 @@ def parse_session_name(filename: str, path: str) -> SessionName:
             "digits, hyphens)",
             path,
         )
-    date, time = match["date"], match["time"] or ""
-    if not valid_date(date):
+    date, time, slug = match.group("date", "time", "slug")
+    if not _valid_day(date):
         raise ParseError(f"session log name has an impossible date {date!r}", path)
-    if time and (int(time[:2]) > 23 or int(time[2:4]) > 59 or int(time[4:]) > 59):
+    # Two digits each (the pattern says so), so comparing the text compares the numbers.
+    if time and (time[:2] > "23" or time[2:4] > "59" or time[4:] > "59"):
         raise ParseError(f"session log name has an impossible time {time!r}", path)
-    return SessionName(date, time, match["slug"] or "", filename[:-3])
+    return SessionName(date, time or "", slug or "", filename[:-3])
+
+
+# Many logs share a day: a review of thousands of logs checks each day once.
+_valid_day = functools.lru_cache(maxsize=4096)(valid_date)
 
 
 @dataclass(frozen=True)
@@ -95,13 +102,39 @@ class Session:
         return self.name.date
 
 
-def parse_session(name: SessionName, data: bytes, path: str) -> Session:
-    """Read the references of one session log from its bytes."""
+# What a scan of one log finds, as plain values (a cache entry holds them as they are):
+# the sorted references, each event as [kind, ids, new id, line], each line with an
+# unknown key as [line, key], and the heading's line (0 when the log has no section).
+Scan = tuple[list[str], list[list[Any]], list[list[Any]], int]
+
+
+def scan_log(data: bytes, path: str) -> Scan:
+    """The references and typed lines of one session log, from its bytes."""
     found = _section(data, path)
     if found is None:
-        return Session(name, path, frozenset(), (), (), 0)
+        return [], [], [], 0
     heading_line, section = found
-    return _read_section(name, path, section, heading_line)
+    events, unknown = _typed_lines(section, heading_line)
+    return sorted(set(_TOKEN.findall(section))), events, unknown, heading_line
+
+
+def session_of(name: SessionName, path: str, scan: Scan) -> Session:
+    references, events, unknown, line = scan
+    return Session(
+        name,
+        path,
+        frozenset(references),
+        tuple(Event(kind, tuple(ids), new_id, number) for kind, ids, new_id, number in events)
+        if events
+        else (),
+        tuple((number, key) for number, key in unknown) if unknown else (),
+        line,
+    )
+
+
+def parse_session(name: SessionName, data: bytes, path: str) -> Session:
+    """Read the references of one session log from its bytes."""
+    return session_of(name, path, scan_log(data, path))
 
 
 def reference_lines(
@@ -210,31 +243,30 @@ def _heading_position(text: str, fenced: Blocks) -> int:
     return -1
 
 
-def _read_section(name: SessionName, path: str, section: str, heading_line: int) -> Session:
-    """Tokens and typed lines of a section's text; item lines wrap onto indented lines."""
-    events: list[Event] = []
-    unknown: list[tuple[int, str]] = []
+def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list[list[Any]]]:
+    """Events and unknown keys of a section's text; item lines wrap onto indented lines."""
+    events: list[list[Any]] = []
+    unknown: list[list[Any]] = []
     for item in _ITEM.finditer(section):
         keyed = _KEYED.match(item[1])
-        if keyed is None:
+        if keyed is None or keyed[1] == "Referenced":  # every token counts as a reference
             continue
         key = keyed[1].strip().lower()
         if key == "referenced":
-            continue  # every token counts as a reference already; no event needed
+            continue
         number = heading_line + 1 + section.count("\n", 0, item.start())
         rest = keyed[2]
         if key not in EVENT_KEYS:
-            unknown.append((number, keyed[1].strip()))
+            unknown.append([number, keyed[1].strip()])
             continue
         if key == "superseded":
             parts = _ARROW.split(rest, maxsplit=1)
             old = _TOKEN.findall(parts[0])
             new = _TOKEN.findall(parts[1]) if len(parts) > 1 else []
             if old:
-                events.append(Event(key, (old[0],), new[0] if new else None, number))
+                events.append([key, [old[0]], new[0] if new else None, number])
             continue
-        ids = tuple(dict.fromkeys(_TOKEN.findall(rest)))
+        ids = list(dict.fromkeys(_TOKEN.findall(rest)))
         if ids:
-            events.append(Event(key, ids, None, number))
-    references = frozenset(_TOKEN.findall(section))
-    return Session(name, path, references, tuple(events), tuple(unknown), heading_line)
+            events.append([key, ids, None, number])
+    return events, unknown

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import marshal
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mdmem import cache
 from mdmem.apply import review
@@ -113,3 +117,25 @@ def test_a_log_edited_during_the_review_is_read_again_by_the_next(memory: Path) 
     assert second.changed  # neither the memo nor the session cache hid the edit
     assert second.summary is not None
     assert "sentry-sourcemaps-upload" in second.summary.refreshed
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=64))
+def test_property_a_damaged_session_cache_reads_as_empty_or_as_entries(data: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sessions-0.marshal"
+        path.write_bytes(data)
+        assert isinstance(cache.load(path), dict)
+
+
+def test_session_cache_round_trip_and_foreign_payloads(tmp_path: Path) -> None:
+    path = tmp_path / "sessions-0.marshal"
+    entries = {"2026-01-01-100000.md": [10, 20, ["a-b"], [["created", ["a-b"], None, 3]], [], 2]}
+    cache.save(path, entries)
+    assert cache.load(path) == entries
+    path.write_bytes(marshal.dumps(("mdmem session cache", cache.FORMAT + 1, entries)))
+    assert cache.load(path) == {}  # another format: rebuilt from the files
+    path.write_bytes(marshal.dumps(["not", "a", "cache"]))
+    assert cache.load(path) == {}
+    path.write_bytes(marshal.dumps(entries)[:-3])  # cut short
+    assert cache.load(path) == {}

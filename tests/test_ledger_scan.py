@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.document import Fences
-from mdmem.ledger import REFERENCES_HEADING, SessionName, _section, parse_session
+from mdmem.ledger import (
+    EVENT_KEYS,
+    REFERENCES_HEADING,
+    SessionName,
+    _section,
+    _typed_lines,
+    parse_session,
+)
 
 _HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
 
@@ -113,3 +120,66 @@ def test_tokens_and_events_of_a_typical_log() -> None:
         ("superseded", ("queue-default-02",), "queue-policy-04", 6),
     ]
     assert session.section_line == 3
+
+
+def typed_lines_by_items(section: str, heading_line: int) -> tuple[list[object], list[object]]:
+    """The typed-line reading as it was first written: every item through the key pattern."""
+    item_re = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
+    keyed_re = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
+    token = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+    events: list[object] = []
+    unknown: list[object] = []
+    for item in item_re.finditer(section):
+        keyed = keyed_re.match(item[1])
+        if keyed is None:
+            continue
+        key = keyed[1].strip().lower()
+        if key == "referenced":
+            continue
+        number = heading_line + 1 + section.count("\n", 0, item.start())
+        if key not in EVENT_KEYS:
+            unknown.append([number, keyed[1].strip()])
+        elif key == "superseded":
+            parts = re.split("→|->", keyed[2], maxsplit=1)
+            old = token.findall(parts[0])
+            new = token.findall(parts[1]) if len(parts) > 1 else []
+            if old:
+                events.append([key, [old[0]], new[0] if new else None, number])
+        else:
+            ids = list(dict.fromkeys(token.findall(keyed[2])))
+            if ids:
+                events.append([key, ids, None, number])
+    return events, unknown
+
+
+ITEM_LINES = st.sampled_from(
+    [
+        "- Referenced: cache-layout-01, queue-default-02",
+        "- referenced : cache-layout-01",
+        "* Referenced: x-1",
+        "- Created: report-default-03 (tier: working)",
+        "+ Helpful: cache-layout-01, cache-layout-01, queue-default-02",
+        "- Harmful:",
+        "- Superseded: queue-default-02 -> queue-policy-04",
+        "- Superseded: queue-default-02 → queue-policy-04, other-id-05",
+        "- Superseded: no arrow-here-06",
+        "- Reactivated: old-fact-07",
+        "- Restored: old-fact-08",
+        "- Mentioned: other-thing-09",
+        "- Seen by - team: a-b",
+        "-   Created :  spaced-out-10",
+        "  wrapped-id-11, wrapped-id-12",
+        "\tcontinued-13",
+        "-Created: not-an-item-14",
+        "- 1x: starts-with-digit-15",
+        "- no key here-16",
+        "",
+        "prose created: prose-17",
+    ]
+)
+
+
+@given(st.lists(ITEM_LINES, max_size=12), st.integers(min_value=1, max_value=50))
+def test_property_typed_lines_equal_the_item_reading(lines: list[str], heading: int) -> None:
+    section = "\n".join(lines)
+    assert _typed_lines(section, heading) == typed_lines_by_items(section, heading)
