@@ -28,6 +28,7 @@ from mdmem.textfile import conflict_marker_lines, split_lines
 # fact someone forgot to close, even when no other item of the section has a footer yet.
 FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
 PROSE_SECTIONS = frozenset({"Project State"})
+_MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")  # as `conflict_marker_lines` reads
 
 
 # --- Texts: parse errors, conflict markers, secrets, poisoning ---------------------------
@@ -45,6 +46,8 @@ def parse_finding(error: ParseError, fallback_path: str) -> Finding:
 
 def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
     """Conflict markers and secrets in any memory text; poisoning markers where facts live."""
+    # Every marker line begins with one of the runs: a text holding none is not split.
+    marked = any(run in text for run in _MARKER_RUNS)
     found = [
         finding(
             "E007",
@@ -53,7 +56,7 @@ def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
             "merge-conflict marker",
             "resolve the conflict, keeping the facts of both sides, and delete the markers",
         )
-        for line in conflict_marker_lines(split_lines(text))
+        for line in (conflict_marker_lines(split_lines(text)) if marked else ())
     ]
     for secret in find_secrets(text):
         found.append(
@@ -240,7 +243,7 @@ def plan_findings(memory: Memory, decisions: Iterable[Decision]) -> list[Finding
         elif decision.move is None:
             footer = fact.footer
             updated = footer.updated(dict(decision.changes))
-            if updated.render() != footer.render():
+            if updated is not footer and updated.render() != footer.render():
                 changed = ", ".join(_changes(footer.as_dict(), updated.as_dict()))
                 found.append(
                     finding(

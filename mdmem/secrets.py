@@ -155,6 +155,15 @@ _ASSIGNED_AFTER = {
 # them, every case-insensitive match of a word is spelled in lower case at the same offset
 # of the lower-cased text, which the quicker searches rely on.
 _CASE_TRAPS = ("\u0130", "\u017f")
+# What every scanner starts from, as the lower-cased text spells it: the words of the
+# line-bound patterns and each token literal (the passes above read some in the text
+# itself, where they lower-case to these). A text holding none holds no secret, and
+# most memory texts (a session log's summary) hold none: they skip the passes.
+_TRIGGERS = (
+    "key", "pass", "secret", "token", "://", "sk-", "k_live_",
+    "akia", "asia", "aiza", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
+    "xox", "eyj",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +205,7 @@ def _find_all(text: str, word: str, rare: int | None = None) -> list[int]:
     return offsets
 
 
-def _prepare(text: str) -> _Text:
-    lowered = text.lower()
+def _prepare(text: str, lowered: str) -> _Text:
     words: dict[str, list[int]] = {
         "pass": _find_all(lowered, "pass"),
         "secret": _find_all(lowered, "secret"),
@@ -321,9 +329,12 @@ _SCANNERS: tuple[Callable[[_Text], Iterator[_Span]], ...] = (
 
 def _scan_once(text: str) -> list[_Span]:
     """Non-overlapping secret spans, sorted by offset; precedence settles overlaps."""
+    lowered = text.lower()
+    if not any(trigger in lowered for trigger in _TRIGGERS):
+        return []
     accepted: list[_Span] = []  # kept sorted by start, so an overlap is with a neighbour
     starts: list[int] = []
-    scan = _prepare(text)
+    scan = _prepare(text, lowered)
     for scanner in _SCANNERS:
         for span in scanner(scan):
             index = bisect.bisect_left(starts, span.start)
