@@ -1,4 +1,9 @@
-"""All git plumbing: find the repository and make the review commit of exactly its files."""
+"""All git plumbing: find the repository and make the review commit of exactly its files.
+
+GitPython takes a fifth of a second to import, as long as a lint of a small memory, so it
+is imported only where a repository may be: by `repository` once a folder on the way up
+could be one, and by the few functions that start without a repository at hand.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,45 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import git
+from typing import TYPE_CHECKING
 
 from mdmem.errors import GitError
+
+if TYPE_CHECKING:
+    import git
 
 
 def repository(path: Path) -> git.Repo | None:
     """The git repository holding `path`, or None outside one."""
+    if not _may_be_in_repository(path):
+        return None
+    import git
+
     try:
         return git.Repo(path, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
+
+
+def _may_be_in_repository(path: Path) -> bool:
+    """False only where GitPython's search up from `path` finds no repository, told without it.
+
+    GitPython looks at each folder from `path` up to the top: a `.git` entry there (a
+    folder, or a file naming one) or the folder itself being a git folder, which needs a
+    `HEAD`. Where no folder on the way holds either, it finds none. A path it would expand
+    first (a variable, a leading `~`) is left to it.
+    """
+    text = os.fspath(path)
+    if "$" in text or "%" in text or text.startswith("~"):
+        return True
+    folder = os.path.abspath(text)
+    while True:
+        if any(os.path.lexists(os.path.join(folder, name)) for name in (".git", "HEAD")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
 
 
 def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable[[], None]) -> str:
@@ -36,6 +68,8 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable
     runs (the caller puts the files back) and the exception goes on. Once git has
     made the commit it stands, with the files it holds, whatever comes after.
     """
+    import git
+
     top = Path(repo.working_tree_dir or ".").resolve()
     relatives = sorted({os.path.relpath(path.resolve(), top) for path in paths})
     head = repo.head.commit.hexsha if has_head(repo) else None
@@ -70,6 +104,8 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable
 
 def init_repository(path: Path) -> git.Repo:
     """A new repository with a fixed initial branch name."""
+    import git
+
     return git.Repo.init(path, initial_branch="main")
 
 
@@ -81,6 +117,8 @@ def commit_all(repo: git.Repo, message: str) -> str:
 
 def show_commit(path: Path, sha: str) -> str:
     """`git show --stat` of one commit, as a person would read it."""
+    import git
+
     repo = git.Repo(path, search_parent_directories=True)
     text: str = repo.git.show("--stat", "--format=commit %H%n%n%B", sha)
     return text
@@ -175,6 +213,8 @@ def log_history(
 
 
 def is_ancestor(repo: git.Repo, ancestor: str, descendant: str) -> bool:
+    import git
+
     try:
         repo.git.merge_base("--is-ancestor", ancestor, descendant)
     except git.GitCommandError:
@@ -304,6 +344,8 @@ def top_level(path: Path) -> Path | None:
 
 def config_value(repo: git.Repo, key: str) -> str | None:
     """A key of the repository's own config (`--local`), or None when it is not set."""
+    import git
+
     try:
         value: str = repo.git.config("--local", "--get", key)
     except git.GitCommandError:
@@ -312,6 +354,8 @@ def config_value(repo: git.Repo, key: str) -> str | None:
 
 
 def set_config(repo: git.Repo, key: str, value: str) -> None:
+    import git
+
     try:
         repo.git.config("--local", key, value)
     except git.GitCommandError as exc:

@@ -16,16 +16,15 @@ MDMEM_NO_CACHE=1 bypasses both.
 from __future__ import annotations
 
 import hashlib
-import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import git
+from typing import TYPE_CHECKING, Any
 
 from mdmem import cache, findings, lint, poison, secrets, textfile
 from mdmem.findings import Finding, finding
 from mdmem.gitio import FirstChange, LogHistory, log_history
+
+if TYPE_CHECKING:
+    import git
 
 FORMAT = 1
 HISTORIES_KEPT = 4
@@ -47,16 +46,6 @@ class TextCache:
         self._fingerprint = _fingerprint() if self._path is not None else ""
         self._entries = self._load()
         self._fresh: dict[str, list[Any]] = {}
-
-    def findings(
-        self, display: str, stat: os.stat_result, scan: Callable[[], list[Finding]]
-    ) -> list[Finding]:
-        """The cached findings for an unchanged file, else `scan()` (stat taken before reading)."""
-        found = self.cached(display, stat.st_size, stat.st_mtime_ns)
-        if found is None:
-            found = scan()
-            self.record(display, stat.st_size, stat.st_mtime_ns, to_rows(found))
-        return found
 
     def cached(self, display: str, size: int, mtime_ns: int) -> list[Finding] | None:
         """The findings kept for a file of this size and mtime (recorded again), else None."""

@@ -7,7 +7,6 @@ interleave. What does not parse becomes a finding, and lint goes on with the res
 from __future__ import annotations
 
 import os
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from mdmem.lintcache import TextCache, from_rows, history, to_rows
 from mdmem.memory import ARCHIVE, SESSIONS, VISION, Memory, Progress, bulk_allocation, load
 from mdmem.nearest import Nearest
 from mdmem.secrets import redact
-from mdmem.textfile import read
+from mdmem.textfile import BOM, LONE_CR, read
 from mdmem.writer import locked
 
 
@@ -49,20 +48,37 @@ def lint(root: Path, progress: Progress | None = None) -> tuple[Finding, ...]:
 def _lint(root: Path, progress: Progress | None) -> list[Finding]:
     label = root.name
     found: list[Finding] = []
-    memory: Memory | None = None
-    try:
-        memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
-    except ParseError as error:
-        found.append(parse_finding(error, label))
-    vision = _optional_document(root, VISION, found)
-    entries = _blocked(root, found)
     texts = TextCache(root)
-    found += _file_findings(root, texts)
-    found += _session_findings(root, memory, vision, entries, texts)
+    folder = root / SESSIONS
+    logs = _logs(root, folder) if folder.is_dir() else []
+    jobs: list[_Job] = []
+    for job in [*logs, *_documents(root)]:
+        cached = texts.cached(job[1], job[2], job[3])
+        if cached is None:
+            jobs.append(job)
+        else:
+            found += cached
+    # The logs' listing serves the load too, so that no log is stat'ed twice.
+    stats = {display[len(label) + 1 :]: (size, mtime) for _, display, size, mtime, _ in logs}
+    memory: Memory | None = None
+    with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
+        try:
+            memory = load(
+                root, strict_ids=False, progress=progress, forward_layer=False, stats=stats
+            )
+        except ParseError as error:
+            found.append(parse_finding(error, label))
+        vision = _optional_document(root, VISION, found)
+        entries = _blocked(root, found)
+        if memory is not None:
+            found += memory_findings(memory, vision, entries)
+        scanned = shared.results([_scan_job(job) for job in shared.own])
+    for (_, display, size, mtime_ns, _), rows in zip(jobs, scanned, strict=True):
+        texts.record(display, size, mtime_ns, rows)
+        found += from_rows(display, rows)
+    found += _unknown_ids(logs, memory, vision, entries)
     texts.save()
     found += _history(root)
-    if memory is not None:
-        found += memory_findings(memory, vision, entries)
     return found
 
 
@@ -88,15 +104,48 @@ def _blocked(root: Path, found: list[Finding]) -> tuple[BlockedEntry, ...]:
         return ()
 
 
-def _file_findings(root: Path, texts: TextCache) -> list[Finding]:
-    """Conflict markers, secrets and poisoning in every memory file but the session logs."""
+def _documents(root: Path) -> list[_Job]:
+    """Every memory file but the session logs (regular files, links left out), by name."""
     paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
-    found: list[Finding] = []
+    documents = []
     for path in paths:
         if path.is_file() and not path.is_symlink():
+            stat = path.stat()
             display = f"{root.name}/{path.relative_to(root).as_posix()}"
-            found += texts.findings(display, path.stat(), partial(_scan, path, display, True))
-    return found
+            documents.append((str(path), display, stat.st_size, stat.st_mtime_ns, True))
+    return documents
+
+
+def _logs(root: Path, folder: Path) -> list[_Job]:
+    """Every session log (regular files, links left out) with its size and mtime, by name."""
+    logs = []
+    prefix = f"{root.name}/{SESSIONS}/"
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                stat = entry.stat(follow_symlinks=False)
+                logs.append(
+                    (entry.path, prefix + entry.name, stat.st_size, stat.st_mtime_ns, False)
+                )
+    return sorted(logs)
+
+
+# A file to scan: its path, path as shown, size, mtime_ns, and whether facts live in it.
+_Job = tuple[str, str, int, int, bool]
+# On two cores a helper process, started at once, scans this share of the texts while
+# this process loads and checks the memory, then scans the rest (see mdmem.workers). The
+# documents come last, so that their poisoning scan, the slowest, is the helper's.
+_HELPER_SHARE = 0.75
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _scan_job(job: _Job) -> list[list[Any]]:
+    """One file's findings as cache rows: no state, so a helper process can run it."""
+    path, display, size, _, facts = job
+    text = None if facts else _plain_text(path, size)
+    if text is None:
+        return to_rows(_scan(Path(path), display, facts))
+    return to_rows(text_findings(display, text, facts=False))
 
 
 def _scan(path: Path, display: str, facts: bool) -> list[Finding]:
@@ -107,69 +156,56 @@ def _scan(path: Path, display: str, facts: bool) -> list[Finding]:
     return text_findings(display, text, facts=facts)
 
 
-def _session_findings(
-    root: Path,
+def _plain_text(path: str, size: int) -> str | None:
+    """A session log's text as `read(...).text()` gives it, or None when `read` must be asked.
+
+    A log is small and there are thousands: one `os.read` and one decode, without the
+    lines `read` splits, save half of a log's scan. Anything unusual (a link, a file
+    that cannot be read, bytes that are not UTF-8, a stray BOM or carriage return)
+    goes to `read`, which names the problem as it always did.
+    """
+    if not hasattr(os, "O_NOFOLLOW"):
+        return None  # the open below would follow a link that `read` refuses
+    try:
+        descriptor = os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        data = os.read(descriptor, size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    if len(data) != size:
+        return None  # it changed since it was listed
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if text.find(BOM, 1) >= 0 or ("\r" in text and LONE_CR.search(text)):
+        return None
+    return text
+
+
+def _unknown_ids(
+    logs: list[_Job],
     memory: Memory | None,
     vision: Document | None,
     entries: tuple[BlockedEntry, ...],
-    texts: TextCache,
 ) -> list[Finding]:
-    """Secrets and conflict markers in every log; unknown ids in those that cite one.
-
-    Logs the cache does not hold are scanned here and, on two cores, half by a helper
-    process (mdmem.workers), as the review reads them.
-    """
-    folder = root / SESSIONS
-    if not folder.is_dir():
+    """Ids a log cites that name no fact, with the nearest known one."""
+    if memory is None:
         return []
-    known = known_ids(memory, vision, entries) if memory is not None else frozenset()
-    sessions = {s.path: s for s in memory.sessions} if memory is not None else {}
+    known = known_ids(memory, vision, entries)
+    sessions = {s.path: s for s in memory.sessions}
     nearest = Nearest(known - {entry.fact_id for entry in entries})
     found: list[Finding] = []
-    jobs: list[_LintJob] = []
-    logs = _logs(root, folder)
-    for path, display, size, mtime_ns in logs:
-        cached = texts.cached(display, size, mtime_ns)
-        if cached is None:
-            jobs.append((path, display, size, mtime_ns))
-        else:
-            found += cached
-    with workers.Shared(_scan_log, jobs, _HELPER_SHARE) as shared:
-        scanned = shared.results([_scan_log(job) for job in shared.own])
-    for (_, display, size, mtime_ns), rows in zip(jobs, scanned, strict=True):
-        texts.record(display, size, mtime_ns, rows)
-        found += from_rows(display, rows)
-    for path, display, _, _ in logs:
+    for path, display, _, _, _ in logs:
         session = sessions.get(display)
-        unknown = session.references - known if session is not None else frozenset()
-        if unknown:
+        if session is not None and not session.references <= known:
             tokens = reference_lines(Path(path).read_bytes(), display, mask=redact)
-            found += unknown_id_findings(display, tokens, unknown, nearest)
+            found += unknown_id_findings(display, tokens, session.references - known, nearest)
     return found
-
-
-# A log to scan for lint: its path, path as shown, size and mtime_ns.
-_LintJob = tuple[str, str, int, int]
-# Lint has nothing else to do meanwhile, so its helper takes half the logs.
-_HELPER_SHARE = 0.5
-
-
-def _logs(root: Path, folder: Path) -> list[_LintJob]:
-    """Every session log (regular files, links left out) with its size and mtime, by name."""
-    logs = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                stat = entry.stat(follow_symlinks=False)
-                display = f"{root.name}/{SESSIONS}/{entry.name}"
-                logs.append((entry.path, display, stat.st_size, stat.st_mtime_ns))
-    return sorted(logs)
-
-
-def _scan_log(job: _LintJob) -> list[list[Any]]:
-    """One log's findings as cache rows: no state, so a helper process can run it."""
-    path, display, _, _ = job
-    return to_rows(_scan(Path(path), display, False))
 
 
 def _history(root: Path) -> list[Finding]:
