@@ -25,9 +25,9 @@ def reason_for(tier: str, done_thread: bool) -> str:
     return "completed" if done_thread else "faded"
 
 
-def summary(text_lines: tuple[str, ...]) -> str:
+def summary(first_line: str) -> str:
     """One line of a fact for the index: its first line without list and task markup."""
-    first = body(text_lines[0]).strip() if text_lines else ""
+    first = body(first_line).strip()
     mark = _LIST_MARK.match(first)
     if mark is not None:
         first = first[mark.end() :]

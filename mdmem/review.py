@@ -386,8 +386,11 @@ def _decide_at(
 
 
 def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
+    footer = fact.footer.updated(dict(decision.changes))
+    if footer is fact.footer:  # nothing changed: it renders as read (the usual fact)
+        return None
     line = document.lines[fact.footer_index]
-    new = decision.updated_footer_line(fact, ending(line))
+    new = footer.render() + ending(line)
     return None if new == line else Edit(fact.footer_index, fact.footer_index + 1, (new,))
 
 
@@ -556,16 +559,16 @@ def _index(
 ) -> str:
     entries: list[IndexEntry] = []
     for document in memory.archives:
+        name, lines, path = _name(document), document.lines, document.path
         for fact in document.facts:
             decision = decisions[fact.id]
-            if decision.move == "in" or (document.path, fact.start) in dropped:
+            if decision.move == "in" or (dropped and (path, fact.start) in dropped):
                 continue
             reason = reason_for(decision.tier, fact.is_done_thread)
-            text = summary(document.lines[fact.start : fact.start + 1])
-            entries.append(IndexEntry(fact.id, text, reason, _name(document)))
+            entries.append(IndexEntry(fact.id, summary(lines[fact.start]), reason, name))
     for fact, decision in outgoing:
         assert archive_name is not None and decision.reason is not None
-        text = summary(memory.continuity.lines[fact.start : fact.start + 1])
+        text = summary(memory.continuity.lines[fact.start])
         entries.append(IndexEntry(fact.id, text, decision.reason, archive_name))
     newline = (memory.index or memory.continuity.file).newline
     return render_index(entries, newline)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -28,11 +29,15 @@ class TextFile:
     # init field, so a copy with other lines (`dataclasses.replace`) starts without it.
     joined: str | None = field(default=None, init=False, compare=False, repr=False)
 
-    @property
+    @functools.cached_property
     def newline(self) -> str:
-        """The dominant line ending, used for lines the review adds."""
-        crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
-        lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
+        """The dominant line ending, used for lines the review adds (counted once per file)."""
+        if self.joined is not None:  # split at each LF: its CRLF endings are its CRLF pairs
+            crlf = self.joined.count("\r\n")
+            lf = self.joined.count("\n") - crlf
+        else:
+            crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
+            lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
         return "\r\n" if crlf > lf else "\n"
 
     def text(self) -> str:

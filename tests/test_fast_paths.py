@@ -355,3 +355,17 @@ def test_property_updated_edits_each_field_in_place(
         assert twice.render() == f"{footer.indent}<!--{inner}-->{footer.trail}"
         if not first:
             assert once is footer
+
+
+@given(
+    st.lists(st.sampled_from(["a\n", "b\r\n", "\r\n", "\n", "c\r", "d", "e\r\r\n"]), max_size=12)
+)
+def test_property_newline_counts_the_endings_of_the_lines(lines: list[str]) -> None:
+    """`TextFile.newline` counts over the text what the line-by-line count gives."""
+    crlf = sum(1 for line in lines if line.endswith("\r\n"))
+    lf = sum(1 for line in lines if line.endswith("\n")) - crlf
+    expected = "\r\n" if crlf > lf else "\n"
+    assert TextFile("f.md", tuple(lines)).newline == expected
+    text = "".join(lines)
+    if "\r" not in text.replace("\r\n", ""):  # what `decode` accepts
+        assert decode(text.encode("utf-8"), "f.md").newline == expected
