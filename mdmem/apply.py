@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,6 @@ from mdmem import cache
 from mdmem.errors import MdmemError, SecretError
 from mdmem.memory import Progress, bulk_allocation, load
 from mdmem.review import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
-from mdmem.secrets import find_secrets
 from mdmem.writer import locked, recover, write_files
 
 
@@ -97,6 +95,8 @@ def _exposed(write: FileWrite, shown: bool) -> list[tuple[list[int], list[str]]]
     if not shown:
         return regions
     # A diff shows whole hunks: the old lines near a change are printed as well.
+    import difflib  # only for a diff shown
+
     before = (write.before or "").split("\n")
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     for group in matcher.get_grouped_opcodes(3):
@@ -110,6 +110,10 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
 
     `shown`: the plan is about to be printed as a diff, so its old texts count too.
     """
+    if not plan.writes:
+        return
+    from mdmem.secrets import find_secrets  # its patterns take a while to build: not for no write
+
     found: list[str] = []
     first: tuple[str, int, str] | None = None
     for write in plan.writes:

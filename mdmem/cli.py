@@ -16,7 +16,6 @@ import click
 from mdmem import writer
 from mdmem.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, MdmemError
 from mdmem.memory import bulk_allocation, find_root
-from mdmem.secrets import redact
 from mdmem.writer import finish_interrupted
 
 if TYPE_CHECKING:
@@ -51,6 +50,8 @@ def handles_errors(func: F) -> F:
             return func(*args, **kwargs)
         except MdmemError as exc:
             # Messages quote user text; a secret in it is masked here, the last line of defence.
+            from mdmem.secrets import redact  # loaded when there is an error to print
+
             click.echo(f"mdmem: {redact(str(exc))}", err=True)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:

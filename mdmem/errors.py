@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mdmem.secrets import find_secrets, redact
-
 # Exit codes, documented in the README. Click keeps 2 for usage errors.
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -22,6 +20,8 @@ def quote(value: str, context: str | None = None) -> str:
     `context` is the line the value came from: a value that overlaps a secret only the
     whole line reveals (`password: VALUE`) is masked whole.
     """
+    from mdmem.secrets import find_secrets, redact  # an error is rare: no patterns built before
+
     masked = redact(value)
     hidden_by_context = context is not None and find_secrets(context)
     if masked == value and hidden_by_context and value not in redact(context or ""):

@@ -24,7 +24,6 @@ import errno
 import hashlib
 import json
 import os
-import platform
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -346,6 +345,16 @@ def _alive(pid: int) -> bool:
 _held: set[Path] = set()
 
 
+def _host() -> str:
+    """This machine's name, as a lock records it (`os.uname` where there is one: the
+    platform and socket modules take longer to load than a review of a small memory)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import platform
+
+    return platform.node()
+
+
 @contextlib.contextmanager
 def locked(root: Path, timeout: float | None = None, poll: float = 0.05) -> Iterator[None]:
     """Hold the memory folder's lock; wait up to `timeout` seconds, clear a dead holder's lock.
@@ -358,7 +367,7 @@ def locked(root: Path, timeout: float | None = None, poll: float = 0.05) -> Iter
         yield
         return
     wait = LOCK_TIMEOUT if timeout is None else timeout
-    host = platform.node()  # the host name, without loading the socket module
+    host = _host()
     stamp = f"{os.getpid()} {host} {os.urandom(8).hex()}\n"
     deadline = time.monotonic() + wait
     while True:

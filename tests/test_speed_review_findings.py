@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import subprocess
+import sys
 import time
 import weakref
 from pathlib import Path
@@ -100,3 +102,26 @@ def test_an_interrupt_while_waiting_for_the_helper_is_raised_at_once(
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # reaped: no zombie left
     assert elapsed < 2.0, f"waited {elapsed:.1f} s for a helper that had 4 s of work left"
+
+
+def test_a_review_with_nothing_to_write_loads_no_secret_patterns(tmp_path: Path) -> None:
+    """The secret patterns take longer to build than a small review: they are built for a
+    plan that writes, and for no other."""
+    memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
+    review(memory, commit=False)  # the first review writes; the second has nothing to do
+    program = (
+        "import sys\nfrom pathlib import Path\nfrom mdmem.apply import review\n"
+        f"plan, _ = review(Path({str(memory)!r}), commit=False)\n"
+        "print(len(plan.writes), 'mdmem.secrets' in sys.modules, 'difflib' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(root),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "MDMEM_NO_CACHE": "1",  # read everything: no settled-review memo
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=environment
+    )
+    assert (done.returncode, done.stdout.split()) == (0, ["0", "False", "False"]), done.stderr
