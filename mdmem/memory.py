@@ -75,18 +75,21 @@ def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
     if not folder.is_dir():
         return []
     refuse_link(folder, f"{root.name}/{SESSIONS}")
+    shown = f"{root.name}/{SESSIONS}/"
     found = []
     with os.scandir(folder) as entries:
         for entry in entries:
-            if not entry.name.endswith(".md"):
+            filename = entry.name
+            if not filename.endswith(".md"):
                 continue
-            display = f"{root.name}/{SESSIONS}/{entry.name}"
-            name = parse_session_name(entry.name, display)
+            display = shown + filename
+            name = parse_session_name(filename, display)
             if entry.is_symlink():
                 raise ParseError("is a symbolic link; mdmem does not follow links", display)
-            found.append((name, entry))
-    found.sort(key=lambda pair: (pair[0].date, pair[0].time, pair[0].slug))
-    return found
+            found.append((name.stem, name, entry))
+    # Ledger order is (date, time, slug); the stems sort the same way as text, and are unique.
+    found.sort()
+    return [(name, entry) for _, name, entry in found]
 
 
 def session_files(root: Path) -> list[tuple[SessionName, Path]]:

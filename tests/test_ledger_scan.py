@@ -16,6 +16,7 @@ from mdmem.ledger import (
     _section,
     _typed_lines,
     parse_session,
+    parse_session_name,
 )
 
 _HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
@@ -183,3 +184,19 @@ ITEM_LINES = st.sampled_from(
 def test_property_typed_lines_equal_the_item_reading(lines: list[str], heading: int) -> None:
     section = "\n".join(lines)
     assert _typed_lines(section, heading) == typed_lines_by_items(section, heading)
+
+
+NAMES = st.builds(
+    lambda day, timed, slug: f"2026-01-{day:02d}{timed}{slug if timed else ''}.md",
+    st.integers(1, 3),
+    st.sampled_from(["", "-000000", "-100000", "-100001", "-235959"]),
+    st.sampled_from(["", "-a", "-a-b", "-ab", "-b", "-a0", "-0"]),
+)  # a slug only after a time
+
+
+@given(st.lists(NAMES, unique=True))
+def test_property_log_names_sort_in_ledger_order_as_text(names: list[str]) -> None:
+    """The ledger's order, (date, time, slug), is the order of the names' stems as text."""
+    parsed = [parse_session_name(name, name) for name in names]
+    by_fields = sorted(parsed, key=lambda name: (name.date, name.time, name.slug))
+    assert sorted(parsed, key=lambda name: name.stem) == by_fields
