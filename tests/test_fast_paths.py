@@ -24,6 +24,8 @@ from mdmem.footer import (
     USUAL_INNER,
     Field,
     Footer,
+    footer_ids,
+    looks_like_footer,
     new_footer,
     parse_footer,
     usual_footer,
@@ -369,3 +371,49 @@ def test_property_newline_counts_the_endings_of_the_lines(lines: list[str]) -> N
     text = "".join(lines)
     if "\r" not in text.replace("\r\n", ""):  # what `decode` accepts
         assert decode(text.encode("utf-8"), "f.md").newline == expected
+
+
+def footer_ids_by_lines(text: str) -> list[str]:
+    """`footer_ids` as first written: every line through `looks_like_footer`."""
+    ids = []
+    for line in text.split("\n"):
+        if "<!--" in line and looks_like_footer(line):
+            key, _, rest = line.strip()[4:].partition(":")
+            if key.strip() == "id":
+                ids.append(rest.split("|", 1)[0].split("-->", 1)[0].strip())
+    return ids
+
+
+FOOTERISH = st.lists(
+    st.sampled_from(
+        [
+            "<!-- id: a-b | uses: 1 -->",
+            "  <!--id:c-d-->",
+            "\t<!-- id : e-f | tier: core -->  ",
+            "<!-- idx: g-h -->",
+            "<!-- id-x: i-j -->",
+            "<!-- uses: 2 | id: k-l -->",
+            "<!-- ID: m-n -->",
+            "text <!-- id: o-p -->",
+            "<!-- id: q-r",
+            "<!-- id:",
+            "\u00a0<!--\u2003id\u2003: s-t -->\u00a0",
+            "\x1c<!-- id: u-v -->",
+            "\x0b<!-- id: w-x -->\r",
+            "<!-- id: y-z --> trailing",
+            "",
+            "- a fact",
+            "\r",
+            "<!--",
+            "id: zz-top -->",
+            "  ",
+        ]
+    ),
+    max_size=10,
+)
+
+
+@given(FOOTERISH, st.sampled_from(["\n", "\r\n"]))
+def test_property_footer_ids_equal_the_line_by_line_count(lines: list[str], end: str) -> None:
+    text = end.join(lines)
+    assert footer_ids(text) == footer_ids_by_lines(text)
