@@ -63,18 +63,17 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
     harmful: dict[str, int] = {}
     supersession: dict[str, Supersession] = {}
     created_in: dict[str, str] = {}
-    stems: list[str] = []
-    dates: list[str] = []
-    names: list[SessionName] = []
+    names = tuple(session.name for session in sessions)
+    stems = tuple(name.stem for name in names)
     for index, session in enumerate(sessions):
-        name = session.name
-        stems.append(name.stem)
-        dates.append(name.date)
-        names.append(name)
         for token in session.references & known:
-            references.setdefault(token, []).append(index)
+            if token in references:
+                references[token].append(index)
+            else:
+                references[token] = [index]
         if not session.events:
             continue  # most logs only reference
+        name = session.name
         voted: dict[str, set[str]] = {"helpful": set(), "harmful": set()}
         for event in session.events:
             if event.kind in voted:
@@ -92,9 +91,9 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
         for fact_id in voted["harmful"]:
             harmful[fact_id] = harmful.get(fact_id, 0) + 1
     return Ledger(
-        stems=tuple(stems),
-        dates=tuple(dates),
-        names=tuple(names),
+        stems=stems,
+        dates=tuple(name.date for name in names),
+        names=names,
         references=references,
         helpful=helpful,
         harmful=harmful,
