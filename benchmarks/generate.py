@@ -5,22 +5,32 @@ no set iteration, no floating point in a decision, so the same arguments write a
 byte-identical tree on any machine. Session logs are written one by one as they are
 simulated; only the fact plan (a few tens of thousands of records) is held in memory.
 
-    python benchmarks/generate.py OUT_DIR --sessions 1000 --facts 3000 --seed 1
+By default the memory is left as a team that reviews every `review_every` sessions has
+it: mdmem's own review runs over all but the newest REVIEW_EVERY logs, which are written
+after it. `--unreviewed` skips that review: the simulated footers then disagree with the
+logs the way a memory never reviewed does (the first review after a migration).
+
+    python benchmarks/generate.py OUT_DIR --sessions 1000 --facts 3000 --seed 1 [--unreviewed]
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import datetime as dt
+import os
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+REPOSITORY = Path(__file__).resolve().parent.parent
 START = dt.datetime(2024, 1, 1, 8, 0, 0)
 BEFORE_LEDGER = dt.date(2023, 1, 2)  # facts that predate the ledger are created in 2023
 ARCHIVE_WINDOW = 20  # mirrors decay-policy.md, so faded facts are really faded
+REVIEW_EVERY = 10  # mirrors decay-policy.md: logs written since the last real review
 
 PROJECT_STATE = "Project State"
 BACKGROUND = "Background"
@@ -141,11 +151,15 @@ class Plan:
     cumulative_weights: list[int]  # Zipf-like integer weights over `popular`
 
 
-def generate(memory_dir: Path, *, sessions: int, facts: int, seed: int = 1) -> None:
+def generate(
+    memory_dir: Path, *, sessions: int, facts: int, seed: int = 1, reviewed: bool = True
+) -> None:
     """Write a memory folder with `sessions` logs and `facts` footered facts into `memory_dir`.
 
     `memory_dir` must be missing or empty, so that the same arguments always give the
-    same tree.
+    same tree. With `reviewed`, mdmem's review has run over all but the newest
+    REVIEW_EVERY logs (see `review_in_place`); without it, the footers are the
+    simulation's and no review has touched the tree.
     """
     if sessions < 1:
         raise ValueError("sessions must be at least 1")
@@ -160,10 +174,46 @@ def generate(memory_dir: Path, *, sessions: int, facts: int, seed: int = 1) -> N
     rng = random.Random(seed)
     timeline = make_timeline(rng, sessions)
     plan = plan_facts(rng, timeline, facts)
-    write_sessions(rng, memory_dir / "sessions", timeline, plan)
+    # The held-back logs are drawn in their turn, like every other, so that the same seed
+    # gives the same logs and facts with or without the review.
+    hold_back = min(REVIEW_EVERY, sessions - 1) if reviewed else 0
+    held_back = write_sessions(rng, memory_dir / "sessions", timeline, plan, hold_back)
     write_continuity(memory_dir / "continuity.md", rng, timeline, plan)
     write_archive(memory_dir / "archive", timeline, plan)
     write_text(memory_dir / "decay-policy.md", DECAY_POLICY)
+    if reviewed:
+        review_in_place(memory_dir)
+        for path, text in held_back:
+            write_text(path, text)
+
+
+def review_in_place(memory_dir: Path) -> None:
+    """Run mdmem's review (this repository's) over the folder, without git or cache.
+
+    A cache would land in the user's cache folder or the enclosing repository's git
+    folder and outlive the tree; the review is the same without it.
+    """
+    if str(REPOSITORY) not in sys.path:
+        sys.path.insert(0, str(REPOSITORY))  # run as a script, benchmarks/ comes first
+    from mdmem.apply import review
+
+    with environment(MDMEM_NO_CACHE="1"):
+        review(memory_dir, commit=False)
+
+
+@contextlib.contextmanager
+def environment(**values: str) -> Iterator[None]:
+    """Set environment variables for the block, then put back what was there."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def make_timeline(rng: random.Random, sessions: int) -> Timeline:
@@ -420,8 +470,13 @@ def extra_fields(rng: random.Random, topic: str) -> list[tuple[str, str]]:
     return fields
 
 
-def write_sessions(rng: random.Random, sessions_dir: Path, timeline: Timeline, plan: Plan) -> None:
-    """Write every session log in time order, counting each fact's uses as the review would."""
+def write_sessions(
+    rng: random.Random, sessions_dir: Path, timeline: Timeline, plan: Plan, hold_back: int = 0
+) -> list[tuple[Path, str]]:
+    """Write every session log in time order, counting each fact's uses as the review would.
+
+    The newest `hold_back` logs are returned as (path, text) instead of being written.
+    """
     by_id = {fact.fact_id: fact for fact in plan.facts}
     created_at: dict[int, list[PlannedFact]] = {}
     for fact in plan.facts:
@@ -432,6 +487,8 @@ def write_sessions(rng: random.Random, sessions_dir: Path, timeline: Timeline, p
         if fact.fate == INVALIDATED:
             invalidated_at.setdefault(fact.superseded_at, []).append(fact)
 
+    held_back: list[tuple[Path, str]] = []
+    first_held = len(timeline.stems) - hold_back
     for session, stem in enumerate(timeline.stems):
         topic = rng.choice(TOPICS)
         references = dict.fromkeys(popular_references(rng, plan, session))
@@ -462,10 +519,12 @@ def write_sessions(rng: random.Random, sessions_dir: Path, timeline: Timeline, p
                 fact = by_id[fact_id]
                 fact.uses += 1
                 fact.last_used = session
-        write_text(
-            sessions_dir / f"{stem}.md",
-            session_log(rng, stem, topic, referenced, events),
-        )
+        path, text = sessions_dir / f"{stem}.md", session_log(rng, stem, topic, referenced, events)
+        if session >= first_held:
+            held_back.append((path, text))
+        else:
+            write_text(path, text)
+    return held_back
 
 
 def popular_references(rng: random.Random, plan: Plan, session: int) -> list[str]:
@@ -683,9 +742,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, required=True, help="session logs to write")
     parser.add_argument("--facts", type=int, required=True, help="footered facts to write")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument(
+        "--unreviewed",
+        action="store_true",
+        help="leave the simulated footers as they are: no review over the older logs",
+    )
     args = parser.parse_args(argv)
     try:
-        generate(args.out_dir, sessions=args.sessions, facts=args.facts, seed=args.seed)
+        generate(
+            args.out_dir,
+            sessions=args.sessions,
+            facts=args.facts,
+            seed=args.seed,
+            reviewed=not args.unreviewed,
+        )
     except ValueError as error:
         print(f"generate.py: {error}", file=sys.stderr)
         return 2

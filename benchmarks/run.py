@@ -2,10 +2,11 @@
 
     python benchmarks/run.py [--sizes 1000,10000,100000] [--json OUT.json] [--repeat K]
 
-Each size is generated once into benchmarks/out/<size>/memory (regenerated when the
-arguments or generate.py change). Every round copies that tree to a fresh scratch folder
-and runs the COMMANDS table on it in order, each in its own subprocess, measuring wall
-time and the child's peak RSS. The best time and the largest RSS over the rounds are kept.
+Each size is generated once per tree variant into benchmarks/out/<size>/<variant>/memory
+(regenerated when the arguments, generate.py or, for the reviewed tree, mdmem's code
+change). Every round copies each tree to a fresh scratch folder and runs the COMMANDS
+that name it, in order, each in its own subprocess, measuring wall time and the child's
+peak RSS. The best time and the largest RSS over the rounds are kept.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import argparse
 import compileall
 import dataclasses
 import hashlib
-import importlib.util
 import json
 import math
 import os
@@ -26,7 +26,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
@@ -46,22 +45,50 @@ for folder, _, names in os.walk(sys.argv[1]):
             handle.read()
 """
 
+# The generated trees (see generate.py): as mdmem's reviews leave a memory reviewed every
+# `review_every` sessions, with that many logs since; and never reviewed at all.
+REVIEWED = "reviewed"
+UNREVIEWED = "unreviewed"
+
+
+def floor(memory: Path) -> list[str]:
+    return [sys.executable, "-c", FLOOR_SCRIPT, str(memory)]
+
+
+def review(memory: Path) -> list[str]:
+    return mdmem("review", "--root", str(memory), "--no-commit")
+
+
+def lint(memory: Path) -> list[str]:
+    return mdmem("lint", "--root", str(memory))
+
 
 def mdmem(*args: str) -> list[str]:
     return [sys.executable, "-m", "mdmem", *args]
 
 
-# Run in this order on one fresh copy per round: each command sees the tree the one
-# before it left, so review_warm is a second review with nothing new in the ledger.
-# Adding a command is one entry here; it gets a column and a JSON entry of its own.
-COMMANDS: list[tuple[str, Callable[[Path], list[str]]]] = [
-    ("floor", lambda memory: [sys.executable, "-c", FLOOR_SCRIPT, str(memory)]),
-    ("review", lambda memory: mdmem("review", "--root", str(memory), "--no-commit")),
-    ("review_warm", lambda memory: mdmem("review", "--root", str(memory), "--no-commit")),
-    ("lint", lambda memory: mdmem("lint", "--root", str(memory))),
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """One timed command: a column of the table and an entry of the JSON."""
+
+    name: str
+    argv: Callable[[Path], list[str]]  # the memory folder -> the argv to time
+    tree: str = REVIEWED  # the generated tree it runs on
+    ratio_to: str | None = None  # printed as "(xN)": how many times slower than that one
+
+
+# Per round, each tree is copied fresh (with its own empty cache folder) and the commands
+# naming it run in this order on that copy, each seeing what the one before it left:
+# review_warm is a second review with nothing new in the ledger. Adding a command is one
+# entry here; it gets a column and a JSON entry of its own.
+COMMANDS: list[Command] = [
+    Command("floor", floor),
+    Command("review", review, ratio_to="floor"),
+    Command("review_warm", review),
+    Command("lint", lint, ratio_to="review"),
+    Command("floor_backlog", floor, tree=UNREVIEWED),
+    Command("review_backlog", review, tree=UNREVIEWED, ratio_to="floor_backlog"),
 ]
-# Printed next to a command's time as "(xN)": how many times slower than the baseline.
-RATIO_TO = {"review": "floor", "lint": "review"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,37 +126,49 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
     return sizes
 
 
-def load_generator() -> ModuleType:
-    """benchmarks/ is not a package: import generate.py by its path."""
-    spec = importlib.util.spec_from_file_location("mdmem_bench_generate", GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
+def mdmem_code_version() -> str:
+    """The digest of this repository's mdmem source, as its own caches use it."""
+    if str(REPOSITORY) not in sys.path:
+        sys.path.insert(0, str(REPOSITORY))  # run as a script, benchmarks/ comes first
+    from mdmem.cache import code_version
+
+    return code_version()
 
 
-def cached_memory(sessions: int, facts: int, seed: int) -> tuple[Path, float | None]:
-    """The generated tree for these arguments, and its generation time if made just now."""
-    folder = OUT / str(sessions) if facts == facts_for(sessions) else OUT / f"{sessions}-{facts}"
+class GenerationFailed(Exception):
+    """generate.py exited with an error; the message is its stderr."""
+
+
+def cached_memory(sessions: int, facts: int, seed: int, tree: str) -> tuple[Path, Run | None]:
+    """The generated tree for these arguments, and its generation's run if made just now."""
+    size = str(sessions) if facts == facts_for(sessions) else f"{sessions}-{facts}"
+    folder = OUT / size / tree
     memory, stamp = folder / "memory", folder / "args.json"
+    reviewed = tree == REVIEWED
     key = {
         "sessions": sessions,
         "facts": facts,
         "seed": seed,
+        "reviewed": reviewed,
         "generator_sha256": hashlib.sha256(GENERATOR.read_bytes()).hexdigest(),
+        # The reviewed tree is what mdmem's review made of the simulated one.
+        "mdmem_code": mdmem_code_version() if reviewed else None,
     }
     if memory.is_dir() and stamp.is_file() and json.loads(stamp.read_text()) == key:
         return memory, None
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     partial = folder / "memory.partial"
-    started = time.perf_counter()
-    load_generator().generate(partial, sessions=sessions, facts=facts, seed=seed)
-    elapsed = time.perf_counter() - started
+    # In a child process: on Linux a child's peak RSS starts from its parent's (the pages
+    # it ran on until exec), so a review run in this process would raise every command's.
+    argv = [sys.executable, str(GENERATOR), str(partial), "--sessions", str(sessions)]
+    argv += ["--facts", str(facts), "--seed", str(seed)]
+    run = timed(argv if reviewed else [*argv, "--unreviewed"])
+    if run.exit_code != 0:
+        raise GenerationFailed(run.stderr.strip())
     partial.rename(memory)
     stamp.write_text(json.dumps(key, indent=2, sort_keys=True) + "\n")
-    return memory, elapsed
+    return memory, run
 
 
 def tree_size(folder: Path) -> tuple[int, int]:
@@ -157,29 +196,43 @@ def timed(argv: list[str], env: dict[str, str] | None = None) -> Run:
     return Run(seconds, usage.ru_maxrss * scale, child.returncode, text)
 
 
-def measure(memory: Path, repeat: int, scratch_parent: Path | None) -> dict[str, list[Run]]:
-    """`repeat` rounds of COMMANDS, each round on its own fresh copy of `memory`."""
-    runs: dict[str, list[Run]] = {name: [] for name, _ in COMMANDS}
+def trees() -> list[str]:
+    """The tree variants COMMANDS run on, in the order they first appear."""
+    return list(dict.fromkeys(command.tree for command in COMMANDS))
+
+
+def measure(
+    memories: dict[str, Path], repeat: int, scratch_parent: Path | None
+) -> dict[str, list[Run]]:
+    """`repeat` rounds of COMMANDS, each round on its own fresh copy of every tree."""
+    runs: dict[str, list[Run]] = {command.name: [] for command in COMMANDS}
     for round_number in range(repeat):
-        scratch = Path(tempfile.mkdtemp(prefix="mdmem-bench-", dir=scratch_parent))
-        try:
-            copy = scratch / "memory"
-            shutil.copytree(memory, copy, copy_function=shutil.copyfile)
-            # mdmem caches parsed session logs per memory path in the user's cache folder
-            # (outside a git repository): give each round its own, so the first review is
-            # cold, the warm one finds what the first left, and nothing piles up in ~/.cache.
-            env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "cache")}
-            for name, build_argv in COMMANDS:
-                run = timed(build_argv(copy), env)
-                runs[name].append(run)
-                note = "missing" if run.missing else f"exit {run.exit_code}"
-                progress(f"  round {round_number + 1}: {name} {run.seconds:.3f}s ({note})")
-                if run.failed:
-                    tail = run.stderr.splitlines()[-SHOW_STDERR_LINES:]
-                    progress("\n".join(f"    | {line}" for line in tail))
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+        for tree in trees():
+            scratch = Path(tempfile.mkdtemp(prefix=f"mdmem-bench-{tree}-", dir=scratch_parent))
+            try:
+                copy = scratch / "memory"
+                shutil.copytree(memories[tree], copy, copy_function=shutil.copyfile)
+                # mdmem caches parsed session logs per memory path in the user's cache
+                # folder (outside a git repository): give each copy its own, so its first
+                # review is cold, a second finds what the first left, and nothing piles up
+                # in ~/.cache.
+                env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "cache")}
+                for command in COMMANDS:
+                    if command.tree == tree:
+                        run = timed(command.argv(copy), env)
+                        runs[command.name].append(run)
+                        report_run(round_number, command.name, run)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
     return runs
+
+
+def report_run(round_number: int, name: str, run: Run) -> None:
+    note = "missing" if run.missing else f"exit {run.exit_code}"
+    progress(f"  round {round_number + 1}: {name} {run.seconds:.3f}s ({note})")
+    if run.failed:
+        tail = run.stderr.splitlines()[-SHOW_STDERR_LINES:]
+        progress("\n".join(f"    | {line}" for line in tail))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,13 +247,21 @@ class Summary:
 
 
 @dataclasses.dataclass(frozen=True)
+class Tree:
+    """One generated tree at one size."""
+
+    files: int
+    bytes: int
+    generate_seconds: float | None  # None: the tree came from the cache
+    generate_peak_rss_mb: float | None
+
+
+@dataclasses.dataclass(frozen=True)
 class SizeResult:
     sessions: int
     facts: int
     seed: int
-    files: int
-    bytes: int
-    generate_seconds: float | None  # None: the tree came from the cache
+    trees: dict[str, Tree]
     commands: dict[str, Summary]
 
 
@@ -220,28 +281,29 @@ def summarise(runs: list[Run]) -> Summary:
 def markdown_table(results: list[SizeResult]) -> str:
     """One row per size: each command's best seconds, ratios, and the largest peak RSS."""
     header = ["size", "facts"]
-    for name, _ in COMMANDS:
-        header.append(f"{name} s" + (f" (x {RATIO_TO[name]})" if name in RATIO_TO else ""))
+    for command in COMMANDS:
+        ratio = f" (x {command.ratio_to})" if command.ratio_to else ""
+        header.append(f"{command.name} s{ratio}")
     header.append("peak MB")
     rows = [header, ["---:"] * len(header)]
     for result in results:
         row = [str(result.sessions), str(result.facts)]
-        row += [cell(result.commands, name) for name, _ in COMMANDS]
+        row += [cell(result.commands, command) for command in COMMANDS]
         peaks = [c.peak_rss_mb for c in result.commands.values() if c.peak_rss_mb is not None]
         row.append(f"{max(peaks):.0f}" if peaks else "n/a")
         rows.append(row)
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
 
-def cell(commands: dict[str, Summary], name: str) -> str:
-    seconds = commands[name].seconds
+def cell(commands: dict[str, Summary], command: Command) -> str:
+    seconds = commands[command.name].seconds
     if seconds is None:
         return "n/a"
     text = f"{seconds:.3f}"
-    baseline = commands[RATIO_TO[name]].seconds if name in RATIO_TO else None
+    baseline = commands[command.ratio_to].seconds if command.ratio_to else None
     if baseline:
         text += f" (x{seconds / baseline:.1f})"
-    if commands[name].failed:
+    if commands[command.name].failed:
         text += " FAILED"
     return text
 
@@ -277,20 +339,30 @@ def main(argv: list[str] | None = None) -> int:
     results: list[SizeResult] = []
     for sessions, facts in parse_sizes(args.sizes):
         progress(f"size {sessions} sessions, {facts} facts")
-        memory, generated_in = cached_memory(sessions, facts, args.seed)
-        if generated_in is not None:
-            progress(f"  generated in {generated_in:.2f}s")
-        files, total_bytes = tree_size(memory)
-        runs = measure(memory, args.repeat, args.scratch)
+        memories: dict[str, Path] = {}
+        generated: dict[str, Tree] = {}
+        for tree in trees():
+            try:
+                memory, made = cached_memory(sessions, facts, args.seed, tree)
+            except GenerationFailed as error:
+                progress(f"  generating the {tree} tree failed:\n{error}")
+                return 1
+            files, total_bytes = tree_size(memory)
+            memories[tree] = memory
+            if made is None:
+                generated[tree] = Tree(files, total_bytes, None, None)
+                continue
+            peak = round(made.peak_rss_bytes / 2**20, 1)
+            progress(f"  generated the {tree} tree in {made.seconds:.2f}s, peak {peak:.0f} MB")
+            generated[tree] = Tree(files, total_bytes, round(made.seconds, 3), peak)
+        runs = measure(memories, args.repeat, args.scratch)
         results.append(
             SizeResult(
                 sessions=sessions,
                 facts=facts,
                 seed=args.seed,
-                files=files,
-                bytes=total_bytes,
-                generate_seconds=None if generated_in is None else round(generated_in, 3),
-                commands={name: summarise(runs[name]) for name, _ in COMMANDS},
+                trees=generated,
+                commands={c.name: summarise(runs[c.name]) for c in COMMANDS},
             )
         )
 
@@ -298,7 +370,9 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "platform": platform.platform(),
         "repeat": args.repeat,
-        "commands": [name for name, _ in COMMANDS],
+        "mdmem_code": mdmem_code_version(),
+        "commands": [command.name for command in COMMANDS],
+        "trees": {command.name: command.tree for command in COMMANDS},
         "results": [dataclasses.asdict(result) for result in results],
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,16 @@
-"""The benchmark generator: deterministic, counted as asked, and in the shape the spec names."""
+"""The benchmark generator: deterministic, counted as asked, and in the shape the spec names.
+
+Most tests read the unreviewed tree, the simulation as written; the reviewed tree (the
+default) is that tree after mdmem's own review of all but the newest logs.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import os
 import re
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -14,6 +21,11 @@ GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py
 SESSIONS, FACTS = 300, 120
 ID = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)+")
 FOOTER_ID = re.compile(r"^\s+<!-- id: (\S+) \|", re.MULTILINE)
+FOOTER = re.compile(r"^\s+<!-- (id: (\S+) \|.*) -->$", re.MULTILINE)
+# sha256 of snapshot() of generate(sessions=300, facts=120, seed=7, reviewed=False): the
+# tree the generator wrote before it learned to review, which the unreviewed tree keeps.
+# Change it only with a change that means to give the same seed other logs or facts.
+UNREVIEWED_DIGEST = "b11419197d14fa2d36c587153e5974429b79b756d9e470c66aac4d8413c165e0"
 SESSION_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}-\d{6}(-[a-z0-9]+(-[a-z0-9]+)*)?\.md$")
 
 
@@ -38,9 +50,25 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
+def digest(files: dict[str, bytes]) -> str:
+    hashed = hashlib.sha256()
+    for name, data in files.items():
+        hashed.update(name.encode("utf-8") + b"\0" + data + b"\0")
+    return hashed.hexdigest()
+
+
 @pytest.fixture(scope="module")
 def memory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The unreviewed tree: footers as the simulation left them."""
     folder = tmp_path_factory.mktemp("generated") / "memory"
+    generator.generate(folder, sessions=SESSIONS, facts=FACTS, seed=7, reviewed=False)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default tree: reviewed by mdmem REVIEW_EVERY logs ago."""
+    folder = tmp_path_factory.mktemp("reviewed") / "memory"
     generator.generate(folder, sessions=SESSIONS, facts=FACTS, seed=7)
     return folder
 
@@ -52,14 +80,96 @@ def footer_ids(memory: Path) -> list[str]:
 
 
 def test_same_seed_gives_byte_identical_trees(memory: Path, tmp_path: Path) -> None:
-    generator.generate(tmp_path / "again", sessions=SESSIONS, facts=FACTS, seed=7)
+    generator.generate(tmp_path / "again", sessions=SESSIONS, facts=FACTS, seed=7, reviewed=False)
     first, second = snapshot(memory), snapshot(tmp_path / "again")
     assert list(first) == list(second)
     assert first == second
 
 
+def test_unreviewed_tree_is_the_one_written_before_reviews(memory: Path) -> None:
+    assert digest(snapshot(memory)) == UNREVIEWED_DIGEST
+
+
+def test_same_seed_gives_byte_identical_reviewed_trees(reviewed: Path, tmp_path: Path) -> None:
+    # Another folder name and depth too: nothing the review writes depends on where it ran.
+    again = tmp_path / "elsewhere" / "copy"
+    generator.generate(again, sessions=SESSIONS, facts=FACTS, seed=7)
+    first, second = snapshot(reviewed), snapshot(again)
+    assert list(first) == list(second)
+    assert first == second
+
+
+def test_reviewed_tree_keeps_the_simulated_logs_and_facts(memory: Path, reviewed: Path) -> None:
+    simulated, kept = snapshot(memory), snapshot(reviewed)
+    for name, data in simulated.items():
+        if name.startswith("sessions/") or name == "decay-policy.md":
+            assert kept[name] == data, name
+    assert sorted(name for name in kept if name.startswith("sessions/")) == sorted(
+        name for name in simulated if name.startswith("sessions/")
+    )
+    ids = _all_footer_ids(reviewed)
+    assert len(ids) == len(set(ids))
+    assert set(_all_footer_ids(memory)) <= set(ids)  # only Open Threads it raised are new
+    assert "archive/INDEX.md" in kept and "reviews.md" in kept  # a review wrote them
+
+
+def test_reviewed_tree_is_settled_without_its_newest_logs(
+    reviewed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mdmem.apply import review
+
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    copy = tmp_path / "memory"
+    shutil.copytree(reviewed, copy)
+    logs = sorted((copy / "sessions").iterdir())
+    newest = logs[-generator.REVIEW_EVERY :]
+    for path in newest:
+        path.unlink()
+    plan, _ = review(copy, dry_run=True)
+    assert not plan.changed
+    assert plan.summary is not None
+    assert plan.summary.through == logs[-generator.REVIEW_EVERY - 1].stem
+    stamp = f"through {plan.summary.through}\n"
+    assert stamp in (copy / "continuity.md").read_text(encoding="utf-8")
+
+
+def test_review_of_the_reviewed_tree_changes_little(
+    memory: Path, reviewed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ten new logs move a few facts; the unreviewed tree's first review moves many."""
+    from mdmem.apply import review
+
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    copy, backlog = tmp_path / "reviewed", tmp_path / "unreviewed"
+    shutil.copytree(reviewed, copy)
+    shutil.copytree(memory, backlog)
+    before = footers(copy)
+    plan, _ = review(copy, commit=False)
+    after = footers(copy)
+    assert plan.summary is not None
+    assert plan.summary.through == sorted((copy / "sessions").iterdir())[-1].stem
+    changed = [fact_id for fact_id, footer in after.items() if before.get(fact_id) != footer]
+    assert changed  # the new logs were counted
+    assert len(changed) < len(after) // 2
+    first, _ = review(backlog, commit=False)
+    assert first.summary is not None
+    assert len(plan.summary.moved_out) * 4 < len(first.summary.moved_out)
+
+
+def test_review_inside_generation_leaves_no_cache_and_no_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MDMEM_NO_CACHE", raising=False)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    generator.generate(tmp_path / "memory", sessions=40, facts=30, seed=2)
+    assert (tmp_path / "memory" / "reviews.md").is_file()  # the review did run
+    assert "MDMEM_NO_CACHE" not in os.environ
+    assert not cache.exists()
+
+
 def test_different_seed_gives_a_different_tree(memory: Path, tmp_path: Path) -> None:
-    generator.generate(tmp_path / "other", sessions=SESSIONS, facts=FACTS, seed=8)
+    generator.generate(tmp_path / "other", sessions=SESSIONS, facts=FACTS, seed=8, reviewed=False)
     assert snapshot(memory) != snapshot(tmp_path / "other")
 
 
@@ -127,6 +237,16 @@ def test_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
         generator.generate(tmp_path, sessions=10, facts=10)
 
 
+def footers(memory: Path) -> dict[str, str]:
+    """Each fact's footer text by id, across continuity.md and the archive files."""
+    paths = [memory / "continuity.md", *sorted((memory / "archive").glob("*.md"))]
+    return {
+        fact_id: footer
+        for path in paths
+        for footer, fact_id in FOOTER.findall(path.read_text(encoding="utf-8"))
+    }
+
+
 def _all_footer_ids(memory: Path) -> list[str]:
     texts = [memory / "continuity.md", *sorted((memory / "archive").glob("*.md"))]
     return sorted(
@@ -137,15 +257,17 @@ def _all_footer_ids(memory: Path) -> list[str]:
     )
 
 
+@pytest.mark.parametrize("reviewed", [False, True], ids=["unreviewed", "reviewed"])
 def test_review_of_a_generated_memory_conserves_and_is_idempotent(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    reviewed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Not timed: the benchmark's heavy first review keeps every fact, once, and settles."""
+    """The benchmark's timed reviews (review_backlog on the unreviewed tree, review on the
+    reviewed one) keep every fact, once, and settle."""
     from mdmem.apply import review
 
     monkeypatch.setenv("MDMEM_NO_CACHE", "1")  # every review planned from the files
     memory = tmp_path / "memory"
-    generator.generate(memory, sessions=600, facts=900, seed=3)
+    generator.generate(memory, sessions=600, facts=900, seed=3, reviewed=reviewed)
     before = _all_footer_ids(memory)
     plan, _ = review(memory, commit=False)
     assert plan.summary is not None and plan.summary.moved_out  # real work was done
