@@ -466,7 +466,7 @@ def extra_fields(rng: random.Random, topic: str) -> list[tuple[str, str]]:
     elif roll < 15:
         fields.append(("scope", f"src/{topic}/**"))
     elif roll < 16:
-        fields.append(("reviewed-by", rng.choice(("alice", "bob", "ci-bot"))))
+        fields.append(("reviewed-by", rng.choice(("platform-team", "data-team", "ci-bot"))))
     return fields
 
 
