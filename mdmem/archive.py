@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import operator
 import re
-from dataclasses import dataclass
 
 from mdmem.textfile import body
 
@@ -39,15 +39,16 @@ def summary(first_line: str) -> str:
     return first
 
 
-@dataclass(frozen=True)
-class IndexEntry:
-    fact_id: str
-    summary: str
-    reason: str
-    file: str
+# One archived fact in the index: (id, file, line). Plain tuples, thousands per review;
+# the index is sorted by id, then file.
+IndexRow = tuple[str, str, str]
 
 
-def render_index(entries: list[IndexEntry], newline: str = "\n") -> str:
+def index_row(fact_id: str, summary: str, reason: str, file: str) -> IndexRow:
+    return fact_id, file, f"- {fact_id} — {summary} — {reason} — {file}"
+
+
+def render_index(rows: list[IndexRow], newline: str = "\n") -> str:
     lines = [
         "# Archive index",
         "",
@@ -55,9 +56,12 @@ def render_index(entries: list[IndexEntry], newline: str = "\n") -> str:
         "One line per archived fact: id — summary — reason — file.",
         "",
     ]
-    for entry in sorted(entries, key=lambda e: (e.fact_id, e.file)):
-        lines.append(f"- {entry.fact_id} — {entry.summary} — {entry.reason} — {entry.file}")
+    rows.sort(key=_BY_ID_THEN_FILE)
+    lines.extend(row[2] for row in rows)
     return newline.join(lines) + newline
+
+
+_BY_ID_THEN_FILE = operator.itemgetter(0, 1)
 
 
 def block_heading(date: str, through: str) -> str:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from mdmem.archive import (
     REASONS,
-    IndexEntry,
+    IndexRow,
     block_heading,
+    index_row,
     quarter_file,
     reactivated_note,
     reason_for,
@@ -558,7 +559,7 @@ def _index(
     archive_name: str | None,
     dropped: Mapping[tuple[str, int], str],
 ) -> str:
-    entries: list[IndexEntry] = []
+    entries: list[IndexRow] = []
     for document in memory.archives:
         name, lines, path = _name(document), document.lines, document.path
         for fact in document.facts:
@@ -566,11 +567,11 @@ def _index(
             if decision.move == "in" or (dropped and (path, fact.start) in dropped):
                 continue
             reason = reason_for(decision.tier, fact.is_done_thread)
-            entries.append(IndexEntry(fact.id, summary(lines[fact.start]), reason, name))
+            entries.append(index_row(fact.id, summary(lines[fact.start]), reason, name))
     for fact, decision in outgoing:
         assert archive_name is not None and decision.reason is not None
         text = summary(memory.continuity.lines[fact.start])
-        entries.append(IndexEntry(fact.id, text, decision.reason, archive_name))
+        entries.append(index_row(fact.id, text, decision.reason, archive_name))
     newline = (memory.index or memory.continuity.file).newline
     return render_index(entries, newline)
 
