@@ -114,9 +114,10 @@ class Footer:
                 segments[index] = head + value + tail
                 new_values[key] = value
         if dropped or added:
-            kept = [index for index, key in enumerate(keys) if changes.get(key, "") is not None]
-            keys = [keys[index] for index in kept]
-            segments = [segments[index] for index in kept]
+            if dropped:
+                kept = [index for index, key in enumerate(keys) if changes.get(key, "") is not None]
+                keys = [keys[index] for index in kept]
+                segments = [segments[index] for index in kept]
             for key, value in added:
                 position = _insertion_point(keys, key)
                 if not segments[position - 1].endswith((" ", "\t")):
