@@ -56,8 +56,7 @@ def render_index(rows: list[IndexRow], newline: str = "\n") -> str:
         "One line per archived fact: id — summary — reason — file.",
         "",
     ]
-    rows.sort(key=_BY_ID_THEN_FILE)
-    lines.extend(row[2] for row in rows)
+    lines.extend(row[2] for row in sorted(rows, key=_BY_ID_THEN_FILE))
     return newline.join(lines) + newline
 
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 import marshal
 import os
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -85,26 +86,35 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 # The session cache holds plain lists, strings and numbers for thousands of logs: marshal
 # writes and reads them about ten times faster than JSON. Its format may change between
-# Python versions; a file this Python cannot read is as good as missing.
-_MARKER = "mdmem session cache"
+# Python versions; a file this Python cannot read is as good as missing. A checksum comes
+# first: marshal can spend seconds on a damaged length before it gives up.
+_MARKER = b"mdmem session cache\n"
 
 
 def load(path: Path | None) -> dict[str, Entry]:
     if path is None:
         return {}
     try:
-        payload = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
+        data = path.read_bytes()
+    except OSError:
         return {}
-    if not (isinstance(payload, tuple) and len(payload) == 3 and payload[:2] == (_MARKER, FORMAT)):
+    head, body = data[: len(_MARKER) + 4], data[len(_MARKER) + 4 :]
+    if head != _MARKER + zlib.crc32(body).to_bytes(4, "big"):
         return {}
-    entries = payload[2]
+    try:
+        payload = marshal.loads(body)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if not (isinstance(payload, tuple) and len(payload) == 2 and payload[0] == FORMAT):
+        return {}
+    entries = payload[1]
     return entries if isinstance(entries, dict) else {}
 
 
 def save(path: Path | None, entries: dict[str, Entry]) -> None:
     if path is not None:
-        _write_bytes(path, marshal.dumps((_MARKER, FORMAT, entries)))
+        body = marshal.dumps((FORMAT, entries))
+        _write_bytes(path, _MARKER + zlib.crc32(body).to_bytes(4, "big") + body)
 
 
 def matches(entry: object, size: int, mtime_ns: int) -> TypeGuard[Entry]:

@@ -64,8 +64,7 @@ def parse_session_name(filename: str, path: str) -> SessionName:
     date, time, slug = match.group("date", "time", "slug")
     if not _valid_day(date):
         raise ParseError(f"session log name has an impossible date {date!r}", path)
-    # Two digits each (the pattern says so), so comparing the text compares the numbers.
-    if time and (time[:2] > "23" or time[2:4] > "59" or time[4:] > "59"):
+    if time and (int(time[:2]) > 23 or int(time[2:4]) > 59 or int(time[4:]) > 59):
         raise ParseError(f"session log name has an impossible time {time!r}", path)
     return SessionName(date, time or "", slug or "", filename[:-3])
 

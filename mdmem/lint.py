@@ -22,13 +22,12 @@ from mdmem.poison import find_poison
 from mdmem.review import Decision, plan_review
 from mdmem.secrets import find_secrets, redact
 from mdmem.stamps import last_review_through, read_stamps
-from mdmem.textfile import conflict_marker_lines, split_lines
+from mdmem.textfile import MARKER_RUNS, conflict_marker_lines, split_lines
 
 # Sections whose items are facts by their very name: an item there without a footer is a
 # fact someone forgot to close, even when no other item of the section has a footer yet.
 FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
 PROSE_SECTIONS = frozenset({"Project State"})
-_MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")  # as `conflict_marker_lines` reads
 
 
 # --- Texts: parse errors, conflict markers, secrets, poisoning ---------------------------
@@ -47,7 +46,7 @@ def parse_finding(error: ParseError, fallback_path: str) -> Finding:
 def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
     """Conflict markers and secrets in any memory text; poisoning markers where facts live."""
     # Every marker line begins with one of the runs: a text holding none is not split.
-    marked = any(run in text for run in _MARKER_RUNS)
+    marked = any(run in text for run in MARKER_RUNS)
     found = [
         finding(
             "E007",

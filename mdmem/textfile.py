@@ -13,7 +13,7 @@ from mdmem.errors import ParseError
 BOM = "\ufeff"
 LONE_CR = re.compile(r"\r(?!\n)")
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?:\s|$)")
-_MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
+MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")  # what a marker line opens with
 _CONFLICT_ANYWHERE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:\s|$)", re.MULTILINE)
 
 
@@ -119,7 +119,7 @@ def decode_text(data: bytes, path: str) -> str:
 
 def check_conflict_markers_text(text: str, path: str) -> None:
     """`check_conflict_markers` for a whole text at once (one search, no line loop)."""
-    if not any(run in text for run in _MARKER_RUNS):
+    if not any(run in text for run in MARKER_RUNS):
         return  # the usual text, found clean by substring search alone
     found = _CONFLICT_ANYWHERE.search(text)
     if found is not None:

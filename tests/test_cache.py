@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshal
 import os
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -133,9 +134,22 @@ def test_session_cache_round_trip_and_foreign_payloads(tmp_path: Path) -> None:
     entries = {"2026-01-01-100000.md": [10, 20, ["a-b"], [["created", ["a-b"], None, 3]], [], 2]}
     cache.save(path, entries)
     assert cache.load(path) == entries
-    path.write_bytes(marshal.dumps(("mdmem session cache", cache.FORMAT + 1, entries)))
+    saved = path.read_bytes()
+    marker = saved[: saved.index(b"\n") + 1]
+
+    def stored(payload: object) -> bytes:  # a well-formed file around another payload
+        body = marshal.dumps(payload)
+        return marker + zlib.crc32(body).to_bytes(4, "big") + body
+
+    path.write_bytes(stored((cache.FORMAT, entries)))
+    assert cache.load(path) == entries
+    path.write_bytes(stored((cache.FORMAT + 1, entries)))
     assert cache.load(path) == {}  # another format: rebuilt from the files
-    path.write_bytes(marshal.dumps(["not", "a", "cache"]))
+    path.write_bytes(stored(["not", "a", "cache"]))
     assert cache.load(path) == {}
-    path.write_bytes(marshal.dumps(entries)[:-3])  # cut short
+    path.write_bytes(saved[:-3])  # cut short
+    assert cache.load(path) == {}
+    damaged = bytearray(saved)
+    damaged[-5] ^= 0xFF  # one byte of the payload changed: the checksum refuses it
+    path.write_bytes(bytes(damaged))
     assert cache.load(path) == {}

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.document import Fences
+from mdmem.errors import ParseError
 from mdmem.ledger import (
     EVENT_KEYS,
     REFERENCES_HEADING,
@@ -200,3 +201,11 @@ def test_property_log_names_sort_in_ledger_order_as_text(names: list[str]) -> No
     parsed = [parse_session_name(name, name) for name in names]
     by_fields = sorted(parsed, key=lambda name: (name.date, name.time, name.slug))
     assert sorted(parsed, key=lambda name: name.stem) == by_fields
+
+
+def test_a_time_in_other_digits_is_judged_by_its_value() -> None:
+    """`\\d` in the name pattern takes any decimal digit; the time is checked by its value."""
+    name = parse_session_name("2026-01-07-\u0661\u0662\u0660\u0660\u0660\u0660.md", "log")
+    assert name.time == "\u0661\u0662\u0660\u0660\u0660\u0660"  # 12:00:00
+    with pytest.raises(ParseError, match="impossible time"):
+        parse_session_name("2026-01-07-\u0662\u0664\u0660\u0660\u0660\u0660.md", "log")  # 24:00

@@ -225,7 +225,7 @@ def test_property_the_quick_checks_change_no_finding(text: str) -> None:
     hits, redacted = secrets.find_secrets(text), secrets.redact(text)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(secrets, "_TRIGGERS", ("",))
-        patch.setattr(lint, "_MARKER_RUNS", ("",))
+        patch.setattr(lint, "MARKER_RUNS", ("",))
         assert lint.text_findings("memory/x.md", text, facts=False) == found
         assert (secrets.find_secrets(text), secrets.redact(text)) == (hits, redacted)
 
