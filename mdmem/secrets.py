@@ -104,81 +104,95 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]
 _TRAILING_PUNCTUATION = re.compile(r"[.:)]+$")
 
 
-# Each pattern below runs only where a quick search shows it could match, and the quick
-# searches share a few passes over the text. On a large memory a pass costs about a
-# millisecond when the regex engine can skip ahead to a literal first character, and less
-# when the search is for one rare character; a pattern that opens with a lookbehind (every
-# token pattern) is tried at each offset instead, at ten times the cost, and the assignment
-# pattern costs about as much on every line it is tried on.
+# Where the patterns could match. A pattern tried at every offset of a large memory costs
+# tens of milliseconds (every token pattern opens with a lookbehind, so the regex engine
+# cannot skip ahead to a first character), so each runs only on the lines holding a word
+# that every match of it contains: all but the PEM pattern stay within a line, and a line
+# holds the same matches whether it or the whole text is searched. The words are found in
+# an ASCII copy of the text, in a few passes of about a millisecond per megabyte each.
 
-# A literal every match of a token pattern contains: when none is in the text, the
-# pattern cannot match, and the scan skips it.
-_TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
-    "aws-access-key": ("AKIA", "ASIA"),
-    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    "gitlab-token": ("glpat-",),
-    "slack-token": ("xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"),
-    "stripe-key": ("_live_",),
-    "anthropic-key": ("sk-ant-",),
-    "openai-key": ("sk-",),
-    "google-api-key": ("AIza",),
-    "jwt": ("eyJ",),
-}
-_TOKEN_CATEGORY = {
-    literal: category for category, literals in _TOKEN_LITERALS.items() for literal in literals
-}
-# Literals sharing a first character are found in one pass; the rest of each is read in a
-# lookahead, which consumes nothing, so that no occurrence hides inside another.
-_LITERAL_PASSES = (
-    re.compile(r"A(?=(KIA|SIA|Iza))"),
-    re.compile(r"g(?=(h[pousr]_|ithub_pat_|lpat-))"),
-    re.compile(r"x(?=(ox[baprs]-))"),
+# In a case-insensitive pattern, ſ matches `s` and the Kelvin sign `k`; no other non-ASCII
+# character matches a letter of the words below.
+_CASE_TRAPS = (("\u017f", "s"), ("\u212a", "k"))
+# Encoding with "replace" costs a call for each run of non-ASCII characters (an archive
+# index has em dashes on every line); replacing one character everywhere costs a copy. A
+# memory seldom holds more than a couple of distinct ones.
+_REPLACED_BEFORE_ENCODING = 2
+
+
+def _ascii_view(text: str) -> bytes:
+    """`text` as ASCII bytes, one per character, so that every offset carries over.
+
+    Other characters become `?`, except those a case-insensitive pattern matches as an
+    ASCII letter, which become that letter. (Lower-casing the text itself would cost several
+    times as much once it holds one non-ASCII character, and would turn İ into two
+    characters, moving every later offset.)
+    """
+    for trap, letter in _CASE_TRAPS:
+        if trap in text:
+            text = text.replace(trap, letter)
+    for _ in range(_REPLACED_BEFORE_ENCODING):
+        try:
+            return text.encode("ascii")
+        except UnicodeEncodeError as error:
+            text = text.replace(text[error.start], "?")
+    return text.encode("ascii", "replace")
+
+
+# The view is marked in one pass: letters in lower case, so that a case-insensitive word has
+# one spelling, and `k`, `w`, `x`, `I` and `_` (rare in prose) as \x01. One regex then finds
+# every word holding one of them: the regex engine skips from mark to mark in a tight loop,
+# and reads the word around each. `I` is marked only in capitals (AKIA, AIza), so no
+# case-insensitive word may hold an `i`. A \x01 of the text is no mark.
+_MARKS = bytes(
+    1 if byte in b"kKwWxI_" else 2 if byte == 1 else lowered
+    for byte, lowered in enumerate(bytes(range(256)).lower())
 )
-
-# The line-bound patterns are tried on the lines of their words, found in the lower-cased
-# text. One pass finds the words holding a `k`, rare in prose, along with the lower-cased
-# `sk-` and `_live_` token literals (so wherever the literals are, and possibly elsewhere).
-# No match can start inside another: each holds one `k`, its first character.
-_K_WORDS = re.compile(r"k(?:ey|en(?<=token)|-(?<=sk-)|_live_(?<=[rs]k_live_))")
-
-# After a word, what the assignment pattern needs for a match whose name ends there: the rest
-# of the name (pass-word, pass-wd), an optional closing quote, blanks and an operator.
-_OPERATOR = r"[\"'`]?[ \t]*[:=]"
-_ASSIGNED_AFTER = {
-    "pass": re.compile(r"w(?:ord|d)" + _OPERATOR),
-    "secret": re.compile(_OPERATOR),
-    "token": re.compile(_OPERATOR),
-    "key": re.compile(_OPERATOR),
+# What both assignment patterns require after the name: an optional closing quote, blanks
+# and an operator. Every name ends in `password`, `passwd`, `secret`, `token` or `key`, so a
+# line where no such word is followed by an operator holds no assignment.
+_OPERATOR = rb"[\"'`]?[ \t]*[:=]"
+_AFTER_SECRET = re.compile(_OPERATOR)
+# After the mark, a branch reads unmarked characters only (the rest in lookarounds), so that
+# no mark is passed over inside a match. A branch opening with a character costs one
+# comparison at a mark it does not fit. The empty group names what was found.
+_MARKED_WORDS = re.compile(
+    rb"\x01(?:ey(?=" + _OPERATOR + rb")(?P<key>)"  # key=
+    rb"|ey(?<=pr\x01vate \x01ey)(?P<private_key>)"  # PRIVATE KEY, in some case
+    rb"|en(?<=to\x01en)(?=" + _OPERATOR + rb")(?P<token>)"  # token=
+    rb"|ord(?<=pass\x01ord)(?=" + _OPERATOR + rb")(?P<password>)"  # password=
+    rb"|d(?<=pass\x01d)(?=" + _OPERATOR + rb")(?P<passwd>)"  # passwd=
+    rb"|-(?<=s\x01-)(?P<sk>)"  # sk-
+    rb"|live(?<=[rs]\x01\x01live)(?=\x01)(?P<live>)"  # sk_live_, rk_live_
+    rb"|a(?<=a[s\x01]\x01a)(?P<aws>)"  # AKIA, ASIA
+    rb"|za(?<=a\x01za)(?P<google>)"  # AIza
+    rb"|o(?=\x01)(?P<slack>)"  # xox
+    rb"|pat(?<=github\x01pat)(?=\x01)(?P<github_pat>)"  # github_pat_
+    rb"|(?<=gh[pousr]\x01)(?P<github>))"  # ghp_ and the like: tried at every mark, so last
+)
+_MARKED_CATEGORIES = {
+    "sk": ("openai-key", "anthropic-key"),  # sk-ant- starts with sk-
+    "live": ("stripe-key",),
+    "aws": ("aws-access-key",),
+    "google": ("google-api-key",),
+    "slack": ("slack-token",),
+    "github_pat": ("github-token",),
+    "github": ("github-token",),
 }
-# \u0130 lower-cases to two characters, so that later offsets of the lower-cased text drift
-# from the text's; \u017f matches `s` case-insensitively but lower-cases to itself. Without
-# them, every case-insensitive match of a word is spelled in lower case at the same offset
-# of the lower-cased text, which the quicker searches rely on.
-_CASE_TRAPS = ("\u0130", "\u017f")
-# What every scanner starts from, as the lower-cased text spells it: the words of the
-# line-bound patterns and each token literal (the passes above read some in the text
-# itself, where they lower-case to these). A text holding none holds no secret, and
-# most memory texts (a session log's summary) hold none: they skip the passes.
-_TRIGGERS = (
-    "key", "pass", "secret", "token", "://", "sk-", "k_live_",
-    "akia", "asia", "aiza", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
-    "xox", "eyj",
-)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
-class _Text:
-    """A text to scan, with what the scanners need from it found in a few shared passes."""
+class _Candidates:
+    """Offsets from which each pattern could match, and more: a scanner reads their lines."""
 
-    text: str
-    lowered: str
-    words: dict[str, list[int]]  # offsets of each word in `lowered`
-    token_categories: frozenset[str]  # every category whose literal is in `text`, maybe more
-    exact: bool  # `lowered` keeps the offsets of `text` and spells its case-insensitive words
+    tokens: dict[str, list[int]]  # by category, offsets of its literals
+    private_key: bool  # `PRIVATE KEY` is in the text, so a PEM header may be
+    connections: list[int]  # offsets of `://`
+    assignments: list[int]  # offsets of a name's last word that an operator follows
 
 
-def _find_all(text: str, word: str, rare: int | None = None) -> list[int]:
-    """Every offset of `word` in `text`, where `word` cannot overlap itself.
+def _find_all(text: bytes, word: bytes, rare: int | None = None) -> list[int]:
+    """Every offset of `word` in `text`, in order.
 
     `rare` indexes a character of `word` that memory text seldom holds. A search for one
     character runs many times faster than one for a word, so the search goes from one
@@ -188,7 +202,7 @@ def _find_all(text: str, word: str, rare: int | None = None) -> list[int]:
     position = 0
     if rare is not None:
         budget = 16 + len(text) // 1024  # past it, the checks would cost more than a search
-        character = word[rare]
+        character = word[rare : rare + 1]
         found = text.find(character, rare)
         while found >= 0 and budget:
             if text.startswith(word, found - rare):
@@ -201,67 +215,39 @@ def _find_all(text: str, word: str, rare: int | None = None) -> list[int]:
     position = text.find(word, position)
     while position >= 0:
         offsets.append(position)
-        position = text.find(word, position + len(word))
+        position = text.find(word, position + 1)
     return offsets
 
 
-def _prepare(text: str, lowered: str) -> _Text:
-    words: dict[str, list[int]] = {
-        "pass": _find_all(lowered, "pass"),
-        "secret": _find_all(lowered, "secret"),
-        "://": _find_all(lowered, "://", rare=1),
-        "token": [],
-        "key": [],
-    }
-    categories: set[str] = set()
-    for match in _K_WORDS.finditer(lowered):
-        found = match.group()
-        if found == "key":
-            words["key"].append(match.start())
-        elif found == "ken":
-            words["token"].append(match.start() - 2)
-        elif found == "k-":
-            categories.update(("openai-key", "anthropic-key"))  # sk-ant- starts with sk-
-        else:
-            categories.add("stripe-key")
-    for literal_pass in _LITERAL_PASSES:
-        for match in literal_pass.finditer(text):
-            categories.add(_TOKEN_CATEGORY[match[0] + match[1]])
-    if _find_all(text, "eyJ", rare=2):
-        categories.add("jwt")
-    exact = not any(trap in text for trap in _CASE_TRAPS)
-    return _Text(text, lowered, words, frozenset(categories), exact)
-
-
-def _token_spans(scan: _Text) -> Iterator[_Span]:
-    for category, pattern in _TOKEN_PATTERNS:
-        if category not in scan.token_categories:
-            continue
-        for match in pattern.finditer(scan.text):
-            yield _Span(match.start(), match.end(), category)
-
-
-def _private_key_spans(scan: _Text) -> Iterator[_Span]:
-    text = scan.text
-    if scan.exact and not any(
-        offset >= 8 and text.startswith("PRIVATE KEY", offset - 8) for offset in scan.words["key"]
-    ):
-        return  # every header holds PRIVATE KEY, its `key` found at the same offset
-    for begin in _PEM_BEGIN.finditer(text):
-        body = _PEM_BODY.match(text, begin.end())
-        if body is None:  # a header alone, or BEGIN right before END: no key data
-            continue
-        footer = _PEM_END.match(text, body.end())
-        yield _Span(begin.start(), body.end() if footer is None else footer.end(), "private-key")
+def _find_candidates(text: str) -> _Candidates:
+    """Where each pattern could match in `text`."""
+    view = _ascii_view(text)
+    marked = view.translate(_MARKS)
+    tokens: dict[str, list[int]] = {}
+    private_key = False
+    assignments = []
+    for match in _MARKED_WORDS.finditer(marked):
+        kind, start = match.lastgroup, match.start()
+        if kind in ("key", "token", "password", "passwd"):
+            assignments.append(start)
+        elif kind == "private_key":  # a header holds it in capitals
+            private_key = private_key or view.startswith(b"PRIVATE KEY", start - 8)
+        elif kind is not None:  # every branch names itself
+            for category in _MARKED_CATEGORIES[kind]:
+                tokens.setdefault(category, []).append(start)
+    # The other words hold no marked character: each takes a search of its own.
+    for start in _find_all(marked, b"secret"):
+        if _AFTER_SECRET.match(marked, start + 6):
+            assignments.append(start)
+    if gitlab := _find_all(view, b"glpat-"):
+        tokens["gitlab-token"] = gitlab
+    if jwt := _find_all(view, b"eyJ", rare=2):
+        tokens["jwt"] = jwt
+    return _Candidates(tokens, private_key, _find_all(view, b"://", rare=1), assignments)
 
 
 def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
-    """(start, end) of every line holding one of `offsets`, in order.
-
-    The line-bound patterns below cannot cross a line and always contain one of their
-    words, so running them on the lines of their words alone finds exactly what a
-    whole-text scan finds, without trying a complex pattern at every offset of a large memory.
-    """
+    """(start, end) of every line holding one of `offsets`, in order."""
     ranges = []
     for start in sorted({text.rfind("\n", 0, offset) + 1 for offset in offsets}):
         end = text.find("\n", start)
@@ -270,39 +256,29 @@ def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
 
 
 def _line_matches(
-    pattern: re.Pattern[str], text: str, offsets: Iterable[int]
+    pattern: re.Pattern[str], text: str, lines: Iterable[tuple[int, int]]
 ) -> Iterator[re.Match[str]]:
-    for start, end in _lines_at(text, offsets):
+    for start, end in lines:
         yield from pattern.finditer(text, start, end)
 
 
-def _aws_secret_spans(scan: _Text) -> Iterator[_Span]:
-    for match in _line_matches(_AWS_SECRET, scan.text, scan.words["secret"]):
+def _private_key_spans(text: str) -> Iterator[_Span]:
+    for begin in _PEM_BEGIN.finditer(text):
+        body = _PEM_BODY.match(text, begin.end())
+        if body is None:  # a header alone, or BEGIN right before END: no key data
+            continue
+        footer = _PEM_END.match(text, body.end())
+        yield _Span(begin.start(), body.end() if footer is None else footer.end(), "private-key")
+
+
+def _value_spans(matches: Iterable[re.Match[str]], category: str) -> Iterator[_Span]:
+    for match in matches:
         if not _PLACEHOLDER.fullmatch(match["value"]):
-            yield _Span(match.start("value"), match.end("value"), "aws-secret-key")
+            yield _Span(match.start("value"), match.end("value"), category)
 
 
-def _connection_spans(scan: _Text) -> Iterator[_Span]:
-    for match in _line_matches(_CONNECTION, scan.text, scan.words["://"]):
-        if not _PLACEHOLDER.fullmatch(match["value"]):
-            yield _Span(match.start("value"), match.end("value"), "connection-string")
-
-
-def _assignment_offsets(scan: _Text) -> Iterator[int]:
-    """Offsets of the words on whose lines the assignment pattern is tried.
-
-    Every word, as for the other line-bound patterns; but when the lower-cased text spells
-    each match at its offset, only the words an operator follows: the other lines cannot
-    match, and in a memory most lines naming a key or a token assign nothing.
-    """
-    for word, after in _ASSIGNED_AFTER.items():
-        for offset in scan.words[word]:
-            if not scan.exact or after.match(scan.lowered, offset + len(word)):
-                yield offset
-
-
-def _password_spans(scan: _Text) -> Iterator[_Span]:
-    for match in _line_matches(_PASSWORD, scan.text, _assignment_offsets(scan)):
+def _password_spans(matches: Iterable[re.Match[str]]) -> Iterator[_Span]:
+    for match in matches:
         if match["quoted"] is not None:
             start, end = match.span("quoted")
             value = match["quoted"]
@@ -316,35 +292,45 @@ def _password_spans(scan: _Text) -> Iterator[_Span]:
         yield _Span(start, end, "password-assignment")
 
 
-# In order of precedence for overlapping candidates: a specific format beats a guess from
-# the name it is assigned to.
-_SCANNERS: tuple[Callable[[_Text], Iterator[_Span]], ...] = (
-    _private_key_spans,
-    _token_spans,
-    _aws_secret_spans,
-    _connection_spans,
-    _password_spans,
-)
+def _spans(text: str, candidates: _Candidates) -> Iterator[_Span]:
+    """What the patterns find where they could match, in order of precedence for overlaps.
+
+    A specific format beats a guess from the name it is assigned to.
+    """
+    if candidates.private_key:  # every PEM header holds it
+        yield from _private_key_spans(text)
+    for category, pattern in _TOKEN_PATTERNS:
+        if offsets := candidates.tokens.get(category):
+            for match in _line_matches(pattern, text, _lines_at(text, offsets)):
+                yield _Span(match.start(), match.end(), category)
+    if candidates.assignments:
+        assignments = _lines_at(text, candidates.assignments)
+        yield from _value_spans(_line_matches(_AWS_SECRET, text, assignments), "aws-secret-key")
+    if candidates.connections:
+        connections = _lines_at(text, candidates.connections)
+        yield from _value_spans(_line_matches(_CONNECTION, text, connections), "connection-string")
+    if candidates.assignments:
+        yield from _password_spans(_line_matches(_PASSWORD, text, assignments))
+
+
+def _settle(spans: Iterable[_Span]) -> list[_Span]:
+    """The spans that overlap no earlier one, sorted by offset: the first found wins."""
+    accepted: list[_Span] = []  # kept sorted by start, so an overlap is with a neighbour
+    starts: list[int] = []
+    for span in spans:
+        index = bisect.bisect_left(starts, span.start)
+        if index > 0 and accepted[index - 1].end > span.start:
+            continue
+        if index < len(accepted) and accepted[index].start < span.end:
+            continue
+        accepted.insert(index, span)
+        starts.insert(index, span.start)
+    return accepted
 
 
 def _scan_once(text: str) -> list[_Span]:
     """Non-overlapping secret spans, sorted by offset; precedence settles overlaps."""
-    lowered = text.lower()
-    if not any(trigger in lowered for trigger in _TRIGGERS):
-        return []
-    accepted: list[_Span] = []  # kept sorted by start, so an overlap is with a neighbour
-    starts: list[int] = []
-    scan = _prepare(text, lowered)
-    for scanner in _SCANNERS:
-        for span in scanner(scan):
-            index = bisect.bisect_left(starts, span.start)
-            if index > 0 and accepted[index - 1].end > span.start:
-                continue
-            if index < len(accepted) and accepted[index].start < span.end:
-                continue
-            accepted.insert(index, span)
-            starts.insert(index, span.start)
-    return accepted
+    return _settle(_spans(text, _find_candidates(text)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,7 +342,9 @@ class _Part:
     marker: str | None = None
 
 
-def _redaction(text: str) -> tuple[list[_Span], str]:
+def _redaction(
+    text: str, scan: Callable[[str], list[_Span]] = _scan_once
+) -> tuple[list[_Span], str]:
     """Every secret span (in `text` offsets) and the redacted text.
 
     Redacting one secret can expose another that was glued to it (a token right before a
@@ -368,7 +356,7 @@ def _redaction(text: str) -> tuple[list[_Span], str]:
     found: list[_Span] = []
     while True:
         current = "".join(text[p.start : p.end] if p.marker is None else p.marker for p in parts)
-        pending = _scan_once(current)
+        pending = scan(current)
         if not pending:
             return sorted(found, key=lambda span: span.start), current
         next_parts: list[_Part] = []
@@ -399,16 +387,21 @@ def _redaction(text: str) -> tuple[list[_Span], str]:
         parts = next_parts
 
 
-def find_secrets(text: str) -> tuple[SecretHit, ...]:
-    """Every secret in `text` as (category, line, column) of its value, sorted."""
+def _hits(text: str, spans: list[_Span]) -> tuple[SecretHit, ...]:
+    """Each span of `text` (in order) as a hit at the line and column where it starts, sorted."""
     hits = []
     line, counted = 1, 0  # newlines before `counted` are in `line`; spans come in order
-    for span in _redaction(text)[0]:
+    for span in spans:
         line += text.count("\n", counted, span.start)
         counted = span.start
         column = span.start - (text.rfind("\n", 0, span.start) + 1) + 1
         hits.append(SecretHit(span.category, line, column))
     return tuple(sorted(hits, key=lambda hit: (hit.line, hit.column, hit.category)))
+
+
+def find_secrets(text: str) -> tuple[SecretHit, ...]:
+    """Every secret in `text` as (category, line, column) of its value, sorted."""
+    return _hits(text, _redaction(text)[0])
 
 
 def redact(text: str) -> str:
