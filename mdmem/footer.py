@@ -48,16 +48,23 @@ _KEY_START = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9_-]*)\s*:")
 # The inside of a footer that opens with `id`, for readers that find footers in a whole
 # text: it stops at a line's end, and has no groups of its own. `usual_footer` reads it.
 USUAL_INNER = r"[^\S\n]*id[^\S\n]*:[^\n]*"
+# The same for a footer whose id is id-shaped, the id its one group: what a letter opens, a
+# letter or digit closes, with a dash, letters, digits and dashes only between them (two
+# dashes in a row are left to `read_usual_footer`, which reads it).
+USUAL_INNER_ID = (
+    r"[^\S\n]*id[^\S\n]*:[^\S\n]*([a-z][a-z0-9]*-[a-z0-9][a-z0-9-]*)(?<!-)"
+    r"[^\S\n]*(?=\||-->)[^\n]*"
+)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Field:
     key: str
     value: str
     segment: str  # the raw text between separators, whitespace included
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Footer:
     """A footer line: `segments` are the raw texts between the `|` separators, whitespace
     included; `values` maps each segment's key to its value, in the same order."""
@@ -126,7 +133,32 @@ class Footer:
                 segments.insert(position, f" {key}: {value} ")
                 new_values[key] = value
             new_values = {key: new_values[key] for key in keys}
-        return Footer(self.indent, tuple(segments), self.trail, new_values)
+        return _made_footer(self.indent, tuple(segments), self.trail, new_values)
+
+
+class _FooterSlots:
+    """A Footer's slots without its frozen `__setattr__`: `_made_footer` fills one, then makes
+    it the Footer it is. The frozen `__init__` sets each field through `object.__setattr__`,
+    the most of a Footer's making, and a memory file reads thousands of them."""
+
+    __slots__ = Footer.__slots__
+
+    def __init__(
+        self, indent: str, segments: tuple[str, ...], trail: str, values: dict[str, str]
+    ) -> None:
+        self.indent = indent
+        self.segments = segments
+        self.trail = trail
+        self.values = values
+
+
+def _made_footer(
+    indent: str, segments: tuple[str, ...], trail: str, values: dict[str, str]
+) -> Footer:
+    """`Footer(indent, segments, trail, values)` in less than half the time."""
+    footer = _FooterSlots(indent, segments, trail, values)
+    footer.__class__ = Footer  # type: ignore[assignment]
+    return footer  # type: ignore[return-value]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -152,7 +184,7 @@ def _insertion_point(keys: list[str], key: str) -> int:
 def new_footer(indent: str, values: Mapping[str, str]) -> Footer:
     """A footer written by mdmem itself, in the canonical spacing."""
     segments = tuple(f" {key}: {value} " for key, value in values.items())
-    return Footer(indent, segments, "", dict(values))
+    return _made_footer(indent, segments, "", dict(values))
 
 
 # A line that is, after blanks, an HTML comment opening with `id:` (what `footer_ids`
@@ -181,46 +213,54 @@ def usual_footer(indent: str, inner: str, trail: str) -> Footer | None:
     indent and trail are spaces and tabs and `inner` matched USUAL_INNER, when its fields
     are the usual ones: `key: value`, valid keys and values, no key twice, no `<!--`/`-->`.
     None for anything else, which `parse_footer` then reads (or refuses with its error)."""
-    if "<!--" in inner or "-->" in inner:
-        return None
-    segments = inner.split("|")
-    fact_id = segments[0].partition(":")[2].strip()  # after `id:`, as USUAL_INNER matched
+    fact_id = inner.partition("|")[0].partition(":")[2].strip()  # after `id:`
     if not ID_RE.match(fact_id):
         return None
-    rest = segments[1:]
-    pairs = list(map(_USUAL_PAIRS.get, rest))
-    if not all(pairs):
-        pairs = list(map(_usual_pair, rest))
-        if not all(pairs):
-            return None
+    return read_usual_footer(indent, inner, fact_id, trail)
+
+
+def read_usual_footer(indent: str, inner: str, fact_id: str, trail: str) -> Footer | None:
+    """`usual_footer`, its id already read: `fact_id` is the value of `inner`'s first
+    segment, kebab-case but for two dashes in a row (USUAL_INNER_ID's group)."""
+    if "--" in inner and ("--" in fact_id or "<!--" in inner or "-->" in inner):
+        return None  # not kebab-case after all, or a comment inside the comment
+    segments = inner.split("|")
     values = {"id": fact_id}
-    values.update(pairs)  # type: ignore[arg-type]  # all pairs, no None
+    try:  # an empty pair (a segment that is not a usual one) fails the update
+        values.update(map(_USUAL_PAIRS.__getitem__, segments[1:]))  # type: ignore[arg-type]
+    except ValueError:
+        return None
     if len(values) != len(segments):
         return None  # a key twice
-    return Footer(indent, tuple(segments), trail, values)
+    return _made_footer(indent, tuple(segments), trail, values)
 
 
-# Footers repeat most of their segments (` tier: core `, ` uses: 2 `, a date), so each is
-# read once: its key and value when it is a usual segment. Bounded by emptying when full.
-_USUAL_PAIRS: dict[str, tuple[str, str]] = {}
+class _UsualPairs(dict[str, tuple[str, str] | tuple[()]]):
+    """Footers repeat most of their segments (` tier: core `, ` uses: 2 `, a date), so each
+    is read once: its key and value when it is a usual segment (`key: value`, a valid key and
+    value), else an empty pair. Bounded by emptying when full."""
 
-
-def _usual_pair(segment: str) -> tuple[str, str] | None:
-    """(key, value) of a `key: value` segment with a valid key and value, else None."""
-    pair = _USUAL_PAIRS.get(segment)
-    if pair is not None:
+    def __missing__(self, segment: str) -> tuple[str, str] | tuple[()]:
+        key, colon, value = segment.partition(":")
+        key, value = key.strip(), value.strip()
+        if not colon or not _valid_key(key):
+            return ()
+        rule = _RULES.get(key)
+        if rule is not None and not rule[0](value):
+            return ()
+        if len(self) >= 16384:
+            self.clear()
+        pair = self[segment] = key, value
         return pair
-    key, colon, value = segment.partition(":")
-    key, value = key.strip(), value.strip()
-    if not colon or not _KEY.match(key):
-        return None
-    rule = _RULES.get(key)
-    if rule is not None and not rule[0](value):
-        return None
-    if len(_USUAL_PAIRS) >= 16384:
-        _USUAL_PAIRS.clear()
-    pair = _USUAL_PAIRS[segment] = key, value
-    return pair
+
+
+_USUAL_PAIRS = _UsualPairs()
+
+
+@functools.lru_cache(maxsize=1024)
+def _valid_key(key: str) -> bool:
+    """A footer key: a few names in every footer, so each is matched once."""
+    return _KEY.match(key) is not None
 
 
 def parse_footer(line_body: str, path: str, line: int) -> Footer:
@@ -262,7 +302,7 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
             line,
         )
     _validate_values(values, path, line, line_body)
-    return Footer(indent, tuple(segments), trail, values)
+    return _made_footer(indent, tuple(segments), trail, values)
 
 
 def _validate_values(values: dict[str, str], path: str, line: int, context: str) -> None:

@@ -3,12 +3,17 @@
 - a document read with the usual fact taken in one regular-expression step (`_parse`
   with `whole_text=True`, what `parse_document` does) gives what the line-by-line reading
   gives: the same sections, facts, footers and footerless items, or the same error;
-- `usual_footer` reads a footer exactly as `parse_footer` does, whenever it reads one;
-- `Footer.updated` gives what the field-by-field edit of `Footer.fields` gives.
+- `usual_footer` and `read_usual_footer` read a footer exactly as `parse_footer` does,
+  whenever they read one;
+- `Footer.updated` gives what the field-by-field edit of `Footer.fields` gives;
+- `heading` reads a line as the regular expression it replaced, and `split_lines` splits a
+  text as `str.split` on LF does;
+- facts and footers made without their frozen `__init__` equal the ones it makes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 
@@ -17,17 +22,20 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mdmem import document
-from mdmem.document import _parse, parse_document
+from mdmem.document import Fact, _made_fact, _parse, heading, parse_document
 from mdmem.errors import ParseError
 from mdmem.footer import (
     CANONICAL,
     USUAL_INNER,
+    USUAL_INNER_ID,
     Field,
     Footer,
+    _made_footer,
     footer_ids,
     looks_like_footer,
     new_footer,
     parse_footer,
+    read_usual_footer,
     usual_footer,
 )
 from mdmem.textfile import TextFile, decode, split_lines
@@ -54,6 +62,7 @@ GOOD = {
 }
 ODD_KEYS = ["id", "superseded-by", "Id", "x y", "", "a_b", "9k", "tier"]
 ODD_VALUES = ["Bad", "2026-02-30", "٣", "", "x-", "a|b", "<!--", "-->", "a->b", "\xa0v\xa0", "\tt"]
+ODD_VALUES += ["a--b", "2024-02-29x", "2023-02-29"]
 SPACE = st.sampled_from(["", " ", " ", " ", "  ", "\t", "\xa0"])
 
 
@@ -66,6 +75,11 @@ def segment(draw: st.DrawFn, key: str) -> str:
     return draw(SPACE) + key + separator + value + draw(SPACE)
 
 
+# Ids that are not kebab-case, or nearly not, and id fields spaced oddly.
+ODD_IDS = [" id: Bad ", " id: aa-bb: x ", " id: aa- ", " id: a-b--c ", " id: aa-bb- ", "id:aa-b"]
+ODD_IDS += [" id: 9a-b ", " id: a1-b2-c3 ", "\xa0id\xa0:\xa0gg-hh\xa0", " id: ab ", " id: -ab "]
+
+
 @st.composite
 def footer_lines(draw: st.DrawFn) -> str:
     """A footer line: mostly one that reads, sometimes anything a person might write."""
@@ -76,7 +90,7 @@ def footer_lines(draw: st.DrawFn) -> str:
     if not one_in(draw, 8):
         fields.insert(0, draw(st.sampled_from([" id: aa-bb ", "id:cc-dd-1", " id : ee-ff\t"])))
     elif one_in(draw, 2):
-        fields.insert(0, draw(st.sampled_from([" id: Bad ", " id: aa-bb: x ", " id: aa- "])))
+        fields.insert(0, draw(st.sampled_from(ODD_IDS)))
     if not fields:
         fields = [" "]
     indent = draw(st.sampled_from(["", "  ", "  ", "\t", " \t"]))
@@ -103,6 +117,7 @@ TEXT = [
     "  ~~ two",
 ]
 TEXT += ["", "", "  ", "\t\t", "\xa0", " \xa0x", "  a < b", "  more"]
+TEXT += ["  <b>", "  `x`", "  ~x", "  a --> b", "  a -- b", "\t<", " ~~", "  -->"]
 ODD_TEXT = ["  <!-- note -->", "  text <!-- id: aa-bb -->", "  <!-- id: aa-bb -->", "flush left"]
 ODD_TEXT += ["<!-- id: zz-zz -->", "  ```", "  ~~~", "  ````", "  ```python", "- text <!-- c -->"]
 OTHER = [
@@ -137,6 +152,8 @@ def fact_lines(draw: st.DrawFn, number: int) -> list[str]:
         lines.extend(draw(st.lists(content, max_size=2)))
         lines.extend(draw(st.sampled_from([[fence], [fence], ["  ```"], ["  ~~~"], ["```"], []])))
     fact_id = "dd-dd" if one_in(draw, 20) else f"f{number}-x"
+    if one_in(draw, 12):
+        fact_id = draw(st.sampled_from(["a-b--c", "aa-bb-", "Aa-bb", "9a-b", "ab", "a-b-c1"]))
     shape = draw(st.integers(0, 19))
     if shape < 14:
         indent = draw(st.sampled_from(["  ", "  ", "\t", "    ", " "]))
@@ -145,8 +162,14 @@ def fact_lines(draw: st.DrawFn, number: int) -> list[str]:
                 ["", " | tier: core", " | created: 2026-01-02 | uses: 3 | tier: active"]
             )
         )
-        lines.append(f"{indent}<!-- id: {fact_id}{fields} -->")
+        if one_in(draw, 8):  # no spaces, or odd ones
+            fields = draw(st.sampled_from(["|tier:core", " | uses: 3|uses: 4", " | a--b: c"]))
+            lines.append(f"{indent}<!--id:{fact_id}{fields}-->")
+        else:
+            lines.append(f"{indent}<!-- id: {fact_id}{fields} -->")
     elif shape < 16:
+        if one_in(draw, 3):
+            lines.append(draw(st.sampled_from(["", "  ", "\t"])))  # a blank line above it
         lines.append(f"<!-- id: {fact_id} | tier: core -->")  # flush left, right below
     elif shape < 18:
         lines.append(draw(footer_lines()))
@@ -283,6 +306,7 @@ def test_usual_facts_take_the_one_step_reading(monkeypatch: pytest.MonkeyPatch) 
 # -- footers -------------------------------------------------------------------------------
 
 _USUAL_LINE = re.compile(rf"([ \t]*)<!--({USUAL_INNER})-->([ \t]*)")
+_USUAL_ID_LINE = re.compile(rf"([ \t]*)<!--({USUAL_INNER_ID})-->([ \t]*)")
 
 
 @given(footer_lines())
@@ -291,6 +315,10 @@ _USUAL_LINE = re.compile(rf"([ \t]*)<!--({USUAL_INNER})-->([ \t]*)")
 @example("<!--id:aa-bb|x y: 1-->")
 @example("\t<!-- id: aa-bb | created: 2026-02-30 -->")
 @example("<!-- id: Aa-bb | uses: 3 -->")
+@example("<!--id:aa-bb-->")
+@example("<!-- id: a-b--c -->")
+@example("<!-- id: aa-bb- | uses: 3 -->")
+@example("<!-- id: aa-bb | note: a--b -->")
 def test_property_usual_footer_reads_as_parse_footer(line: str) -> None:
     shape = _USUAL_LINE.fullmatch(line)
     read = outcome(lambda: parse_footer(line, "continuity.md", 7))
@@ -302,6 +330,12 @@ def test_property_usual_footer_reads_as_parse_footer(line: str) -> None:
         assert isinstance(read, Footer)
         assert footer.fields == read.fields
         assert footer.render() == read.render() == line
+    # What the document reader takes: the same footer, for every line that reads as usual.
+    with_id = _USUAL_ID_LINE.fullmatch(line)
+    assert with_id is not None or footer is None
+    if with_id is not None:
+        indent, inner, fact_id, trail = with_id.groups()
+        assert read_usual_footer(indent, inner, fact_id, trail) == footer
 
 
 def updated_field_by_field(footer: Footer, changes: Mapping[str, str | None]) -> tuple[Field, ...]:
@@ -417,3 +451,69 @@ FOOTERISH = st.lists(
 def test_property_footer_ids_equal_the_line_by_line_count(lines: list[str], end: str) -> None:
     text = end.join(lines)
     assert footer_ids(text) == footer_ids_by_lines(text)
+
+
+# -- headings, lines, and values made without __init__ ------------------------------------
+
+_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
+
+
+def heading_by_regex(line_body: str) -> tuple[int, str] | None:
+    """`heading` as first written, with a regular expression."""
+    if not line_body.startswith("#"):
+        return None
+    match = _HEADING.match(line_body)
+    if match is None:
+        return None
+    title = match[2] or ""
+    unclosed = title.rstrip("#")
+    if not unclosed or unclosed[-1] in " \t":
+        title = unclosed
+    return len(match[1]), title.strip()
+
+
+@given(
+    st.lists(st.sampled_from(["#", "##", " ", "\t", "x", "C#", "\n", "\r", "\xa0"])).map("".join)
+)
+@example("## Notes on C# ")
+@example("#\n")
+@example("## x #\n")
+@example("####### seven")
+def test_property_heading_reads_as_the_regular_expression(line: str) -> None:
+    assert heading(line) == heading_by_regex(line)
+
+
+def split_at_lf(text: str) -> tuple[str, ...]:
+    parts = text.split("\n")
+    return tuple([part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else []))
+
+
+# What `str.splitlines` also breaks at: rare in a text, so a text draws mostly the others.
+BREAKS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+LINE_PARTS = ["a", "é", "\n", "\r\n", "\r"] * 4 + BREAKS
+
+
+@given(st.lists(st.sampled_from(LINE_PARTS)).map("".join))
+@example("a\ra")
+@example("\r\r\n")
+@example("a\x85b\n")
+@example("a\u2028")
+def test_property_split_lines_splits_at_lf_only(text: str) -> None:
+    assert split_lines(text) == split_at_lf(text)
+
+
+def test_made_values_equal_the_ones_init_makes() -> None:
+    footer = Footer("  ", (" id: aa-bb ", " uses: 2 "), "", {"id": "aa-bb", "uses": "2"})
+    made_footer = _made_footer("  ", (" id: aa-bb ", " uses: 2 "), "", {"id": "aa-bb", "uses": "2"})
+    fact = Fact("Gotchas", "", 3, 5, footer, " ")
+    made_fact = _made_fact("Gotchas", "", 3, 5, made_footer, " ", "aa-bb")
+    for made, plain in ((made_footer, footer), (made_fact, fact)):
+        assert type(made) is type(plain)
+        assert made == plain
+        assert repr(made) == repr(plain)
+        assert not hasattr(made, "__dict__")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(made, dataclasses.fields(made)[0].name, "x")
+    assert hash(made_fact) == hash(fact)
+    assert made_fact.id == fact.id == "aa-bb"
+    assert dataclasses.replace(made_fact, start=4) == dataclasses.replace(fact, start=4)
