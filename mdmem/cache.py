@@ -154,12 +154,16 @@ _TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "v
 _FOLDERS = ("archive", "sessions")
 
 
-def fingerprint(root: Path) -> dict[str, list[int]]:
+def fingerprint(root: Path, *, logs: bool = True) -> dict[str, list[int]]:
     """relative path -> [size, mtime_ns] of every file a review reads (links not followed),
-    and for each folder whether it is a link and which inode it is."""
+    and for each folder whether it is a link and which inode it is.
+
+    `logs=False` leaves the session logs out, for a review that has no memo to compare
+    with: it reads every log anyway and adds their stats as it reads them (`mdmem.memory`).
+    """
     found = _stats(root, _TOP_FILES)
     found.update(_folders(root))
-    for folder in _FOLDERS:
+    for folder in _FOLDERS if logs else ("archive",):
         with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".md"):
@@ -196,14 +200,19 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def load_memo(root: Path, current: dict[str, list[int]]) -> dict[str, Any] | None:
-    """The summary of the last review, if no input file changed since it ran."""
+def read_memo(root: Path) -> dict[str, Any] | None:
+    """The record of the last review, when this code made it; see `settled`."""
     payload = read_json(beside(root, "review"))
     if payload.get("format") != MEMO_FORMAT or payload.get("code") != code_version():
         return None
-    if payload.get("fingerprint") != current:
+    return payload
+
+
+def settled(memo: dict[str, Any] | None, current: dict[str, list[int]]) -> dict[str, Any] | None:
+    """The summary of the last review, if no input file changed since it ran."""
+    if memo is None or memo.get("fingerprint") != current:
         return None
-    summary = payload.get("summary")
+    summary = memo.get("summary")
     return summary if isinstance(summary, dict) else None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +71,34 @@ def parse_session_name(filename: str, path: str) -> SessionName:
 
 # Many logs share a day: a review of thousands of logs checks each day once.
 _valid_day = functools.lru_cache(maxsize=4096)(valid_date)
+
+# Names that `parse_session_name` accepts, each followed by "/", with ASCII digits and a
+# time of day in range: a review lists thousands of logs and checks them all with one
+# match (and each day once, as above); a listing that fails is checked name by name.
+_LISTING = re.compile(
+    r"(?:\d{4}-\d{2}-\d{2}(?:-(?:[01]\d|2[0-3])[0-5]\d[0-5]\d(?:-[a-z0-9]+(?:-[a-z0-9]+)*)?)?"
+    r"\.md/)*",
+    re.ASCII,
+)
+_DATE_ONLY = len("YYYY-MM-DD.md")
+
+
+def parse_session_names(filenames: Sequence[str], folder: str) -> list[SessionName]:
+    """`parse_session_name` of every name in a folder (shown as `folder`, which ends in
+    "/"): the error is the first bad name's, in the order given."""
+    listing = "/".join(filenames)
+    if not (
+        listing.count("/") == len(filenames) - 1  # no name holds a "/" of its own
+        and _LISTING.fullmatch(listing + "/")
+        and all(map(_valid_day, {filename[:10] for filename in filenames}))
+    ):
+        return [parse_session_name(filename, folder + filename) for filename in filenames]
+    return [
+        SessionName(filename[:10], "", "", filename[:-3])
+        if len(filename) == _DATE_ONLY
+        else SessionName(filename[:10], filename[11:17], filename[18:-3], filename[:-3])
+        for filename in filenames
+    ]
 
 
 @dataclass(frozen=True)
