@@ -15,6 +15,7 @@ from typing import Any
 from mdmem.document import Fences
 from mdmem.errors import ParseError
 from mdmem.footer import ID_PATTERN, valid_date
+from mdmem.frozen import quick_init
 from mdmem.textfile import LONE_CR, check_conflict_markers_text, decode_text
 
 REFERENCES_HEADING = "## Memory References"
@@ -39,7 +40,8 @@ _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
 _ARROW = re.compile(r"→|->")
 
 
-@dataclass(frozen=True, order=True)
+@quick_init
+@dataclass(frozen=True, order=True, slots=True)
 class SessionName:
     """A session log's name; instances sort in ledger order."""
 
@@ -101,7 +103,8 @@ def parse_session_names(filenames: Sequence[str], folder: str) -> list[SessionNa
     ]
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Event:
     """One typed line of a Memory References section."""
 
@@ -111,7 +114,8 @@ class Event:
     line: int
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Session:
     name: SessionName
     path: str
