@@ -38,6 +38,8 @@ _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
 _ARROW = re.compile(r"→|->")
+# The usual item of a section, at the start of a line: it is a reference line, not typed.
+_PLAIN_REFERENCE = "\n- Referenced:"
 
 
 @quick_init
@@ -278,6 +280,10 @@ def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list
     """Events and unknown keys of a section's text; item lines wrap onto indented lines."""
     events: list[list[Any]] = []
     unknown: list[list[Any]] = []
+    if section.count(":") == section.count(_PLAIN_REFERENCE) + section.startswith(
+        _PLAIN_REFERENCE[1:]
+    ):
+        return events, unknown  # every colon opens a `- Referenced:` item: no typed line
     for item in _ITEM.finditer(section):
         keyed = _KEYED.match(item[1])
         if keyed is None or keyed[1] == "Referenced":  # every token counts as a reference
