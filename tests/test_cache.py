@@ -92,6 +92,23 @@ def test_a_first_review_records_every_file_it_read(memory: Path) -> None:
     assert cache.settled(memo, cache.fingerprint(memory)) is not None
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"mdmem review memo\n", b"{not marshal", b"\x00" * 40],
+    ids=["cut-short", "marker-only", "text", "zeros"],
+)
+def test_a_damaged_memo_is_no_memo(memory: Path, damage: bytes) -> None:
+    review(memory, commit=False)
+    path = cache.beside(memory, "review", ".marshal")
+    assert path is not None and cache.read_memo(memory) is not None
+    whole = path.read_bytes()
+    path.write_bytes(damage or whole[:-3])  # b"": the memo cut short
+    assert cache.read_memo(memory) is None
+    plan, _ = review(memory, commit=False)  # read in full, and the memo made again
+    assert not plan.changed
+    assert cache.read_memo(memory) is not None
+
+
 def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
     review(memory, commit=False)
     continuity = memory / "continuity.md"
