@@ -149,8 +149,10 @@ def review(
     """
     with locked(root):
         recover(root)
-        before = cache.fingerprint(root)
-        settled = cache.load_memo(root, before)
+        memo = cache.read_memo(root)
+        # With no memo to compare, the logs are stat'ed as they are read (see `load`).
+        before = cache.fingerprint(root, logs=memo is not None)
+        settled = cache.settled(memo, before)
         if settled is not None:
             return ReviewPlan(root, (), _summary_from(settled)), ApplyResult((), None, None)
         with bulk_allocation():  # the whole review: collections would walk every parsed line

@@ -52,11 +52,11 @@ def _git_dir(root: Path) -> Path | None:
     return None
 
 
-def beside(root: Path, kind: str) -> Path | None:
+def beside(root: Path, kind: str, suffix: str = ".json") -> Path | None:
     """Another cache file of this memory, next to the session cache (`KIND-DIGEST.json`)."""
     sessions = location(root)
     digest = None if sessions is None else sessions.stem.removeprefix("sessions-")
-    return None if sessions is None else sessions.with_name(f"{kind}-{digest}.json")
+    return None if sessions is None else sessions.with_name(f"{kind}-{digest}{suffix}")
 
 
 def read_json(path: Path | None) -> dict[str, Any]:
@@ -84,27 +84,41 @@ def _write_bytes(path: Path, data: bytes) -> None:
         os.replace(temp, path)
 
 
-# The session cache holds plain lists, strings and numbers for thousands of logs: marshal
-# writes and reads them about ten times faster than JSON. Its format may change between
-# Python versions; a file this Python cannot read is as good as missing. A checksum comes
-# first: marshal can spend seconds on a damaged length before it gives up.
+# The session cache and the review memo hold plain lists, strings and numbers for
+# thousands of logs: marshal writes and reads them about ten times faster than JSON. Its
+# format may change between Python versions; a file this Python cannot read is as good
+# as missing. A checksum comes first: marshal can spend seconds on a damaged length
+# before it gives up.
 _MARKER = b"mdmem session cache\n"
+_MEMO_MARKER = b"mdmem review memo\n"
 
 
-def load(path: Path | None) -> dict[str, Entry]:
+def read_marshal(path: Path | None, marker: bytes) -> object:
+    """A marshalled cache file's value; None when it is missing, damaged or foreign."""
     if path is None:
-        return {}
+        return None
     try:
         data = path.read_bytes()
     except OSError:
-        return {}
-    head, body = data[: len(_MARKER) + 4], data[len(_MARKER) + 4 :]
-    if head != _MARKER + zlib.crc32(body).to_bytes(4, "big"):
-        return {}
+        return None
+    head, body = data[: len(marker) + 4], data[len(marker) + 4 :]
+    if head != marker + zlib.crc32(body).to_bytes(4, "big"):
+        return None
     try:
-        payload = marshal.loads(body)
+        return marshal.loads(body)
     except (EOFError, ValueError, TypeError):
-        return {}
+        return None
+
+
+def write_marshal(path: Path | None, marker: bytes, value: Any) -> None:
+    """Best effort, as `write_json`."""
+    if path is not None:
+        body = marshal.dumps(value)
+        _write_bytes(path, marker + zlib.crc32(body).to_bytes(4, "big") + body)
+
+
+def load(path: Path | None) -> dict[str, Entry]:
+    payload = read_marshal(path, _MARKER)
     if not (isinstance(payload, tuple) and len(payload) == 2 and payload[0] == FORMAT):
         return {}
     entries = payload[1]
@@ -112,9 +126,7 @@ def load(path: Path | None) -> dict[str, Entry]:
 
 
 def save(path: Path | None, entries: dict[str, Entry]) -> None:
-    if path is not None:
-        body = marshal.dumps((FORMAT, entries))
-        _write_bytes(path, _MARKER + zlib.crc32(body).to_bytes(4, "big") + body)
+    write_marshal(path, _MARKER, (FORMAT, entries))
 
 
 def matches(entry: object, size: int, mtime_ns: int) -> TypeGuard[Entry]:
@@ -147,19 +159,23 @@ def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
 # The review memo: a review is a pure function of the memory's files, so when every
 # input file has the size and modification time it had right after the last review,
 # that review's outcome (nothing to change, and its counts) still holds.
-MEMO_FORMAT = 1
+MEMO_FORMAT = 2  # 2: marshal, no longer JSON
 
 
 _TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md")
 _FOLDERS = ("archive", "sessions")
 
 
-def fingerprint(root: Path) -> dict[str, list[int]]:
+def fingerprint(root: Path, *, logs: bool = True) -> dict[str, list[int]]:
     """relative path -> [size, mtime_ns] of every file a review reads (links not followed),
-    and for each folder whether it is a link and which inode it is."""
+    and for each folder whether it is a link and which inode it is.
+
+    `logs=False` leaves the session logs out, for a review that has no memo to compare
+    with: it reads every log anyway and adds their stats as it reads them (`mdmem.memory`).
+    """
     found = _stats(root, _TOP_FILES)
     found.update(_folders(root))
-    for folder in _FOLDERS:
+    for folder in _FOLDERS if logs else ("archive",):
         with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".md"):
@@ -196,14 +212,19 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def load_memo(root: Path, current: dict[str, list[int]]) -> dict[str, Any] | None:
+def read_memo(root: Path) -> dict[str, Any] | None:
+    """The record of the last review, when this code made it; see `settled`."""
+    payload = read_marshal(beside(root, "review", ".marshal"), _MEMO_MARKER)
+    if not isinstance(payload, dict) or payload.get("format") != MEMO_FORMAT:
+        return None
+    return payload if payload.get("code") == code_version() else None
+
+
+def settled(memo: dict[str, Any] | None, current: dict[str, list[int]]) -> dict[str, Any] | None:
     """The summary of the last review, if no input file changed since it ran."""
-    payload = read_json(beside(root, "review"))
-    if payload.get("format") != MEMO_FORMAT or payload.get("code") != code_version():
+    if memo is None or memo.get("fingerprint") != current:
         return None
-    if payload.get("fingerprint") != current:
-        return None
-    summary = payload.get("summary")
+    summary = memo.get("summary")
     return summary if isinstance(summary, dict) else None
 
 
@@ -228,4 +249,4 @@ def save_memo(
         "fingerprint": after,
         "summary": summary,
     }
-    write_json(beside(root, "review"), payload)
+    write_marshal(beside(root, "review", ".marshal"), _MEMO_MARKER, payload)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mdmem.document import Fences
 from mdmem.errors import ParseError
 from mdmem.footer import ID_PATTERN, valid_date
+from mdmem.frozen import quick_init
 from mdmem.textfile import LONE_CR, check_conflict_markers_text, decode_text
 
 REFERENCES_HEADING = "## Memory References"
@@ -37,9 +38,12 @@ _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
 _ARROW = re.compile(r"→|->")
+# The usual item of a section, at the start of a line: it is a reference line, not typed.
+_PLAIN_REFERENCE = "\n- Referenced:"
 
 
-@dataclass(frozen=True, order=True)
+@quick_init
+@dataclass(frozen=True, order=True, slots=True)
 class SessionName:
     """A session log's name; instances sort in ledger order."""
 
@@ -72,8 +76,37 @@ def parse_session_name(filename: str, path: str) -> SessionName:
 # Many logs share a day: a review of thousands of logs checks each day once.
 _valid_day = functools.lru_cache(maxsize=4096)(valid_date)
 
+# Names that `parse_session_name` accepts, each followed by "/", with ASCII digits and a
+# time of day in range: a review lists thousands of logs and checks them all with one
+# match (and each day once, as above); a listing that fails is checked name by name.
+_LISTING = re.compile(
+    r"(?:\d{4}-\d{2}-\d{2}(?:-(?:[01]\d|2[0-3])[0-5]\d[0-5]\d(?:-[a-z0-9]+(?:-[a-z0-9]+)*)?)?"
+    r"\.md/)*",
+    re.ASCII,
+)
+_DATE_ONLY = len("YYYY-MM-DD.md")
 
-@dataclass(frozen=True)
+
+def parse_session_names(filenames: Sequence[str], folder: str) -> list[SessionName]:
+    """`parse_session_name` of every name in a folder (shown as `folder`, which ends in
+    "/"): the error is the first bad name's, in the order given."""
+    listing = "/".join(filenames)
+    if not (
+        listing.count("/") == len(filenames) - 1  # no name holds a "/" of its own
+        and _LISTING.fullmatch(listing + "/")
+        and all(map(_valid_day, {filename[:10] for filename in filenames}))
+    ):
+        return [parse_session_name(filename, folder + filename) for filename in filenames]
+    return [
+        SessionName(filename[:10], "", "", filename[:-3])
+        if len(filename) == _DATE_ONLY
+        else SessionName(filename[:10], filename[11:17], filename[18:-3], filename[:-3])
+        for filename in filenames
+    ]
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Event:
     """One typed line of a Memory References section."""
 
@@ -83,7 +116,8 @@ class Event:
     line: int
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Session:
     name: SessionName
     path: str
@@ -246,6 +280,10 @@ def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list
     """Events and unknown keys of a section's text; item lines wrap onto indented lines."""
     events: list[list[Any]] = []
     unknown: list[list[Any]] = []
+    if section.count(":") == section.count(_PLAIN_REFERENCE) + section.startswith(
+        _PLAIN_REFERENCE[1:]
+    ):
+        return events, unknown  # every colon opens a `- Referenced:` item: no typed line
     for item in _ITEM.finditer(section):
         keyed = _KEYED.match(item[1])
         if keyed is None or keyed[1] == "Referenced":  # every token counts as a reference

@@ -59,7 +59,7 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
         else:
             found += cached
     # The logs' listing serves the load too, so that no log is stat'ed twice.
-    stats = {display[len(label) + 1 :]: (size, mtime) for _, display, size, mtime, _ in logs}
+    stats = {display[len(label) + 1 :]: [size, mtime] for _, display, size, mtime, _ in logs}
     memory: Memory | None = None
     with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
         try:

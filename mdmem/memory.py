@@ -6,7 +6,7 @@ import contextlib
 import functools
 import gc
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -15,7 +15,7 @@ from mdmem import cache, workers
 from mdmem.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.document import Document, parse_document
 from mdmem.errors import MdmemError, ParseError
-from mdmem.ledger import Session, SessionName, parse_session_name, scan_log
+from mdmem.ledger import Session, SessionName, parse_session_names, scan_log, session_of
 from mdmem.policy import Policy, parse_policy
 from mdmem.textfile import TextFile, read
 
@@ -75,21 +75,20 @@ def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
     if not folder.is_dir():
         return []
     refuse_link(folder, f"{root.name}/{SESSIONS}")
-    shown = f"{root.name}/{SESSIONS}/"
-    found = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            filename = entry.name
-            if not filename.endswith(".md"):
-                continue
-            display = shown + filename
-            name = parse_session_name(filename, display)
-            if entry.is_symlink():
-                raise ParseError("is a symbolic link; mdmem does not follow links", display)
-            found.append((name.stem, name, entry))
+    with os.scandir(folder) as scan:
+        entries = [entry for entry in scan if entry.name.endswith(".md")]
     # Ledger order is (date, time, slug); the stems sort the same way as text, and are unique.
-    found.sort()
-    return [(name, entry) for _, name, entry in found]
+    entries.sort(key=_stem)
+    shown = f"{root.name}/{SESSIONS}/"
+    names = parse_session_names([entry.name for entry in entries], shown)
+    for entry in entries:
+        if entry.is_symlink():
+            raise ParseError("is a symbolic link; mdmem does not follow links", shown + entry.name)
+    return list(zip(names, entries, strict=True))
+
+
+def _stem(entry: os.DirEntry[str]) -> str:
+    return entry.name[:-3]
 
 
 def session_files(root: Path) -> list[tuple[SessionName, Path]]:
@@ -98,12 +97,13 @@ def session_files(root: Path) -> list[tuple[SessionName, Path]]:
 
 
 def read_sessions(
-    root: Path, progress: Progress | None = None, stats: Mapping[str, Sequence[int]] | None = None
+    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
 ) -> tuple[Session, ...]:
     """Every session log's references, in ledger order (unchanged logs come from the cache).
 
-    `stats`: `sessions/NAME` -> (size, mtime_ns) as just read from the folder (a review's
-    fingerprint), so that no log is stat'ed twice; a log missing from it is stat'ed here.
+    `stats`: a review's fingerprint (`mdmem.cache.fingerprint`), relative path ->
+    [size, mtime_ns], so that no log is stat'ed twice. A log it lacks is stat'ed here,
+    or as it is read when the cache cannot hold it, and added to it.
     """
     with reading_sessions(root, progress, stats) as finish:
         return finish()
@@ -119,7 +119,7 @@ HELPER_SHARE = 0.65
 
 @contextlib.contextmanager
 def reading_sessions(
-    root: Path, progress: Progress | None = None, stats: Mapping[str, Sequence[int]] | None = None
+    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
 ) -> Iterator[Callable[[], tuple[Session, ...]]]:
     """Start reading the session logs; the function yielded finishes it and returns them.
 
@@ -138,8 +138,14 @@ def reading_sessions(
     jobs: list[_LogJob] = []
     for name, entry in entries:
         display = f"{root.name}/{SESSIONS}/{entry.name}"
-        size, mtime_ns = (stats or {}).get(f"{SESSIONS}/{entry.name}") or _stat(entry)
         hit = cached.get(entry.name)
+        found = stats.get(f"{SESSIONS}/{entry.name}") if stats is not None else None
+        if found is not None:
+            size, mtime_ns = found
+        elif hit is not None:
+            size, mtime_ns = _stat(entry)
+        else:
+            size = mtime_ns = -1  # nothing to check against: stat'ed as it is read
         session = None
         if size >= 0 and cache.matches(hit, size, mtime_ns):
             session = cache.from_entry(hit, name, display)
@@ -161,14 +167,16 @@ def reading_sessions(
             for (name, entry), session in zip(entries, known, strict=True):
                 if session is None:
                     (_, display, _, _), hit = next(scanned)
-                    session = cache.from_entry(hit, name, display)
-                    assert session is not None  # made by cache.to_entry just now
+                    session = session_of(name, display, (hit[2], hit[3], hit[4], hit[5]))
                 else:
                     hit = cached[entry.name]
                 fresh[entry.name] = hit
                 sessions.append(session)
             if progress is not None and entries:
                 progress(len(entries), len(entries))
+            if stats is not None:
+                for filename, (size, mtime_ns, *_) in fresh.items():
+                    stats.setdefault(f"{SESSIONS}/{filename}", [size, mtime_ns])
             if fresh != cached:
                 cache.save(cache_file, fresh)
             return tuple(sessions)
@@ -193,10 +201,14 @@ def _scan_log(job: _LogJob) -> cache.Entry:
     """One log's cache entry, from its bytes: no state, so a helper process can run it."""
     path, display, size, mtime_ns = job
     try:
-        if size < 0:
-            stat = os.stat(path)
-            size, mtime_ns = stat.st_size, stat.st_mtime_ns
-        data = read_bytes(path, size)
+        descriptor = os.open(path, _READ_FLAGS)
+        try:
+            if size < 0:  # not stat'ed yet: the open file is, before it is read
+                stat = os.fstat(descriptor)
+                size, mtime_ns = stat.st_size, stat.st_mtime_ns
+            data = _read_all(descriptor, size)
+        finally:
+            os.close(descriptor)
     except OSError as exc:
         raise ParseError(f"cannot be read: {exc.strerror}", display) from None
     return cache.to_entry(scan_log(data, display), size, mtime_ns)
@@ -204,19 +216,24 @@ def _scan_log(job: _LogJob) -> cache.Entry:
 
 def read_bytes(path: str, size: int) -> bytes:
     """A file's bytes when its size is known: one read call, where `open().read()` makes
-    several (a tenth of a large review's time went to them). A file that grew or shrank
-    since its size was taken is read to its end all the same."""
+    several (a tenth of a large review's time went to them)."""
     descriptor = os.open(path, _READ_FLAGS)
     try:
-        data = os.read(descriptor, size + 1)
-        if len(data) != size:
-            chunks = [data]
-            while chunk := os.read(descriptor, 1 << 20):
-                chunks.append(chunk)
-            data = b"".join(chunks)
-        return data
+        return _read_all(descriptor, size)
     finally:
         os.close(descriptor)
+
+
+def _read_all(descriptor: int, size: int) -> bytes:
+    """What is left of an open file, expected to hold `size` bytes; a file that grew or
+    shrank since its size was taken is read to its end all the same."""
+    data = os.read(descriptor, size + 1)
+    if len(data) != size:
+        chunks = [data]
+        while chunk := os.read(descriptor, 1 << 20):
+            chunks.append(chunk)
+        data = b"".join(chunks)
+    return data
 
 
 def refuse_link(folder: Path, display: str) -> None:
@@ -270,7 +287,7 @@ def load(
     strict_ids: bool = True,
     progress: Progress | None = None,
     forward_layer: bool = True,
-    stats: Mapping[str, Sequence[int]] | None = None,
+    stats: dict[str, list[int]] | None = None,
 ) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 

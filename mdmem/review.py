@@ -35,6 +35,7 @@ from mdmem.document import (
 from mdmem.edit import Edit, append_point, apply_edits, normalized, removal
 from mdmem.errors import MdmemError, ParseError
 from mdmem.footer import footer_ids
+from mdmem.frozen import quick_init
 from mdmem.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
 from mdmem.policy import Policy
 from mdmem.repair import Copy, copy_key, group_copies, kept_copy, merge_threads
@@ -47,7 +48,8 @@ REACTIVATED_SECTION = "Reactivated"
 GONE = ("archived", "superseded")
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Decision:
     """What the review decided for one fact."""
 

@@ -79,6 +79,36 @@ def test_settled_review_is_not_recomputed_until_a_file_changes(memory: Path) -> 
     assert third.summary is not None and third.summary.through == "2026-03-09-090000"
 
 
+def test_a_first_review_records_every_file_it_read(memory: Path) -> None:
+    """With no memo to compare, the logs are stat'ed as they are read, not listed first:
+    the memo must still hold every one of them, as a full fingerprint sees them."""
+    assert cache.read_memo(memory) is None
+    review(memory, commit=False)
+    memo = cache.read_memo(memory)
+    assert memo is not None
+    logs = [key for key in memo["fingerprint"] if key.startswith("sessions/") and key[9:]]
+    assert len(logs) == len(list((memory / "sessions").glob("*.md"))) > 1
+    assert memo["fingerprint"] == cache.fingerprint(memory)
+    assert cache.settled(memo, cache.fingerprint(memory)) is not None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"mdmem review memo\n", b"{not marshal", b"\x00" * 40],
+    ids=["cut-short", "marker-only", "text", "zeros"],
+)
+def test_a_damaged_memo_is_no_memo(memory: Path, damage: bytes) -> None:
+    review(memory, commit=False)
+    path = cache.beside(memory, "review", ".marshal")
+    assert path is not None and cache.read_memo(memory) is not None
+    whole = path.read_bytes()
+    path.write_bytes(damage or whole[:-3])  # b"": the memo cut short
+    assert cache.read_memo(memory) is None
+    plan, _ = review(memory, commit=False)  # read in full, and the memo made again
+    assert not plan.changed
+    assert cache.read_memo(memory) is not None
+
+
 def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
     review(memory, commit=False)
     continuity = memory / "continuity.md"

@@ -18,6 +18,7 @@ from mdmem.ledger import (
     _typed_lines,
     parse_session,
     parse_session_name,
+    parse_session_names,
 )
 
 _HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
@@ -158,6 +159,14 @@ ITEM_LINES = st.sampled_from(
     [
         "- Referenced: cache-layout-01, queue-default-02",
         "- referenced : cache-layout-01",
+        "- REFERENCED\t: cache-layout-01",
+        "- Referenced-by: cache-layout-01",
+        "- Referenced later: cache-layout-01",
+        "- Referencedx: cache-layout-01",
+        "- Refer enced: cache-layout-01",
+        "- Note - Referenced: cache-layout-01",
+        "  - Referenced: indented-item-01",
+        "- Referenced: cache-layout-01: a second colon",
         "* Referenced: x-1",
         "- Created: report-default-03 (tier: working)",
         "+ Helpful: cache-layout-01, cache-layout-01, queue-default-02",
@@ -209,3 +218,85 @@ def test_a_time_in_other_digits_is_judged_by_its_value() -> None:
     assert name.time == "\u0661\u0662\u0660\u0660\u0660\u0660"  # 12:00:00
     with pytest.raises(ParseError, match="impossible time"):
         parse_session_name("2026-01-07-\u0662\u0664\u0660\u0660\u0660\u0660.md", "log")  # 24:00
+
+
+# Pieces of log names, valid and nearly valid: impossible days and times, other digits,
+# capitals, a newline or a slash inside, a missing part.
+_NAME_PIECES = st.lists(
+    st.sampled_from(
+        [
+            "2026-01-07",
+            "2026-02-29",
+            "2024-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-04-31",
+            "-",
+            "-000000",
+            "-235959",
+            "-240000",
+            "-126000",
+            "-120060",
+            "-1200",
+            "-\u0661\u0662\u0660\u0660\u0660\u0660",
+            "-a",
+            "-a-b",
+            "-A",
+            "--",
+            "-a-",
+            "0",
+            ".md",
+            ".MD",
+            "\n",
+            "/",
+            "x",
+        ]
+    ),
+    min_size=1,
+    max_size=5,
+).map("".join)
+
+
+def _one_by_one(filenames: list[str]) -> list[SessionName] | str:
+    try:
+        return [parse_session_name(name, "sessions/" + name) for name in filenames]
+    except ParseError as error:
+        return str(error)
+
+
+@given(st.lists(st.one_of(NAMES, _NAME_PIECES.map(lambda piece: piece + ".md"), _NAME_PIECES)))
+def test_property_a_listing_is_checked_as_its_names_one_by_one(filenames: list[str]) -> None:
+    """The one-match check of a whole listing accepts, parses and refuses as the loop does."""
+    try:
+        together: list[SessionName] | str = parse_session_names(filenames, "sessions/")
+    except ParseError as error:
+        together = str(error)
+    assert together == _one_by_one(filenames)
+
+
+@pytest.mark.parametrize(
+    "filenames",
+    [
+        pytest.param([], id="empty"),
+        pytest.param(["2026-01-07.md", "2026-01-07-080000-a-b.md"], id="valid"),
+        pytest.param(["2026-01-07.md/2026-01-08.md"], id="slash_inside"),
+        pytest.param(["2026-01-07.md\n2026-01-08.md"], id="newline_inside"),
+        pytest.param(["2026-02-29-080000.md"], id="impossible_day"),
+        pytest.param(["2026-01-07-240000.md"], id="impossible_time"),
+        pytest.param(["2026-01-07-\u0661\u0662\u0660\u0660\u0660\u0660.md"], id="other_digits"),
+        pytest.param(["2026-01-07-080000-a.md", "notes.md", "2026-01-0x.md"], id="first_bad_named"),
+    ],
+)
+def test_listing_cases(filenames: list[str]) -> None:
+    try:
+        together: list[SessionName] | str = parse_session_names(filenames, "sessions/")
+    except ParseError as error:
+        together = str(error)
+    assert together == _one_by_one(filenames)
+    if filenames[:1] == ["2026-01-07.md"]:
+        assert together == [
+            SessionName("2026-01-07", "", "", "2026-01-07"),
+            SessionName("2026-01-07", "080000", "a-b", "2026-01-07-080000-a-b"),
+        ]
+    if "notes.md" in filenames:
+        assert "sessions/notes.md" in str(together)
