@@ -1,44 +1,34 @@
-"""Frozen dataclasses built at the cost of plain ones, for the values made by the thousand."""
+"""Frozen dataclasses made at the cost of plain objects, for the values made by the thousand."""
 
 from __future__ import annotations
 
 import dataclasses
-from types import FunctionType
+from collections.abc import Callable
 from typing import TypeVar, cast
 
 T = TypeVar("T")
 
 
-def quick_init(cls: type[T]) -> type[T]:
-    """Give a frozen, slotted dataclass an `__init__` that sets each slot directly.
+def maker(cls: type[T]) -> Callable[..., T]:
+    """A fast constructor of `cls`, a frozen dataclass with slots: its fields, positionally.
 
-    The `__init__` that `dataclass(frozen=True)` writes goes through
-    `object.__setattr__` for every field, which makes an instance cost about twice a
-    plain one's; a review makes one per session log, per log name and per fact decided
-    (tens of thousands in a large memory). This one calls each slot's own setter.
-    The signature and defaults stay the same, and so does everything else: the instance
-    is as frozen, equal, hashable and ordered as before. Apply it above
-    `@dataclass(frozen=True, slots=True)`; fields must be plain positional ones.
+    The `__init__` that `dataclass(frozen=True)` writes sets each field through
+    `object.__setattr__`, and that is most of the cost of making a log name, a session,
+    a fact, a footer or a decision; a review of a large memory makes tens of thousands.
+    This one fills a plain object with the same slots and then makes it a `cls`: the
+    value is as frozen, equal, hashable and ordered as one `cls(...)` makes. Every field
+    is passed (defaults and `__post_init__` are not run); `cls(...)` stays the checked
+    way for everything but hot paths.
     """
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # checked: a dataclass
-    if hasattr(cls, "__post_init__") or "__slots__" not in vars(cls):
-        raise TypeError(f"{cls.__name__}: quick_init takes slots and no __post_init__")
-    namespace: dict[str, object] = {}
-    parameters, assignments = [], []
-    for field in fields:
-        if not field.init or field.kw_only or field.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__name__}.{field.name}: quick_init takes plain fields only")
-        if field.default is dataclasses.MISSING:
-            parameters.append(field.name)
-        else:
-            namespace[f"default_{field.name}"] = field.default
-            parameters.append(f"{field.name}=default_{field.name}")
-        namespace[f"set_{field.name}"] = vars(cls)[field.name].__set__  # the slot's setter
-        assignments.append(f"    set_{field.name}(self, {field.name})\n")
-    source = f"def __init__(self, {', '.join(parameters)}):\n" + "".join(assignments)
+    names = [field.name for field in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    slots = vars(cls).get("__slots__")
+    if slots is None or list(slots) != names:
+        raise TypeError(f"{cls.__name__}: maker takes a dataclass with slots=True")
+    unfrozen = type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(names)})
+    parameters = ", ".join(names)
+    source = f"def make({parameters}):\n    value = new(unfrozen)\n"
+    source += "".join(f"    value.{name} = {name}\n" for name in names)
+    source += "    value.__class__ = cls\n    return value\n"
+    namespace: dict[str, object] = {"new": object.__new__, "unfrozen": unfrozen, "cls": cls}
     exec(source, namespace)
-    init = cast(FunctionType, namespace["__init__"])
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__annotations__ = {field.name: field.type for field in fields} | {"return": None}
-    setattr(cls, "__init__", init)  # noqa: B010  # an assignment mypy would refuse
-    return cls
+    return cast(Callable[..., T], namespace["make"])

@@ -15,7 +15,7 @@ from typing import Any
 from mdmem.document import Fences
 from mdmem.errors import ParseError
 from mdmem.footer import ID_PATTERN, valid_date
-from mdmem.frozen import quick_init
+from mdmem.frozen import maker
 from mdmem.textfile import LONE_CR, check_conflict_markers_text, decode_text
 
 REFERENCES_HEADING = "## Memory References"
@@ -42,7 +42,6 @@ _ARROW = re.compile(r"→|->")
 _PLAIN_REFERENCE = "\n- Referenced:"
 
 
-@quick_init
 @dataclass(frozen=True, order=True, slots=True)
 class SessionName:
     """A session log's name; instances sort in ledger order."""
@@ -98,14 +97,13 @@ def parse_session_names(filenames: Sequence[str], folder: str) -> list[SessionNa
     ):
         return [parse_session_name(filename, folder + filename) for filename in filenames]
     return [
-        SessionName(filename[:10], "", "", filename[:-3])
+        _make_name(filename[:10], "", "", filename[:-3])
         if len(filename) == _DATE_ONLY
-        else SessionName(filename[:10], filename[11:17], filename[18:-3], filename[:-3])
+        else _make_name(filename[:10], filename[11:17], filename[18:-3], filename[:-3])
         for filename in filenames
     ]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """One typed line of a Memory References section."""
@@ -116,7 +114,6 @@ class Event:
     line: int
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Session:
     name: SessionName
@@ -151,13 +148,19 @@ def scan_log(data: bytes, path: str) -> Scan:
     return sorted(set(_TOKEN.findall(section))), events, unknown, heading_line
 
 
+# A review makes one name and one session per log: without the frozen `__init__`.
+_make_name = maker(SessionName)
+_make_session = maker(Session)
+_make_event = maker(Event)
+
+
 def session_of(name: SessionName, path: str, scan: Scan) -> Session:
     references, events, unknown, line = scan
-    return Session(
+    return _make_session(
         name,
         path,
         frozenset(references),
-        tuple(Event(kind, tuple(ids), new_id, number) for kind, ids, new_id, number in events)
+        tuple(_make_event(kind, tuple(ids), new_id, number) for kind, ids, new_id, number in events)
         if events
         else (),
         tuple((number, key) for number, key in unknown) if unknown else (),

@@ -35,7 +35,7 @@ from mdmem.document import (
 from mdmem.edit import Edit, append_point, apply_edits, normalized, removal
 from mdmem.errors import MdmemError, ParseError
 from mdmem.footer import footer_ids
-from mdmem.frozen import quick_init
+from mdmem.frozen import maker
 from mdmem.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
 from mdmem.policy import Policy
 from mdmem.repair import Copy, copy_key, group_copies, kept_copy, merge_threads
@@ -48,7 +48,6 @@ REACTIVATED_SECTION = "Reactivated"
 GONE = ("archived", "superseded")
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What the review decided for one fact."""
@@ -386,7 +385,12 @@ def _decide_at(
     refreshed = bool(refs) and (
         changes["uses"] != values.get("uses") or changes["last_used"] != values.get("last_used")
     )
-    return Decision(fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed)
+    return _make_decision(
+        fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed
+    )
+
+
+_make_decision = maker(Decision)  # one per fact of the memory: without the frozen `__init__`
 
 
 def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
