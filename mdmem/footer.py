@@ -169,12 +169,17 @@ def new_footer(indent: str, values: Mapping[str, str]) -> Footer:
 
 # A line that is, after blanks, an HTML comment opening with `id:` (what `footer_ids`
 # counts): one search over a whole text rather than a loop over its lines.
-_ID_LINE = re.compile(r"^[^\S\n]*<!--[^\S\n]*id[^\S\n]*:([^\n]*)", re.MULTILINE)
+# A footer-shaped line, from the newline before it: searched in "\n" + text, so that the
+# engine jumps from newline to newline (a pattern opening with `^` is tried at every
+# character, about fifty times the cost over a large archive file).
+_ID_LINE = re.compile(r"\n[^\S\n]*<!--[^\S\n]*id[^\S\n]*:([^\n]*)")
 
 
 def footer_ids(text: str) -> list[str]:
     """The id of every footer-shaped line of a text, in order: a cheap count for checks."""
-    return [rest.split("|", 1)[0].split("-->", 1)[0].strip() for rest in _ID_LINE.findall(text)]
+    return [
+        rest.split("|", 1)[0].split("-->", 1)[0].strip() for rest in _ID_LINE.findall("\n" + text)
+    ]
 
 
 def looks_like_footer(line_body: str) -> bool:
