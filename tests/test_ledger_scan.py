@@ -264,14 +264,17 @@ def _one_by_one(filenames: list[str]) -> list[SessionName] | str:
         return str(error)
 
 
+def _together(filenames: list[str]) -> list[SessionName] | str:
+    try:
+        return parse_session_names(filenames, "sessions/")
+    except ParseError as error:
+        return str(error)
+
+
 @given(st.lists(st.one_of(NAMES, _NAME_PIECES.map(lambda piece: piece + ".md"), _NAME_PIECES)))
 def test_property_a_listing_is_checked_as_its_names_one_by_one(filenames: list[str]) -> None:
     """The one-match check of a whole listing accepts, parses and refuses as the loop does."""
-    try:
-        together: list[SessionName] | str = parse_session_names(filenames, "sessions/")
-    except ParseError as error:
-        together = str(error)
-    assert together == _one_by_one(filenames)
+    assert _together(filenames) == _one_by_one(filenames)
 
 
 @pytest.mark.parametrize(
@@ -288,10 +291,7 @@ def test_property_a_listing_is_checked_as_its_names_one_by_one(filenames: list[s
     ],
 )
 def test_listing_cases(filenames: list[str]) -> None:
-    try:
-        together: list[SessionName] | str = parse_session_names(filenames, "sessions/")
-    except ParseError as error:
-        together = str(error)
+    together = _together(filenames)
     assert together == _one_by_one(filenames)
     if filenames[:1] == ["2026-01-07.md"]:
         assert together == [
