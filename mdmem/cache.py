@@ -53,7 +53,8 @@ def _git_dir(root: Path) -> Path | None:
 
 
 def beside(root: Path, kind: str, suffix: str = ".json") -> Path | None:
-    """Another cache file of this memory, next to the session cache (`KIND-DIGEST.json`)."""
+    """Another cache file of this memory, next to the session cache (`KIND-DIGEST.json`,
+    or another suffix)."""
     sessions = location(root)
     digest = None if sessions is None else sessions.stem.removeprefix("sessions-")
     return None if sessions is None else sessions.with_name(f"{kind}-{digest}{suffix}")

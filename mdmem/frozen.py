@@ -9,6 +9,10 @@ from typing import TypeVar, cast
 T = TypeVar("T")
 
 
+# The names the generated constructor uses besides the fields.
+_OWN_NAMES = frozenset({"value", "new", "unfrozen", "cls"})
+
+
 def maker(cls: type[T]) -> Callable[..., T]:
     """A fast constructor of `cls`, a frozen dataclass with slots: its fields, positionally.
 
@@ -24,6 +28,8 @@ def maker(cls: type[T]) -> Callable[..., T]:
     slots = vars(cls).get("__slots__")
     if slots is None or list(slots) != names:
         raise TypeError(f"{cls.__name__}: maker takes a dataclass with slots=True")
+    if _OWN_NAMES.intersection(names):  # a field so named would be overwritten unseen
+        raise TypeError(f"{cls.__name__}: maker uses the names {sorted(_OWN_NAMES)} itself")
     unfrozen = type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(names)})
     parameters = ", ".join(names)
     source = f"def make({parameters}):\n    value = new(unfrozen)\n"

@@ -279,14 +279,19 @@ def _heading_position(text: str, fenced: Blocks) -> int:
     return -1
 
 
+def _only_reference_items(section: str) -> bool:
+    """Whether every colon of a section opens a `- Referenced:` line: then no line is
+    typed (a typed line needs a colon after its key), and the item loop can be skipped."""
+    plain = section.count(_PLAIN_REFERENCE) + section.startswith(_PLAIN_REFERENCE[1:])
+    return section.count(":") == plain
+
+
 def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list[list[Any]]]:
     """Events and unknown keys of a section's text; item lines wrap onto indented lines."""
     events: list[list[Any]] = []
     unknown: list[list[Any]] = []
-    if section.count(":") == section.count(_PLAIN_REFERENCE) + section.startswith(
-        _PLAIN_REFERENCE[1:]
-    ):
-        return events, unknown  # every colon opens a `- Referenced:` item: no typed line
+    if _only_reference_items(section):
+        return events, unknown
     for item in _ITEM.finditer(section):
         keyed = _KEYED.match(item[1])
         if keyed is None or keyed[1] == "Referenced":  # every token counts as a reference

@@ -166,7 +166,9 @@ _MARKED_WORDS = re.compile(
     rb"|live(?<=[rs]\x01\x01live)(?=\x01)(?P<live>)"  # sk_live_, rk_live_
     rb"|a(?<=a[s\x01]\x01a)(?P<aws>)"  # AKIA, ASIA
     rb"|za(?<=a\x01za)(?P<google>)"  # AIza
-    rb"|o(?=\x01)(?P<slack>)"  # xox
+    # xox; not the mark of a `gh?_` token whose body opens with `o` and a marked letter
+    # (`ghp_ok...`), which would take that mark from the github branch below.
+    rb"|o(?<!gh[pousr]\x01o)(?=\x01)(?P<slack>)"
     rb"|pat(?<=github\x01pat)(?=\x01)(?P<github_pat>)"  # github_pat_
     rb"|(?<=gh[pousr]\x01)(?P<github>))"  # ghp_ and the like: tried at every mark, so last
 )

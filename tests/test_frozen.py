@@ -95,3 +95,13 @@ def test_a_dataclass_without_slots_is_refused() -> None:
 
     with pytest.raises(TypeError, match="slots=True"):
         maker(WithoutSlots)
+
+
+def test_a_field_named_as_the_constructor_s_own_names_is_refused() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Pair:
+        key: str
+        value: str  # as footer.Field: the constructor's own `value` would hide it
+
+    with pytest.raises(TypeError, match="uses the names"):
+        maker(Pair)

@@ -102,7 +102,9 @@ EVERY_LITERAL = [
 # A branch per vendor format, with lengths straddling each pattern's minimum so that some
 # tokens are a character short, and prefixes that nearly match. Bodies start with the
 # characters the scan marks (k, w, x, I, _) as often as with any other.
-MARKED_FIRST = st.sampled_from(["", "k", "K", "w", "W", "x", "I", "_", "kI"])
+MARKED_FIRST = st.sampled_from(
+    ["", "k", "K", "w", "W", "x", "I", "_", "kI", "ok", "Ow", "oW", "ox", "OI", "o_", "oK"]
+)  # "o" and a mark: the slack branch must not take a github token's mark
 TOKENS = st.one_of(
     prefixed(["AKIA", "ASIA", "AKIB", "akia"], run(UPPER_DIGITS, 15, 17)),
     prefixed(["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "gh_", "GHP_"], run(ALNUM, 35, 38)),
@@ -334,6 +336,16 @@ def texts(draw: st.DrawFn) -> str:
 @example("\u0130" * 9 + "\n" + PRIVATE_KEY + "\n" + "\u0130" * 9 + PRIVATE_KEY)
 def test_scan_matches_the_full_scan(text: str) -> None:
     assert_same_as_full_scan(text)
+
+
+@pytest.mark.parametrize("prefix", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"])
+@pytest.mark.parametrize("start", ["ok", "oK", "ow", "OW", "ox", "oI"])
+def test_a_github_token_opening_with_o_and_a_marked_letter_is_found(
+    prefix: str, start: str
+) -> None:
+    """Such a token's mark could be taken by the `xox` branch, tried before the github one."""
+    token = prefix + start + "a1" * 17
+    assert assert_same_as_full_scan(f"token {token}") == (SecretHit("github-token", 1, 7),)
 
 
 @pytest.mark.parametrize(("category", "token"), EVERY_LITERAL)
