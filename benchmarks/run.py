@@ -55,6 +55,10 @@ def floor(memory: Path) -> list[str]:
     return [sys.executable, "-c", FLOOR_SCRIPT, str(memory)]
 
 
+def bound(memory: Path) -> list[str]:
+    return [sys.executable, str(HERE / "bound.py"), str(memory)]
+
+
 def review(memory: Path) -> list[str]:
     return mdmem("review", "--root", str(memory), "--no-commit")
 
@@ -83,6 +87,7 @@ class Command:
 # entry here; it gets a column and a JSON entry of its own.
 COMMANDS: list[Command] = [
     Command("floor", floor),
+    Command("bound", bound, ratio_to="floor"),
     Command("review", review, ratio_to="floor"),
     Command("review_warm", review),
     Command("lint", lint, ratio_to="review"),
@@ -139,10 +144,13 @@ class GenerationFailed(Exception):
     """generate.py exited with an error; the message is its stderr."""
 
 
-def cached_memory(sessions: int, facts: int, seed: int, tree: str) -> tuple[Path, Run | None]:
-    """The generated tree for these arguments, and its generation's run if made just now."""
+def cached_memory(
+    sessions: int, facts: int, seed: int, tree: str, out: Path = OUT
+) -> tuple[Path, Run | None]:
+    """The generated tree for these arguments (kept under `out`), and its generation's run
+    if made just now."""
     size = str(sessions) if facts == facts_for(sessions) else f"{sessions}-{facts}"
-    folder = OUT / size / tree
+    folder = out / size / tree
     memory, stamp = folder / "memory", folder / "args.json"
     reviewed = tree == REVIEWED
     key = {
@@ -328,6 +336,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scratch", type=Path, default=None, help="parent folder for scratch copies"
     )
+    parser.add_argument(
+        "--trees",
+        type=Path,
+        default=OUT,
+        help="where the generated trees are kept (default benchmarks/out)",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -343,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         generated: dict[str, Tree] = {}
         for tree in trees():
             try:
-                memory, made = cached_memory(sessions, facts, args.seed, tree)
+                memory, made = cached_memory(sessions, facts, args.seed, tree, args.trees)
             except GenerationFailed as error:
                 progress(f"  generating the {tree} tree failed:\n{error}")
                 return 1

@@ -11,6 +11,7 @@ import importlib.util
 import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -277,3 +278,42 @@ def test_review_of_a_generated_memory_conserves_and_is_idempotent(
     assert after == sorted(before + opened)  # every id once; only new threads added
     again, _ = review(memory, commit=False)
     assert not again.changed
+
+
+def load_bound() -> ModuleType:
+    path = GENERATOR.parent / "bound.py"
+    spec = importlib.util.spec_from_file_location("mdmem_bench_bound", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bound_reads_what_the_review_reads(reviewed: Path) -> None:
+    """The bound times the least a review does: it must find each log's references as
+    the review's scanner does, or its time would be a bound on less work."""
+    from mdmem.footer import ID_PATTERN
+    from mdmem.ledger import REFERENCES_HEADING, scan_log
+
+    bound = load_bound()
+    token = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
+    logs = sorted((reviewed / "sessions").glob("*.md"))
+    assert len(logs) == SESSIONS
+    for log in logs:
+        found = bound.references(token, REFERENCES_HEADING, str(log))
+        assert sorted(set(found)) == scan_log(log.read_bytes(), log.name)[0], log.name
+
+
+def test_bound_runs_as_the_benchmark_runs_it(reviewed: Path) -> None:
+    lines = sum(
+        len(path.read_text(encoding="utf-8").splitlines())
+        for path in [reviewed / "continuity.md", *sorted((reviewed / "archive").glob("*.md"))]
+    )
+    done = subprocess.run(
+        [sys.executable, str(GENERATOR.parent / "bound.py"), str(reviewed)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.startswith(f"{SESSIONS} logs, ")
+    assert done.stdout.endswith(f", {lines} document lines\n")

@@ -1,0 +1,75 @@
+"""benchmarks/run.py at a tiny size: every command runs, and the table and JSON say so."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+RUNNER = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+
+
+def load_runner() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mdmem_bench_run", RUNNER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = load_runner()
+
+
+def run_tiny(tmp_path: Path) -> tuple[int, dict[str, object]]:
+    out = tmp_path / "results.json"
+    options = ["--sizes", "40:60", "--repeat", "1", "--json", str(out)]
+    code = runner.main([*options, "--scratch", str(tmp_path), "--trees", str(tmp_path / "trees")])
+    return code, json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_every_command_runs_and_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = run_tiny(tmp_path)
+    assert code == 0
+    names = [command.name for command in runner.COMMANDS]
+    assert report["commands"] == names
+    assert {"floor", "bound", "review", "review_warm", "lint"} <= set(names)
+    (result,) = report["results"]  # type: ignore[misc]
+    assert (result["sessions"], result["facts"]) == (40, 60)
+    for name in names:
+        summary = result["commands"][name]
+        assert not summary["failed"], name
+        assert summary["seconds"] > 0, name
+        assert summary["exit_codes"] != [], name
+    assert result["commands"]["review"]["exit_codes"] == [0]
+    assert result["commands"]["bound"]["exit_codes"] == [0]
+    table = capsys.readouterr().out
+    assert "| bound s (x floor) | review s (x floor) |" in table
+    assert table.splitlines()[2].startswith("| 40 | 60 | ")
+    assert (tmp_path / "trees" / "40-60" / "reviewed" / "memory" / "continuity.md").is_file()
+
+
+def test_a_failing_command_fails_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(memory: Path) -> list[str]:
+        code = "import sys; print('no such memory', file=sys.stderr); sys.exit(3)"
+        return [sys.executable, "-c", code]
+
+    commands = [runner.COMMANDS[0], runner.Command("broken", broken)]
+    monkeypatch.setattr(runner, "COMMANDS", commands)
+    code, report = run_tiny(tmp_path)
+    assert code == 1
+    (result,) = report["results"]  # type: ignore[misc]
+    assert result["commands"]["broken"]["failed"] is True
+    assert result["commands"]["floor"]["failed"] is False
+    captured = capsys.readouterr()
+    assert "no such memory" in captured.err  # the failed command's stderr is shown
+    row = captured.out.splitlines()[2].split(" | ")
+    assert row[3].endswith(" FAILED") and not row[2].endswith(" FAILED")  # broken, floor
