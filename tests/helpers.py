@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
 from mdmem.memory import load
 
@@ -15,6 +18,19 @@ GIT_ENV = {
     "GIT_COMMITTER_EMAIL": "tests@mdmem.invalid",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """A script that is not in a package (benchmarks/), imported by its path as `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

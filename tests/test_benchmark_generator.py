@@ -7,18 +7,18 @@ default) is that tree after mdmem's own review of all but the newest logs.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
+from tests.helpers import BENCHMARKS, load_script
+
+GENERATOR = BENCHMARKS / "generate.py"
 SESSIONS, FACTS = 300, 120
 ID = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)+")
 FOOTER_ID = re.compile(r"^\s+<!-- id: (\S+) \|", re.MULTILINE)
@@ -31,17 +31,7 @@ UNREVIEWED_DIGEST = "488e6f4af192979d8da959030692839bf3deb66d8eced7e224e50ec5068
 SESSION_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}-\d{6}(-[a-z0-9]+(-[a-z0-9]+)*)?\.md$")
 
 
-def load_generator() -> ModuleType:
-    """benchmarks/ is not a package: import generate.py by its path."""
-    spec = importlib.util.spec_from_file_location("mdmem_bench_generate", GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
-
-
-generator = load_generator()
+generator = load_script(GENERATOR, "mdmem_bench_generate")
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -280,22 +270,13 @@ def test_review_of_a_generated_memory_conserves_and_is_idempotent(
     assert not again.changed
 
 
-def load_bound() -> ModuleType:
-    path = GENERATOR.parent / "bound.py"
-    spec = importlib.util.spec_from_file_location("mdmem_bench_bound", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_bound_reads_what_the_review_reads(reviewed: Path) -> None:
     """The bound times the least a review does: it must find each log's references as
     the review's scanner does, or its time would be a bound on less work."""
     from mdmem.footer import ID_PATTERN
     from mdmem.ledger import REFERENCES_HEADING, scan_log
 
-    bound = load_bound()
+    bound = load_script(BENCHMARKS / "bound.py", "mdmem_bench_bound")
     token = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
     logs = sorted((reviewed / "sessions").glob("*.md"))
     assert len(logs) == SESSIONS
@@ -310,7 +291,7 @@ def test_bound_runs_as_the_benchmark_runs_it(reviewed: Path) -> None:
         for path in [reviewed / "continuity.md", *sorted((reviewed / "archive").glob("*.md"))]
     )
     done = subprocess.run(
-        [sys.executable, str(GENERATOR.parent / "bound.py"), str(reviewed)],
+        [sys.executable, str(BENCHMARKS / "bound.py"), str(reviewed)],
         capture_output=True,
         text=True,
         check=True,

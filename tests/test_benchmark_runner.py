@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-RUNNER = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+from tests.helpers import BENCHMARKS, load_script
 
-
-def load_runner() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mdmem_bench_run", RUNNER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
-
-
-runner = load_runner()
+runner = load_script(BENCHMARKS / "run.py", "mdmem_bench_run")
 
 
 def run_tiny(tmp_path: Path) -> tuple[int, dict[str, object]]:
