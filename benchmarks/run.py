@@ -101,6 +101,7 @@ class Run:
     """One timed child process."""
 
     seconds: float
+    cpu_seconds: float  # user + system, with every helper process it started and reaped
     peak_rss_bytes: int
     exit_code: int
     stderr: str
@@ -190,7 +191,8 @@ def tree_size(folder: Path) -> tuple[int, int]:
 
 
 def timed(argv: list[str], env: dict[str, str] | None = None) -> Run:
-    """Run argv in a fresh process; wall time around it and its own peak RSS from wait4."""
+    """Run argv in a fresh process; wall time around it, and from wait4 its peak RSS and
+    the CPU time of it and of the processes it reaped (a review's helper)."""
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         started = time.perf_counter()
         child = subprocess.Popen(argv, cwd=REPOSITORY, env=env, stdout=stdout, stderr=stderr)
@@ -201,7 +203,16 @@ def timed(argv: list[str], env: dict[str, str] | None = None) -> Run:
         text = stderr.read().decode("utf-8", "replace")
     # ru_maxrss is in kilobytes on Linux, in bytes on macOS.
     scale = 1 if sys.platform == "darwin" else 1024
-    return Run(seconds, usage.ru_maxrss * scale, child.returncode, text)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(seconds, cpu, usage.ru_maxrss * scale, child.returncode, text)
+
+
+def cores() -> int | None:
+    """The cores this process may run on: a command's wall time is at least its CPU time
+    over this."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count()
 
 
 def trees() -> list[str]:
@@ -249,6 +260,8 @@ class Summary:
 
     seconds: float | None  # None: the command does not exist in this mdmem
     all_seconds: list[float]
+    cpu_seconds: float | None  # the least CPU time of a round
+    all_cpu_seconds: list[float]
     peak_rss_mb: float | None
     exit_codes: list[int]
     failed: bool
@@ -276,10 +289,12 @@ class SizeResult:
 def summarise(runs: list[Run]) -> Summary:
     present = [run for run in runs if not run.missing]
     if not present:
-        return Summary(None, [], None, [run.exit_code for run in runs], failed=False)
+        return Summary(None, [], None, [], None, [run.exit_code for run in runs], failed=False)
     return Summary(
         seconds=round(min(run.seconds for run in present), 4),
         all_seconds=[round(run.seconds, 4) for run in present],
+        cpu_seconds=round(min(run.cpu_seconds for run in present), 4),
+        all_cpu_seconds=[round(run.cpu_seconds, 4) for run in present],
         peak_rss_mb=round(max(run.peak_rss_bytes for run in present) / 2**20, 1),
         exit_codes=[run.exit_code for run in present],
         failed=any(run.failed for run in present),
@@ -299,6 +314,20 @@ def markdown_table(results: list[SizeResult]) -> str:
         row += [cell(result.commands, command) for command in COMMANDS]
         peaks = [c.peak_rss_mb for c in result.commands.values() if c.peak_rss_mb is not None]
         row.append(f"{max(peaks):.0f}" if peaks else "n/a")
+        rows.append(row)
+    return "\n".join("| " + " | ".join(row) + " |" for row in rows)
+
+
+def cpu_table(results: list[SizeResult]) -> str:
+    """One row per size: each command's least CPU seconds. On N cores a command cannot
+    take less wall time than its CPU time over N."""
+    header = ["size", "facts", *(f"{command.name} cpu s" for command in COMMANDS)]
+    rows = [header, ["---:"] * len(header)]
+    for result in results:
+        row = [str(result.sessions), str(result.facts)]
+        for command in COMMANDS:
+            cpu = result.commands[command.name].cpu_seconds
+            row.append("n/a" if cpu is None else f"{cpu:.3f}")
         rows.append(row)
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
@@ -383,6 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "cores": cores(),
         "repeat": args.repeat,
         "mdmem_code": mdmem_code_version(),
         "commands": [command.name for command in COMMANDS],
@@ -392,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     print(markdown_table(results))
+    print()
+    print(cpu_table(results))
     progress(f"wrote {args.json}")
     failed = any(c.failed for result in results for c in result.commands.values())
     return 1 if failed else 0

@@ -34,6 +34,7 @@ def test_every_command_runs_and_is_reported(
         summary = result["commands"][name]
         assert not summary["failed"], name
         assert summary["seconds"] > 0, name
+        assert summary["cpu_seconds"] > 0, name
         assert summary["exit_codes"] != [], name
     assert result["commands"]["review"]["exit_codes"] == [0]
     assert result["commands"]["bound"]["exit_codes"] == [0]
@@ -41,6 +42,26 @@ def test_every_command_runs_and_is_reported(
     assert "| bound s (x floor) | review s (x floor) |" in table
     assert table.splitlines()[2].startswith("| 40 | 60 | ")
     assert (tmp_path / "trees" / "40-60" / "reviewed" / "memory" / "continuity.md").is_file()
+    cpu_header = "| size | facts | " + " | ".join(f"{name} cpu s" for name in names) + " |"
+    assert cpu_header in table
+
+
+# A child that spins until it has used this much CPU time itself, on any machine.
+SPIN = """
+import os, time
+child = os.fork()
+if child == 0:
+    while time.process_time() < 0.3:
+        pass
+    os._exit(0)
+os.waitpid(child, 0)
+"""
+
+
+def test_cpu_time_counts_the_helpers_a_command_reaps() -> None:
+    run = runner.timed([sys.executable, "-c", SPIN])
+    assert run.exit_code == 0
+    assert run.cpu_seconds >= 0.3  # the forked child's, though the command itself idled
 
 
 def test_a_failing_command_fails_the_run(
