@@ -315,7 +315,7 @@ def markdown_table(results: list[SizeResult]) -> str:
         peaks = [c.peak_rss_mb for c in result.commands.values() if c.peak_rss_mb is not None]
         row.append(f"{max(peaks):.0f}" if peaks else "n/a")
         rows.append(row)
-    return "\n".join("| " + " | ".join(row) + " |" for row in rows)
+    return markdown(rows)
 
 
 def cpu_table(results: list[SizeResult]) -> str:
@@ -329,6 +329,10 @@ def cpu_table(results: list[SizeResult]) -> str:
             cpu = result.commands[command.name].cpu_seconds
             row.append("n/a" if cpu is None else f"{cpu:.3f}")
         rows.append(row)
+    return markdown(rows)
+
+
+def markdown(rows: list[list[str]]) -> str:
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
 

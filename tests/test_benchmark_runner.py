@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -58,6 +59,7 @@ os.waitpid(child, 0)
 """
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the command forks its helper")
 def test_cpu_time_counts_the_helpers_a_command_reaps() -> None:
     run = runner.timed([sys.executable, "-c", SPIN])
     assert run.exit_code == 0
