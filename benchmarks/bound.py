@@ -38,13 +38,13 @@ def references(token: re.Pattern[str], heading: str, path: str) -> list[str]:
 def main(root: str) -> int:
     sys.path.insert(0, REPOSITORY)  # as `python -m mdmem` from the repository finds it
     # What `mdmem review` imports, for their cost, then what this bound uses of mdmem.
-    import mdmem.apply
     import mdmem.cli
-    import mdmem.secrets  # noqa: F401
-    from mdmem import workers
-    from mdmem.footer import ID_PATTERN
-    from mdmem.ledger import REFERENCES_HEADING
-    from mdmem.memory import HELPER_SHARE
+    import mdmem.reviewing.apply
+    import mdmem.safety.secrets  # noqa: F401
+    from mdmem.format.footer import ID_PATTERN
+    from mdmem.format.sessionlog import REFERENCES_HEADING
+    from mdmem.store import workers
+    from mdmem.store.load import HELPER_SHARE
 
     token = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
     scan = functools.partial(references, token, REFERENCES_HEADING)

@@ -195,7 +195,7 @@ def review_in_place(memory_dir: Path) -> None:
     """
     if str(REPOSITORY) not in sys.path:
         sys.path.insert(0, str(REPOSITORY))  # run as a script, benchmarks/ comes first
-    from mdmem.apply import review
+    from mdmem.reviewing.apply import review
 
     with environment(MDMEM_NO_CACHE="1"):
         review(memory_dir, commit=False)

@@ -136,7 +136,7 @@ def mdmem_code_version() -> str:
     """The digest of this repository's mdmem source, as its own caches use it."""
     if str(REPOSITORY) not in sys.path:
         sys.path.insert(0, str(REPOSITORY))  # run as a script, benchmarks/ comes first
-    from mdmem.cache import code_version
+    from mdmem.store.cache import code_version
 
     return code_version()
 

@@ -17,7 +17,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mdmem.apply import ApplyResult, apply, commit_message, review
     from mdmem.errors import (
         GitError,
         LockError,
@@ -26,30 +25,32 @@ if TYPE_CHECKING:
         PolicyError,
         WriteError,
     )
-    from mdmem.findings import Finding
-    from mdmem.memory import Memory, find_root, load
-    from mdmem.policy import Policy
-    from mdmem.review import ReviewPlan, ReviewSummary, plan_review
+    from mdmem.format.memory import Memory
+    from mdmem.format.policy import Policy
+    from mdmem.linting.findings import Finding
+    from mdmem.reviewing.apply import ApplyResult, apply, commit_message, review
+    from mdmem.reviewing.plan import ReviewPlan, ReviewSummary, plan_review
+    from mdmem.store.load import find_root, load
 
 _HOME = {
-    "ApplyResult": "mdmem.apply",
-    "apply": "mdmem.apply",
-    "commit_message": "mdmem.apply",
-    "review": "mdmem.apply",
+    "ApplyResult": "mdmem.reviewing.apply",
+    "apply": "mdmem.reviewing.apply",
+    "commit_message": "mdmem.reviewing.apply",
+    "review": "mdmem.reviewing.apply",
     "GitError": "mdmem.errors",
     "LockError": "mdmem.errors",
     "MdmemError": "mdmem.errors",
     "ParseError": "mdmem.errors",
     "PolicyError": "mdmem.errors",
     "WriteError": "mdmem.errors",
-    "Finding": "mdmem.findings",
-    "Memory": "mdmem.memory",
-    "find_root": "mdmem.memory",
-    "load": "mdmem.memory",
-    "Policy": "mdmem.policy",
-    "ReviewPlan": "mdmem.review",
-    "ReviewSummary": "mdmem.review",
-    "plan_review": "mdmem.review",
+    "Finding": "mdmem.linting.findings",
+    "Memory": "mdmem.format.memory",
+    "find_root": "mdmem.store.load",
+    "load": "mdmem.store.load",
+    "Policy": "mdmem.format.policy",
+    "ReviewPlan": "mdmem.reviewing.plan",
+    "ReviewSummary": "mdmem.reviewing.plan",
+    "plan_review": "mdmem.reviewing.plan",
 }
 
 __all__ = [

@@ -20,7 +20,10 @@ def quote(value: str, context: str | None = None) -> str:
     `context` is the line the value came from: a value that overlaps a secret only the
     whole line reveals (`password: VALUE`) is masked whole.
     """
-    from mdmem.secrets import find_secrets, redact  # an error is rare: no patterns built before
+    from mdmem.safety.secrets import (  # an error is rare: no patterns built before
+        find_secrets,
+        redact,
+    )
 
     masked = redact(value)
     hidden_by_context = context is not None and find_secrets(context)

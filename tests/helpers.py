@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from mdmem.memory import load
+from mdmem.store.load import load
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "mdmem tests",

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mdmem import cache
-from mdmem.apply import review
-from mdmem.memory import read_bytes, read_sessions
+from mdmem.reviewing.apply import review
+from mdmem.store import cache
+from mdmem.store.load import read_bytes, read_sessions
 from tests.helpers import copy_tree, make_repo
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mdmem import writer
 from mdmem.cli import main
+from mdmem.store import writer
 from tests.helpers import GIT_ENV, git, make_repo, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"

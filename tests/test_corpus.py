@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from mdmem.cli import main
-from mdmem.memory import load
+from mdmem.store.load import load
 from tests.helpers import git, make_repo, snapshot
 
 CORPUS = Path(__file__).resolve().parent / "corpus"

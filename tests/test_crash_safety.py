@@ -1,7 +1,7 @@
 """Crash safety: a failure or a crash at any write point leaves exactly the old tree or the new one.
 
 Every command that writes is one line in WRITE_COMMANDS. For each, a first clean run
-records the labels `mdmem.writer.fault_hook` sees (the write points), and then a
+records the labels `mdmem.store.writer.fault_hook` sees (the write points), and then a
 failure is injected at each point in three ways:
 
 - transient: one OSError at that point (a busy file, an interrupted call);
@@ -32,9 +32,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from mdmem import writer
 from mdmem.cli import main
-from mdmem.memory import load
+from mdmem.store import writer
+from mdmem.store.load import load
 from tests.helpers import GIT_ENV, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
@@ -150,7 +150,7 @@ def states(trial: Trial, args: list[str]) -> tuple[dict[str, bytes], dict[str, b
     labels: list[str] = []
     result = trial.run(repo, args, labels.append)
     assert result.exit_code == 0, result.output
-    assert labels, "the command wrote without passing a write point of mdmem.writer"
+    assert labels, "the command wrote without passing a write point of mdmem.store.writer"
     new = tree(repo)
     assert new != old, "the command changed nothing: the harness would prove nothing"
     return old, new, labels

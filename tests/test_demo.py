@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from mdmem.adopting.demo import run
 from mdmem.cli import main
-from mdmem.demo import run
-from mdmem.resources import templates_dir
+from mdmem.store.resources import templates_dir
 from tests.helpers import git, where
 
 EXPECTED = templates_dir() / "demo" / "EXPECTED.md"
@@ -34,7 +34,7 @@ def test_demo_review_matches_the_hand_computed_outcome(tmp_path: Path) -> None:
     demo = run(tmp_path / "paygate")
     memory = tmp_path / "paygate" / "memory"
     found = where(memory)
-    from mdmem.memory import load
+    from mdmem.store.load import load
 
     loaded = load(memory)
     footers = {

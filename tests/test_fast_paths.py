@@ -21,10 +21,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mdmem import document
-from mdmem.document import Fact, _made_fact, _parse, heading, parse_document
 from mdmem.errors import ParseError
-from mdmem.footer import (
+from mdmem.format import document
+from mdmem.format.document import Fact, _made_fact, _parse, heading, parse_document
+from mdmem.format.footer import (
     CANONICAL,
     USUAL_INNER,
     USUAL_INNER_ID,
@@ -38,7 +38,7 @@ from mdmem.footer import (
     read_usual_footer,
     usual_footer,
 )
-from mdmem.textfile import TextFile, decode, split_lines
+from mdmem.format.textfile import TextFile, decode, split_lines
 
 MORE = settings(max_examples=settings.default.max_examples * 2)
 

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mdmem.document import Fact
-from mdmem.footer import Footer
-from mdmem.frozen import maker
-from mdmem.ledger import Event, Session, SessionName
-from mdmem.review import Decision
+from mdmem.format.document import Fact
+from mdmem.format.footer import Footer
+from mdmem.format.frozen import maker
+from mdmem.format.sessionlog import Event, Session, SessionName
+from mdmem.reviewing.plan import Decision
 
 
 @dataclasses.dataclass(frozen=True, order=True, slots=True)

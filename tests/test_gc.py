@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mdmem.apply import review
+from mdmem.reviewing.apply import review
 from tests.helpers import copy_tree
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from mdmem.cli import main
-from mdmem.memory import load
+from mdmem.store.load import load
 from tests.helpers import git
 
 POLICY = "working_window: 2\nactive_window: 3\narchive_window: 5\n"

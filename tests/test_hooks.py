@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mdmem.adopting.hooks import CHAINED, MARKER
 from mdmem.cli import main
-from mdmem.hooks import CHAINED, MARKER
 from tests.helpers import git, make_repo
 from tests.test_lint import BASE, EMPTY_SESSION, LATER, SESSION, TOKEN, write_memory
 

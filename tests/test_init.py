@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mdmem.apply import review
+from mdmem.adopting.init import ATTRIBUTES, IGNORED
 from mdmem.cli import main
-from mdmem.init import ATTRIBUTES, IGNORED
-from mdmem.memory import load
-from mdmem.policy import Policy
-from mdmem.resources import shipped, templates_dir
+from mdmem.format.policy import Policy
+from mdmem.reviewing.apply import review
+from mdmem.store.load import load
+from mdmem.store.resources import shipped, templates_dir
 from tests.helpers import git, snapshot
 
 SKELETON = [

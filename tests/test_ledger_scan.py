@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mdmem.document import Fences
 from mdmem.errors import ParseError
-from mdmem.ledger import (
+from mdmem.format.document import Fences
+from mdmem.format.sessionlog import (
     EVENT_KEYS,
     REFERENCES_HEADING,
     SessionName,

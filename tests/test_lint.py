@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mdmem.blocked import near, word_tokens
 from mdmem.cli import main
-from mdmem.findings import CHECKS
-from mdmem.lintrun import lint
-from mdmem.nearest import Nearest, edit_distance
+from mdmem.linting.findings import CHECKS
+from mdmem.linting.nearest import Nearest, edit_distance
+from mdmem.linting.run import lint
+from mdmem.safety.blocklist import near, word_tokens
 from tests.helpers import copy_tree, git, make_repo
 
 DEMO = Path(__file__).parent.parent / "templates" / "demo"

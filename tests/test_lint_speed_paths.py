@@ -14,9 +14,12 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mdmem import gitio, lint, lintrun, workers
-from mdmem.lintcache import to_rows
-from mdmem.lintrun import _scan, _scan_job
+from mdmem.git import plumbing as gitio
+from mdmem.linting import checks as lint
+from mdmem.linting import run as lintrun
+from mdmem.linting.cache import to_rows
+from mdmem.linting.run import _scan, _scan_job
+from mdmem.store import workers
 from tests.helpers import copy_tree, make_repo
 from tests.test_lint import BASE_SESSION, SESSION, write_memory
 
@@ -32,7 +35,7 @@ def test_lint_outside_a_repository_does_not_import_git(tmp_path: Path) -> None:
         pytest.skip("the temporary folder lies inside a git repository")
     memory = write_memory(tmp_path / "work", {})
     program = (
-        "import sys\nfrom pathlib import Path\nfrom mdmem.lintrun import lint\n"
+        "import sys\nfrom pathlib import Path\nfrom mdmem.linting.run import lint\n"
         f"lint(Path({str(memory)!r}))\nprint('git' in sys.modules)\n"
     )
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path)}

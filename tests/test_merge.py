@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdmem.cli import main
-from mdmem.document import parse_document
-from mdmem.merge import merge_continuity, merge_lines
-from mdmem.textfile import TextFile, split_lines
+from mdmem.format.document import parse_document
+from mdmem.format.textfile import TextFile, split_lines
+from mdmem.merging.driver import merge_continuity, merge_lines
 
 HEAD = "# Continuity\n\nLong-term memory of paygate.\n\n## Project State\n\n"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mdmem.findings import exit_code
-from mdmem.lintrun import lint
-from mdmem.memory import load
+from mdmem.linting.findings import exit_code
+from mdmem.linting.run import lint
+from mdmem.store.load import load
 
 OWN = Path(__file__).resolve().parent.parent / "memory"
 

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from mdmem.apply import review
-from mdmem.document import heading, parse_document
-from mdmem.edit import Edit, apply_edits
 from mdmem.errors import ParseError
-from mdmem.footer import looks_like_footer, parse_footer
-from mdmem.ledger import parse_session, parse_session_name
-from mdmem.policy import Policy, parse_policy
-from mdmem.stamps import read_stamps, stamp_edits
-from mdmem.textfile import TextFile, split_lines
+from mdmem.format.document import heading, parse_document
+from mdmem.format.edit import Edit, apply_edits
+from mdmem.format.footer import looks_like_footer, parse_footer
+from mdmem.format.policy import Policy, parse_policy
+from mdmem.format.sessionlog import parse_session, parse_session_name
+from mdmem.format.textfile import TextFile, split_lines
+from mdmem.reviewing.apply import review
+from mdmem.reviewing.stamps import read_stamps, stamp_edits
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Tests for mdmem.poison: each kind flagged, ordinary imperatives and markup left alone."""
+"""Tests for mdmem.safety.poison: each kind flagged, ordinary imperatives and markup left alone."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mdmem.poison import PoisonHit, find_poison
-from mdmem.secrets import find_secrets
+from mdmem.safety.poison import PoisonHit, find_poison
+from mdmem.safety.secrets import find_secrets
 
 
 def hit(kind: str, line: int, column: int, detail: str) -> PoisonHit:
@@ -421,6 +421,6 @@ def test_property_deterministic_and_located_in_text(text: str) -> None:
 
 
 def test_every_injection_family_has_its_prefilter_words() -> None:
-    from mdmem.poison import _INJECTION, _INJECTION_WORDS
+    from mdmem.safety.poison import _INJECTION, _INJECTION_WORDS
 
     assert {family for family, _ in _INJECTION} == set(_INJECTION_WORDS)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mdmem.cli import PROGRESS_FROM
+from mdmem.cli.options import PROGRESS_FROM
 
 
 @pytest.fixture

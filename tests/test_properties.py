@@ -28,13 +28,14 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mdmem.apply import apply
 from mdmem.cli import main
-from mdmem.edit import apply_edits
-from mdmem.footer import parse_footer
-from mdmem.memory import Memory, load
-from mdmem.review import ReviewPlan, plan_review
-from mdmem.textfile import body
+from mdmem.format.edit import apply_edits
+from mdmem.format.footer import parse_footer
+from mdmem.format.memory import Memory
+from mdmem.format.textfile import body
+from mdmem.reviewing.apply import apply
+from mdmem.reviewing.plan import ReviewPlan, plan_review
+from mdmem.store.load import load
 from tests.helpers import git
 from tests.memories import GeneratedMemory, memories
 

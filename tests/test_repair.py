@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from mdmem.apply import review
 from mdmem.errors import ParseError
-from mdmem.memory import load
-from mdmem.reviewlog import header, in_ledger_order
-from mdmem.textfile import split_lines
+from mdmem.format.textfile import split_lines
+from mdmem.reviewing.apply import review
+from mdmem.reviewing.rows import header, in_ledger_order
+from mdmem.store.load import load
 
 POLICY = "working_window: 2\nactive_window: 3\narchive_window: 5\n"
 

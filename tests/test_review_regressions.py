@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from mdmem import cache
-from mdmem.apply import review
-from mdmem.memory import load, read_sessions
-from mdmem.review import plan_review
+from mdmem.reviewing.apply import review
+from mdmem.reviewing.plan import plan_review
+from mdmem.store import cache
+from mdmem.store.load import load, read_sessions
 from tests.helpers import where
 
 

@@ -1,4 +1,4 @@
-"""Tests for mdmem.secrets: categories, false-positive traps, no leaks, idempotent redaction."""
+"""Tests for mdmem.safety.secrets: categories, false-positive traps, no leaks, redaction."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mdmem.secrets import SecretHit, describe, find_secrets, redact
+from mdmem.safety.secrets import SecretHit, describe, find_secrets, redact
 
 # Planted values are fake, and assembled from pieces so that no scanner (ours or a forge's
 # push protection) sees a whole key in this file's source.

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mdmem import secrets
-from mdmem.secrets import SecretHit, find_secrets, redact
+from mdmem.safety import secrets
+from mdmem.safety.secrets import SecretHit, find_secrets, redact
 from tests.test_secrets import (
     AWS_SECRET,
     DB_PASSWORD,

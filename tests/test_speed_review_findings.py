@@ -14,8 +14,8 @@ from types import FrameType
 
 import pytest
 
-from mdmem import workers
-from mdmem.apply import review
+from mdmem.reviewing.apply import review
+from mdmem.store import workers
 from tests.helpers import copy_tree
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -110,9 +110,9 @@ def test_a_review_with_nothing_to_write_loads_no_secret_patterns(tmp_path: Path)
     memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
     review(memory, commit=False)  # the first review writes; the second has nothing to do
     program = (
-        "import sys\nfrom pathlib import Path\nfrom mdmem.apply import review\n"
+        "import sys\nfrom pathlib import Path\nfrom mdmem.reviewing.apply import review\n"
         f"plan, _ = review(Path({str(memory)!r}), commit=False)\n"
-        "print(len(plan.writes), 'mdmem.secrets' in sys.modules, 'difflib' in sys.modules)\n"
+        "print(len(plan.writes), 'mdmem.safety.secrets' in sys.modules, 'difflib' in sys.modules)\n"
     )
     root = Path(__file__).resolve().parent.parent
     environment = {

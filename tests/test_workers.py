@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from mdmem import workers
 from mdmem.errors import ParseError
-from mdmem.lintrun import lint
-from mdmem.memory import read_sessions
+from mdmem.linting.run import lint
+from mdmem.store import workers
+from mdmem.store.load import read_sessions
 from tests.helpers import copy_tree
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mdmem import writer
 from mdmem.cli import main
 from mdmem.errors import WriteError
+from mdmem.store import writer
 from tests.helpers import snapshot
 
 OLD = {

@@ -1,0 +1,42 @@
+"""The built-in example: a realistic memory in a fresh git repository, reviewed once."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.git.plumbing import commit_all, init_repository, show_commit
+from mdmem.reviewing.apply import ApplyResult, review
+from mdmem.reviewing.plan import ReviewPlan
+from mdmem.store.resources import shipped, templates_dir
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    repository: Path
+    plan: ReviewPlan
+    result: ApplyResult
+    commit_text: str  # `git show --stat` of the review commit
+
+
+def build(target: Path) -> Path:
+    """Lay out the example repository in `target` (which must not exist yet)."""
+    target.mkdir(parents=True)
+    shutil.copytree(templates_dir() / "demo" / "memory", target / "memory")
+    for name in ("DECAY.md", "REVIEW.md"):
+        shutil.copyfile(shipped(name), target / name)
+    (target / "README.md").write_text(
+        "# paygate\n\nA payments API. Its agents keep their memory in `memory/`.\n", "utf-8"
+    )
+    repo = init_repository(target)
+    commit_all(repo, "Agents' memory as left after 30 sessions")
+    return target
+
+
+def run(target: Path) -> DemoRun:
+    """Build the example and run one review on it, committing the result."""
+    build(target)
+    plan, result = review(target / "memory")
+    commit_text = show_commit(target, result.commit) if result.commit else ""
+    return DemoRun(target, plan, result, commit_text)

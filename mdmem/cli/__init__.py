@@ -1,0 +1,10 @@
+"""The command line: each command parses options, calls the library, prints, picks the exit code.
+
+Each command imports what it runs when it runs (a review never loads the merge driver,
+and git is loaded only to commit), so short commands start quickly.
+"""
+
+from mdmem.cli import lint, review, setup
+from mdmem.cli.main import main
+
+__all__ = ["lint", "main", "review", "setup"]

@@ -1,0 +1,100 @@
+"""`mdmem lint` and the pre-commit hook that runs it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import (
+    frozen_at_exit,
+    handles_errors,
+    json_option,
+    progress_bar,
+    resolve_root,
+    root_option,
+)
+from mdmem.errors import EXIT_FINDINGS
+
+
+@main.command()
+@root_option
+@json_option
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings as well as on errors.")
+@handles_errors
+def lint(root: Path | None, as_json: bool, strict: bool) -> None:
+    """Check the memory: footers, ids, immutable session logs, secrets, drift, size.
+
+    Prints `path:line: CODE message (hint: ...)` per finding, then a count; the codes
+    are listed in docs/LINT.md. Exit 1 on an error (and on a warning with --strict).
+
+    Example: mdmem lint --strict
+    """
+    from mdmem.linting import findings as findings_module
+    from mdmem.linting.run import lint as run_lint
+
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+        findings = run_lint(resolve_root(root), progress)
+    if as_json:
+        click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))
+    else:
+        for finding in findings:
+            click.echo(finding.render())
+        click.echo(findings_module.summary(findings))
+    sys.exit(findings_module.exit_code(findings, strict))
+
+
+@main.group()
+def hooks() -> None:
+    """Git hooks that check the memory before it is committed.
+
+    Example: mdmem hooks install
+    """
+
+
+@hooks.command("install")
+@root_option
+@click.option("--chain", is_flag=True, help="Keep an existing pre-commit hook; run it first.")
+@handles_errors
+def hooks_install(root: Path | None, chain: bool) -> None:
+    """Install the pre-commit hook (core.hooksPath is honoured).
+
+    The hook refuses a commit that changes a committed session log, then runs
+    `mdmem lint` and refuses the commit on errors.
+
+    Example: mdmem hooks install --chain
+    """
+    from mdmem.adopting import hooks as hooks_module
+
+    installed = hooks_module.install(resolve_root(root), chain=chain)
+    verb = "Updated" if installed.replaced else "Installed"
+    click.echo(f"{verb} the pre-commit hook: {installed.path}")
+    if installed.chained is not None:
+        click.echo(f"It runs the earlier hook first: {installed.chained}")
+
+
+@main.command("hook-pre-commit", hidden=True)
+@root_option
+@handles_errors
+def hook_pre_commit(root: Path | None) -> None:
+    """What the pre-commit hook runs; git calls it before each commit.
+
+    Example: mdmem hook-pre-commit --root memory
+    """
+    from mdmem.adopting import hooks as hooks_module
+
+    result = hooks_module.pre_commit(resolve_root(root))
+    for refusal in result.refused:
+        click.echo(
+            f"mdmem: {refusal.path}: this commit {refusal.action} a committed session log; "
+            "logs are immutable (put it back: git restore --staged --worktree -- FILE)",
+            err=True,
+        )
+    for finding in result.findings:
+        click.echo(finding.render(), err=True)
+    if not result.passed:
+        click.echo("mdmem: commit refused; fix the above, or commit with --no-verify", err=True)
+        sys.exit(EXIT_FINDINGS)

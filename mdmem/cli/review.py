@@ -1,0 +1,122 @@
+"""`mdmem review` and `mdmem demo`, which shows one."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import (
+    frozen_at_exit,
+    handles_errors,
+    json_option,
+    progress_bar,
+    resolve_root,
+    root_option,
+)
+from mdmem.errors import EXIT_OK
+
+if TYPE_CHECKING:
+    from mdmem.reviewing.apply import ApplyResult
+    from mdmem.reviewing.plan import ReviewPlan
+
+
+@main.command()
+@root_option
+@json_option
+@click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
+@click.option("--no-commit", is_flag=True, help="Write the files but make no git commit.")
+@handles_errors
+def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> None:
+    """Recompute uses, tiers and archive moves from the session logs, then commit.
+
+    Example: mdmem review --dry-run
+    """
+    from mdmem.reviewing.apply import review as run_review
+
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+        plan, result = run_review(
+            resolve_root(root), dry_run=dry_run, commit=not no_commit, progress=progress
+        )
+    if as_json:
+        payload = {
+            "changed": plan.changed,
+            "summary": None if plan.summary is None else plan.summary.as_dict(),
+            "written": list(result.written),
+            "commit": result.commit,
+            "notice": result.notice,
+            "dry_run": dry_run,
+        }
+        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        return
+    if dry_run:
+        click.echo(plan.diff(), nl=False)
+    click.echo(describe(plan, result, dry_run))
+    sys.exit(EXIT_OK)
+
+
+SHOWN_IDS = 12  # ids named per line on the terminal; --json and the commit have more
+
+
+def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
+    """The human-readable account of a review."""
+    from mdmem.reviewing.plan import id_list
+
+    summary = plan.summary
+    if summary is None:
+        return "No session logs yet: nothing to review."
+    lines = [f"Reviewed {summary.sessions} sessions through {summary.through}."]
+    lines.append(
+        "  "
+        + ", ".join(f"{tier} {count}" for tier, count in summary.tiers)
+        + f", open threads {summary.open_threads}"
+    )
+    lines += [f"  {label}: {id_list(ids, SHOWN_IDS)}" for label, ids in summary.listed()]
+    for fact_id, before, after in summary.tier_changes[:SHOWN_IDS]:
+        lines.append(f"  {fact_id}: {before} → {after}")
+    if len(summary.tier_changes) > SHOWN_IDS:
+        lines.append(f"  and {len(summary.tier_changes) - SHOWN_IDS} more tier changes")
+    if not plan.changed:
+        lines.append("Nothing new since the last review: no file written, no commit.")
+    elif dry_run:
+        lines.append(f"Dry run: {len(plan.writes)} files would change; nothing written.")
+    else:
+        label = plan.root.name
+        lines.append("Wrote " + ", ".join(f"{label}/{p}" for p in result.written) + ".")
+        if result.commit:
+            lines.append(f"Committed {result.commit[:12]}.")
+        elif result.notice:
+            lines.append(f"Note: {result.notice}.")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option(
+    "--keep",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Build the example repository here (a new folder) instead of a temporary one.",
+)
+@handles_errors
+def demo(keep: Path | None) -> None:
+    """Build an example repository (30 sessions), review it, and show the commit.
+
+    Example: mdmem demo --keep paygate-example
+    """
+    import tempfile
+
+    from mdmem.adopting import demo as demo_module
+
+    with tempfile.TemporaryDirectory(prefix="mdmem-demo-") as scratch:
+        target = keep if keep is not None else Path(scratch) / "paygate"
+        run = demo_module.run(target)
+        click.echo(f"Example repository: {target if keep else 'a temporary folder'}")
+        click.echo("$ mdmem review")
+        click.echo(describe(run.plan, run.result, dry_run=False))
+        click.echo("")
+        click.echo("$ git show --stat HEAD")
+        click.echo(run.commit_text.rstrip())

@@ -1,0 +1,42 @@
+"""A memory as parsed values: the files a review reads, and where they live in the folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.format.document import Document
+from mdmem.format.policy import Policy
+from mdmem.format.sessionlog import Session
+from mdmem.format.textfile import TextFile
+from mdmem.safety.blocklist import BlockedEntry
+
+CONTINUITY = "continuity.md"
+SESSIONS = "sessions"
+ARCHIVE = "archive"
+INDEX = "INDEX.md"
+POLICY = "decay-policy.md"
+REVIEWS = "reviews.md"
+VISION = "vision.md"
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Everything a review reads, parsed."""
+
+    root: Path
+    continuity: Document
+    archives: tuple[Document, ...]
+    sessions: tuple[Session, ...]
+    policy: Policy
+    reviews: TextFile | None
+    index: TextFile | None
+    blocked: tuple[BlockedEntry, ...] = ()  # memory/blocked.md: text that must not come back
+    vision: Document | None = None  # memory/vision.md: the targets `serves` links point at
+
+    @property
+    def label(self) -> str:
+        return self.root.name
+
+    def display(self, relative: str) -> str:
+        return f"{self.label}/{relative}"

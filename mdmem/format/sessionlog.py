@@ -1,0 +1,317 @@
+"""The ledger: session log names and the `## Memory References` section of each log.
+
+This is the hot path of every review (one read of every session file), so it is a
+streaming scanner over lines, not a markdown parser.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mdmem.errors import ParseError
+from mdmem.format.document import Fences
+from mdmem.format.footer import ID_PATTERN, valid_date
+from mdmem.format.frozen import maker
+from mdmem.format.textfile import LONE_CR, check_conflict_markers_text, decode_text
+
+REFERENCES_HEADING = "## Memory References"
+EVENT_KEYS = (
+    "referenced",
+    "created",
+    "reactivated",
+    "superseded",
+    "restored",
+    "helpful",
+    "harmful",
+)
+
+_NAME = re.compile(
+    r"^(?P<date>\d{4}-\d{2}-\d{2})(?:-(?P<time>\d{6})(?:-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*))?)?\.md$"
+)
+_TOKEN = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
+_KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
+# A list item and the indented lines that continue it (its text starts after the marker).
+_ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
+_NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
+_ARROW = re.compile(r"→|->")
+# The usual item of a section, at the start of a line: it is a reference line, not typed.
+_PLAIN_REFERENCE = "\n- Referenced:"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class SessionName:
+    """A session log's name; instances sort in ledger order."""
+
+    date: str
+    time: str  # "" for a date-only log, which sorts before that day's timed logs
+    slug: str
+    stem: str
+
+    @property
+    def filename(self) -> str:
+        return self.stem + ".md"
+
+
+def parse_session_name(filename: str, path: str) -> SessionName:
+    match = _NAME.match(filename)
+    if match is None:
+        raise ParseError(
+            "session log name must be YYYY-MM-DD-HHMMSS[-slug].md (slug: lowercase letters, "
+            "digits, hyphens)",
+            path,
+        )
+    date, time, slug = match.group("date", "time", "slug")
+    if not _valid_day(date):
+        raise ParseError(f"session log name has an impossible date {date!r}", path)
+    if time and (int(time[:2]) > 23 or int(time[2:4]) > 59 or int(time[4:]) > 59):
+        raise ParseError(f"session log name has an impossible time {time!r}", path)
+    return SessionName(date, time or "", slug or "", filename[:-3])
+
+
+# Many logs share a day: a review of thousands of logs checks each day once.
+_valid_day = functools.lru_cache(maxsize=4096)(valid_date)
+
+# Names that `parse_session_name` accepts, each followed by "/", with ASCII digits and a
+# time of day in range: a review lists thousands of logs and checks them all with one
+# match (and each day once, as above); a listing that fails is checked name by name.
+_LISTING = re.compile(
+    r"(?:\d{4}-\d{2}-\d{2}(?:-(?:[01]\d|2[0-3])[0-5]\d[0-5]\d(?:-[a-z0-9]+(?:-[a-z0-9]+)*)?)?"
+    r"\.md/)*",
+    re.ASCII,
+)
+_DATE_ONLY = len("YYYY-MM-DD.md")
+
+
+def parse_session_names(filenames: Sequence[str], folder: str) -> list[SessionName]:
+    """`parse_session_name` of every name in a folder (shown as `folder`, which ends in
+    "/"): the error is the first bad name's, in the order given."""
+    listing = "/".join(filenames)
+    if not (
+        listing.count("/") == len(filenames) - 1  # no name holds a "/" of its own
+        and _LISTING.fullmatch(listing + "/")
+        and all(map(_valid_day, {filename[:10] for filename in filenames}))
+    ):
+        return [parse_session_name(filename, folder + filename) for filename in filenames]
+    return [
+        _make_name(filename[:10], "", "", filename[:-3])
+        if len(filename) == _DATE_ONLY
+        else _make_name(filename[:10], filename[11:17], filename[18:-3], filename[:-3])
+        for filename in filenames
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One typed line of a Memory References section."""
+
+    kind: str  # one of EVENT_KEYS
+    ids: tuple[str, ...]
+    new_id: str | None  # for `Superseded: OLD → NEW`
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    name: SessionName
+    path: str
+    references: frozenset[str]  # every id-shaped token in the section
+    events: tuple[Event, ...]
+    unknown_keys: tuple[tuple[int, str], ...]  # (line, key) of lines with a key mdmem does not know
+    section_line: int  # 1-based line of the heading; 0 when the log has none
+
+    @property
+    def stem(self) -> str:
+        return self.name.stem
+
+    @property
+    def date(self) -> str:
+        return self.name.date
+
+
+# What a scan of one log finds, as plain values (a cache entry holds them as they are):
+# the sorted references, each event as [kind, ids, new id, line], each line with an
+# unknown key as [line, key], and the heading's line (0 when the log has no section).
+Scan = tuple[list[str], list[list[Any]], list[list[Any]], int]
+
+
+def scan_log(data: bytes, path: str) -> Scan:
+    """The references and typed lines of one session log, from its bytes."""
+    found = _section(data, path)
+    if found is None:
+        return [], [], [], 0
+    heading_line, section = found
+    events, unknown = _typed_lines(section, heading_line)
+    return sorted(set(_TOKEN.findall(section))), events, unknown, heading_line
+
+
+# A review makes one name and one session per log: without the frozen `__init__`.
+_make_name = maker(SessionName)
+_make_session = maker(Session)
+_make_event = maker(Event)
+
+
+def session_of(name: SessionName, path: str, scan: Scan) -> Session:
+    references, events, unknown, line = scan
+    return _make_session(
+        name,
+        path,
+        frozenset(references),
+        tuple(_make_event(kind, tuple(ids), new_id, number) for kind, ids, new_id, number in events)
+        if events
+        else (),
+        tuple((number, key) for number, key in unknown) if unknown else (),
+        line,
+    )
+
+
+def parse_session(name: SessionName, data: bytes, path: str) -> Session:
+    """Read the references of one session log from its bytes."""
+    return session_of(name, path, scan_log(data, path))
+
+
+def reference_lines(
+    data: bytes, path: str, mask: Callable[[str], str] = str
+) -> tuple[tuple[str, int], ...]:
+    """Every id-shaped token of the `## Memory References` section with its 1-based line.
+
+    The scanner keeps only sets; lint calls this for the few logs that name an unknown id.
+    Tokens are looked for in `mask(line)`: lint masks secret values there, so that a
+    password shaped like an id is never printed as an unknown id.
+    """
+    found = _section(data, path)
+    if found is None:
+        return ()
+    heading_line, section = found
+    return tuple(
+        (token, heading_line + 1 + offset)
+        for offset, line in enumerate(section.split("\n"))
+        for token in _TOKEN.findall(mask(line))
+    )
+
+
+def _section(data: bytes, path: str) -> tuple[int, str] | None:
+    """(1-based line of the heading, text of the lines after it up to the next `#`/`##`
+    heading outside a code fence), or None when the log has no such section.
+
+    Done with searches over the whole text rather than a loop over its lines: only the
+    lines that hold a fence marker or open with `#` are ever looked at on their own.
+    """
+    text = decode_text(data, path)
+    if REFERENCES_HEADING not in text:
+        return None
+    if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
+        text = LONE_CR.sub("\n", text)
+    if "<<<<<<<" in text or "=======" in text or ">>>>>>>" in text or "|||||||" in text:
+        check_conflict_markers_text(text, path)  # a marker line opens with one of these runs
+    fenced = _fenced_blocks(text) if "```" in text or "~~~" in text else []
+    position = _heading_position(text, fenced)
+    if position < 0:
+        return None
+    begin = text.find("\n", position)
+    begin = len(text) if begin < 0 else begin + 1
+    end = _next_heading(text, begin, fenced)
+    return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
+
+
+Blocks = list[tuple[int, int]]  # (first, last) line-start offsets of each fenced block
+
+
+def _fenced_blocks(text: str) -> Blocks:
+    """Where the code fences are. Only a line holding a fence marker can open or close
+    one, so those lines alone are fed to `Fences`; a fence left open runs to the end."""
+    starts: set[int] = set()
+    for marker in ("```", "~~~"):
+        position = text.find(marker)
+        while position >= 0:
+            line_start = text.rfind("\n", 0, position) + 1
+            starts.add(line_start)
+            line_end = text.find("\n", position)
+            position = -1 if line_end < 0 else text.find(marker, line_end)
+    fences = Fences()
+    blocks: Blocks = []
+    opened = 0
+    for line_start in sorted(starts):
+        line_end = text.find("\n", line_start)
+        was_open = fences.open is not None
+        fences.step(text[line_start : len(text) if line_end < 0 else line_end])
+        if not was_open and fences.open is not None:
+            opened = line_start
+        elif was_open and fences.open is None:
+            blocks.append((opened, line_start))
+    if fences.open is not None:
+        blocks.append((opened, len(text)))
+    return blocks
+
+
+def _outside(line_start: int, fenced: Blocks) -> bool:
+    return not fenced or all(not first <= line_start <= last for first, last in fenced)
+
+
+def _next_heading(text: str, begin: int, fenced: Blocks) -> int:
+    """Offset of the first `#`/`##` heading line outside a fence at or after `begin` (a
+    line start), or the end of the text."""
+    heading_first = text.startswith("#", begin) and _NEXT_HEADING.match(text, begin)
+    if heading_first and _outside(begin, fenced):
+        return begin
+    probe = text.find("\n#", begin)
+    while probe >= 0:
+        if _NEXT_HEADING.match(text, probe + 1) and _outside(probe + 1, fenced):
+            return probe + 1
+        probe = text.find("\n#", probe + 1)
+    return len(text)
+
+
+def _heading_position(text: str, fenced: Blocks) -> int:
+    """Offset of the line outside a fence that is exactly the heading (trailing blanks
+    allowed), or -1."""
+    position = text.find(REFERENCES_HEADING)
+    while position >= 0:
+        line_end = text.find("\n", position)
+        rest = text[position + len(REFERENCES_HEADING) : line_end if line_end >= 0 else None]
+        at_line_start = position == 0 or text[position - 1] == "\n"
+        if at_line_start and not rest.strip() and _outside(position, fenced):
+            return position
+        position = text.find(REFERENCES_HEADING, position + 1)
+    return -1
+
+
+def _only_reference_items(section: str) -> bool:
+    """Whether every colon of a section opens a `- Referenced:` line: then no line is
+    typed (a typed line needs a colon after its key), and the item loop can be skipped."""
+    plain = section.count(_PLAIN_REFERENCE) + section.startswith(_PLAIN_REFERENCE[1:])
+    return section.count(":") == plain
+
+
+def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list[list[Any]]]:
+    """Events and unknown keys of a section's text; item lines wrap onto indented lines."""
+    events: list[list[Any]] = []
+    unknown: list[list[Any]] = []
+    if _only_reference_items(section):
+        return events, unknown
+    for item in _ITEM.finditer(section):
+        keyed = _KEYED.match(item[1])
+        if keyed is None or keyed[1] == "Referenced":  # every token counts as a reference
+            continue
+        key = keyed[1].strip().lower()
+        if key == "referenced":
+            continue
+        number = heading_line + 1 + section.count("\n", 0, item.start())
+        rest = keyed[2]
+        if key not in EVENT_KEYS:
+            unknown.append([number, keyed[1].strip()])
+            continue
+        if key == "superseded":
+            parts = _ARROW.split(rest, maxsplit=1)
+            old = _TOKEN.findall(parts[0])
+            new = _TOKEN.findall(parts[1]) if len(parts) > 1 else []
+            if old:
+                events.append([key, [old[0]], new[0] if new else None, number])
+            continue
+        ids = list(dict.fromkeys(_TOKEN.findall(rest)))
+        if ids:
+            events.append([key, ids, None, number])
+    return events, unknown

@@ -1,0 +1,1 @@
+"""Git integration: every call into git, through GitPython, lives here."""

@@ -1,0 +1,134 @@
+"""Lint findings: the codes, the finding value, and how findings are printed and counted.
+
+A finding never quotes secret material or hidden characters: every text is masked
+as the finding is made, so no printer has to remember to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mdmem.errors import EXIT_FINDINGS, EXIT_OK
+from mdmem.safety.secrets import redact
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Check:
+    code: str
+    name: str
+    severity: str
+
+
+CHECKS = {
+    check.code: check
+    for check in (
+        Check("E001", "unparseable", ERROR),
+        Check("E002", "missing-footer", ERROR),
+        Check("E003", "duplicate-id", ERROR),
+        Check("E004", "id-in-continuity-and-archive", ERROR),
+        Check("E005", "archived-fact-in-use", ERROR),
+        Check("E006", "session-log-changed", ERROR),
+        Check("E007", "conflict-marker", ERROR),
+        Check("E008", "near-blocked-entry", ERROR),
+        Check("E009", "secret-material", ERROR),
+        Check("E010", "poisoning-marker", ERROR),
+        Check("W001", "stale-metadata", WARNING),
+        Check("W002", "unknown-id", WARNING),
+        Check("W003", "unknown-reference-key", WARNING),
+        Check("W004", "date-only-session-name", WARNING),
+        Check("W005", "dangling-supersession", WARNING),
+        Check("W006", "drift", WARNING),
+        Check("W007", "review-overdue", WARNING),
+        Check("W008", "continuity-bloated", WARNING),
+        Check("W009", "invariant-not-core", WARNING),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    severity: str
+    path: str
+    line: int
+    message: str
+    hint: str
+
+    @property
+    def name(self) -> str:
+        return CHECKS[self.code].name
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def render(self) -> str:
+        return f"{self.path}:{self.line}: {self.code} {self.message} (hint: {self.hint})"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def finding(code: str, path: str, line: int, message: str, hint: str) -> Finding:
+    """A finding whose texts are safe to print: no secret value, no invisible character."""
+    return Finding(code, CHECKS[code].severity, safe(path), line, safe(message), safe(hint))
+
+
+def safe(text: str) -> str:
+    """`text` with secret values masked and invisible or control characters spelled out."""
+    return "".join(
+        char if char == " " or char.isprintable() else f"<U+{ord(char):04X}>"
+        for char in redact(text)
+    )
+
+
+def finish(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """Findings without repeats, in (path, line, code) order.
+
+    A parse error at a conflict marker is that marker, reported once, as E007.
+    """
+    unique = set(findings)
+    markers = {(f.path, f.line) for f in unique if f.code == "E007"}
+    kept = [f for f in unique if f.code != "E001" or (f.path, f.line) not in markers]
+    return tuple(sorted(kept, key=lambda f: (f.path, f.line, f.code, f.message, f.hint)))
+
+
+def counts(findings: Iterable[Finding]) -> tuple[int, int]:
+    """(errors, warnings)."""
+    errors = warnings = 0
+    for item in findings:
+        if item.is_error:
+            errors += 1
+        else:
+            warnings += 1
+    return errors, warnings
+
+
+def summary(findings: Iterable[Finding]) -> str:
+    """The one-line count after the findings."""
+    errors, warnings = counts(findings)
+    if not errors and not warnings:
+        return "No findings."
+    return f"{_count(errors, 'error')}, {_count(warnings, 'warning')}."
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+def exit_code(findings: Iterable[Finding], strict: bool) -> int:
+    """1 on an error, and on a warning too when `strict`; else 0."""
+    errors, warnings = counts(findings)
+    return EXIT_FINDINGS if errors or (strict and warnings) else EXIT_OK

@@ -1,0 +1,235 @@
+"""Running lint on a memory folder: read each file once, ask git, hand it all to the checks.
+
+Lint holds the memory's lock, so a review and a lint started together never
+interleave. What does not parse becomes a finding, and lint goes on with the rest.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from mdmem.errors import ParseError
+from mdmem.format.document import Document, parse_document
+from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
+from mdmem.format.sessionlog import reference_lines
+from mdmem.format.textfile import BOM, LONE_CR, read
+from mdmem.git.plumbing import blob_bytes, repository, session_log_changes, top_folder
+from mdmem.linting.cache import TextCache, from_rows, history, to_rows
+from mdmem.linting.checks import (
+    ChangedLog,
+    history_findings,
+    known_ids,
+    memory_findings,
+    only_redacted,
+    parse_finding,
+    text_findings,
+    unknown_id_findings,
+)
+from mdmem.linting.findings import Finding, finish
+from mdmem.linting.nearest import Nearest
+from mdmem.safety.blocklist import BLOCKED, BlockedEntry, parse_blocked
+from mdmem.safety.secrets import redact
+from mdmem.store import workers
+from mdmem.store.load import Progress, bulk_allocation, load
+from mdmem.store.writer import locked
+
+
+def lint(root: Path, progress: Progress | None = None) -> tuple[Finding, ...]:
+    """Every finding for the memory folder `root`, sorted by path, line and code.
+
+    `progress(done, total)` is called now and then while the session logs are read.
+    """
+    root = Path(root).resolve()
+    with locked(root), bulk_allocation():
+        return finish(_lint(root, progress))
+
+
+def _lint(root: Path, progress: Progress | None) -> list[Finding]:
+    label = root.name
+    found: list[Finding] = []
+    texts = TextCache(root)
+    folder = root / SESSIONS
+    logs = _logs(root, folder) if folder.is_dir() else []
+    jobs: list[_Job] = []
+    for job in [*logs, *_documents(root)]:
+        cached = texts.cached(job[1], job[2], job[3])
+        if cached is None:
+            jobs.append(job)
+        else:
+            found += cached
+    # The logs' listing serves the load too, so that no log is stat'ed twice.
+    stats = {display[len(label) + 1 :]: [size, mtime] for _, display, size, mtime, _ in logs}
+    memory: Memory | None = None
+    with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
+        try:
+            memory = load(
+                root, strict_ids=False, progress=progress, forward_layer=False, stats=stats
+            )
+        except ParseError as error:
+            found.append(parse_finding(error, label))
+        vision = _optional_document(root, VISION, found)
+        entries = _blocked(root, found)
+        if memory is not None:
+            found += memory_findings(memory, vision, entries)
+        scanned = shared.results([_scan_job(job) for job in shared.own])
+    for (_, display, size, mtime_ns, _), rows in zip(jobs, scanned, strict=True):
+        texts.record(display, size, mtime_ns, rows)
+        found += from_rows(display, rows)
+    found += _unknown_ids(logs, memory, vision, entries)
+    texts.save()
+    found += _history(root)
+    return found
+
+
+def _optional_document(root: Path, relative: str, found: list[Finding]) -> Document | None:
+    path = root / relative
+    if not path.is_file():
+        return None
+    try:
+        return parse_document(read(path, f"{root.name}/{relative}"))
+    except ParseError as error:
+        found.append(parse_finding(error, f"{root.name}/{relative}"))
+        return None
+
+
+def _blocked(root: Path, found: list[Finding]) -> tuple[BlockedEntry, ...]:
+    path = root / BLOCKED
+    if not path.is_file():
+        return ()
+    try:
+        return parse_blocked(read(path, f"{root.name}/{BLOCKED}"))
+    except ParseError as error:
+        found.append(parse_finding(error, f"{root.name}/{BLOCKED}"))
+        return ()
+
+
+def _documents(root: Path) -> list[_Job]:
+    """Every memory file but the session logs (regular files, links left out), by name."""
+    paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
+    documents = []
+    for path in paths:
+        if path.is_file() and not path.is_symlink():
+            stat = path.stat()
+            display = f"{root.name}/{path.relative_to(root).as_posix()}"
+            documents.append((str(path), display, stat.st_size, stat.st_mtime_ns, True))
+    return documents
+
+
+def _logs(root: Path, folder: Path) -> list[_Job]:
+    """Every session log (regular files, links left out) with its size and mtime, by name."""
+    logs = []
+    prefix = f"{root.name}/{SESSIONS}/"
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                stat = entry.stat(follow_symlinks=False)
+                logs.append(
+                    (entry.path, prefix + entry.name, stat.st_size, stat.st_mtime_ns, False)
+                )
+    return sorted(logs)
+
+
+# A file to scan: its path, path as shown, size, mtime_ns, and whether facts live in it.
+_Job = tuple[str, str, int, int, bool]
+# On two cores a helper process, started at once, scans this share of the texts while
+# this process loads and checks the memory, then scans the rest (see mdmem.store.workers). The
+# documents come last, so that their poisoning scan, the slowest, is the helper's. On the
+# 10,000-log benchmark, loading and checking take about 1.0 s, the scans 0.7 s (documents
+# 0.45, logs 0.25): the helper takes most, not all, as a quicker load would then wait.
+_HELPER_SHARE = 0.75
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _scan_job(job: _Job) -> list[list[Any]]:
+    """One file's findings as cache rows: no state, so a helper process can run it."""
+    path, display, size, _, facts = job
+    text = None if facts else _plain_text(path, size)
+    if text is None:
+        return to_rows(_scan(Path(path), display, facts))
+    return to_rows(text_findings(display, text, facts=False))
+
+
+def _scan(path: Path, display: str, facts: bool) -> list[Finding]:
+    try:
+        text = read(path, display).text()
+    except ParseError as error:
+        return [parse_finding(error, display)]
+    return text_findings(display, text, facts=facts)
+
+
+def _plain_text(path: str, size: int) -> str | None:
+    """A session log's text as `read(...).text()` gives it, or None when `read` must be asked.
+
+    A log is small and there are thousands: one `os.read` and one decode, without the
+    path checks, buffered reads and split lines of `read`, take a quarter of its time,
+    which was most of a log's scan. Anything unusual (a link, a file that cannot be
+    read, bytes that are not UTF-8, a stray BOM or carriage return, a size other than
+    listed) goes to `read`, which names the problem as it always did.
+    """
+    if not hasattr(os, "O_NOFOLLOW"):
+        return None  # the open below would follow a link that `read` refuses
+    try:
+        descriptor = os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        data = os.read(descriptor, size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    if len(data) != size:
+        return None  # it changed since it was listed
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if text.find(BOM, 1) >= 0 or ("\r" in text and LONE_CR.search(text)):
+        return None
+    return text
+
+
+def _unknown_ids(
+    logs: list[_Job],
+    memory: Memory | None,
+    vision: Document | None,
+    entries: tuple[BlockedEntry, ...],
+) -> list[Finding]:
+    """Ids a log cites that name no fact, with the nearest known one."""
+    if memory is None:
+        return []
+    known = known_ids(memory, vision, entries)
+    sessions = {s.path: s for s in memory.sessions}
+    nearest = Nearest(known - {entry.fact_id for entry in entries})
+    found: list[Finding] = []
+    for path, display, _, _, _ in logs:
+        session = sessions.get(display)
+        if session is not None and not session.references <= known:
+            tokens = reference_lines(Path(path).read_bytes(), display, mask=redact)
+            found += unknown_id_findings(display, tokens, session.references - known, nearest)
+    return found
+
+
+def _history(root: Path) -> list[Finding]:
+    """Committed session logs that changed, from one pass over git's history."""
+    repo = repository(root)
+    folder = root / SESSIONS
+    log_history = None if repo is None else history(root, repo, folder)
+    if repo is None or log_history is None:
+        return []
+    top = top_folder(repo)
+    changed = []
+    for change in session_log_changes(repo, folder, log_history):
+        path = top / change.path
+        if path.parent != folder or not path.name.endswith(".md"):
+            continue  # not a session log: mdmem reads only the folder's own .md files
+        if change.kind == "changed":
+            original = blob_bytes(repo, change.original).decode("utf-8", "replace")
+            current = path.read_bytes().decode("utf-8", "replace")
+            if only_redacted(original, current):
+                continue
+        display = f"{root.name}/{SESSIONS}/{path.name}"
+        changed.append(ChangedLog(display, change.kind, change.since, change.path))
+    return history_findings(changed)

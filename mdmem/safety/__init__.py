@@ -1,0 +1,1 @@
+"""Scanners that keep harm out of a memory: secrets, poisoning, the blocklist (pure)."""

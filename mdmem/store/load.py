@@ -1,0 +1,301 @@
+"""Loading a memory folder from disk into plain, immutable data for the pure review."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+from mdmem.errors import MdmemError, ParseError
+from mdmem.format.document import parse_document
+from mdmem.format.memory import (
+    ARCHIVE,
+    CONTINUITY,
+    INDEX,
+    POLICY,
+    REVIEWS,
+    SESSIONS,
+    VISION,
+    Memory,
+)
+from mdmem.format.policy import parse_policy
+from mdmem.format.sessionlog import Session, SessionName, parse_session_names, scan_log, session_of
+from mdmem.format.textfile import TextFile, read
+from mdmem.safety.blocklist import BLOCKED, parse_blocked
+from mdmem.store import cache, workers
+
+
+def find_root(start: Path, explicit: Path | None = None) -> Path:
+    """The memory folder: `--root` (the folder itself or one holding `memory/`), else search up."""
+    if explicit is not None:
+        for candidate in (explicit, explicit / "memory"):
+            if (candidate / CONTINUITY).is_file():
+                return candidate.resolve()
+        raise MdmemError(
+            f"no {CONTINUITY} in {explicit} or {explicit / 'memory'}; run 'mdmem init'"
+        )
+    for folder in (start, *start.parents):
+        if (folder / "memory" / CONTINUITY).is_file():
+            return (folder / "memory").resolve()
+    raise MdmemError(f"no memory/{CONTINUITY} here or in any parent folder; run 'mdmem init'")
+
+
+Progress = Callable[[int, int], None]  # (files done, files in all)
+T = TypeVar("T")
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: no newline translation
+
+
+def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
+    folder = root / SESSIONS
+    if not folder.is_dir():
+        return []
+    refuse_link(folder, f"{root.name}/{SESSIONS}")
+    with os.scandir(folder) as scan:
+        entries = [entry for entry in scan if entry.name.endswith(".md")]
+    # Ledger order is (date, time, slug); the stems sort the same way as text, and are unique.
+    entries.sort(key=_stem)
+    shown = f"{root.name}/{SESSIONS}/"
+    names = parse_session_names([entry.name for entry in entries], shown)
+    for entry in entries:
+        if entry.is_symlink():
+            raise ParseError("is a symbolic link; mdmem does not follow links", shown + entry.name)
+    return list(zip(names, entries, strict=True))
+
+
+def _stem(entry: os.DirEntry[str]) -> str:
+    return entry.name[:-3]
+
+
+def session_files(root: Path) -> list[tuple[SessionName, Path]]:
+    """Session logs in ledger order; names that break the convention are errors."""
+    return [(name, Path(entry.path)) for name, entry in _session_entries(root)]
+
+
+def read_sessions(
+    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
+) -> tuple[Session, ...]:
+    """Every session log's references, in ledger order (unchanged logs come from the cache).
+
+    `stats`: a review's fingerprint (`mdmem.store.cache.fingerprint`), relative path ->
+    [size, mtime_ns], so that no log is stat'ed twice. A log it lacks is stat'ed here,
+    or as it is read when the cache cannot hold it, and added to it.
+    """
+    with reading_sessions(root, progress, stats) as finish:
+        return finish()
+
+
+# A log to scan: its path, path as shown, size and mtime_ns (-1: not stat'ed yet).
+_LogJob = tuple[str, str, int, int]
+# The share of the logs to scan that a helper process takes, while this one parses the
+# continuity and archive files and then scans the rest (see mdmem.store.workers). Measured on
+# the 10,000-log benchmark: documents 0.26 s, logs 0.87 s alone; (0.26 + 0.87) / 2 / 0.87.
+HELPER_SHARE = 0.65
+
+
+@contextlib.contextmanager
+def reading_sessions(
+    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
+) -> Iterator[Callable[[], tuple[Session, ...]]]:
+    """Start reading the session logs; the function yielded finishes it and returns them.
+
+    Logs the cache does not hold are scanned by this process and, on a machine with a
+    second core, partly by a helper process that starts at once, so that the caller can
+    parse other files meanwhile. Errors are raised by the function, in ledger order.
+    """
+    try:
+        entries = _session_entries(root)
+    except ParseError as error:
+        yield functools.partial(_raise, error)  # when the sessions are asked for, as before
+        return
+    cache_file = cache.location(root)
+    cached = cache.load(cache_file)
+    known: list[Session | None] = []
+    jobs: list[_LogJob] = []
+    for name, entry in entries:
+        display = f"{root.name}/{SESSIONS}/{entry.name}"
+        hit = cached.get(entry.name)
+        found = stats.get(f"{SESSIONS}/{entry.name}") if stats is not None else None
+        if found is not None:
+            size, mtime_ns = found
+        elif hit is not None:
+            size, mtime_ns = _stat(entry)
+        else:
+            size = mtime_ns = -1  # nothing to check against: stat'ed as it is read
+        session = None
+        if size >= 0 and cache.matches(hit, size, mtime_ns):
+            session = cache.from_entry(hit, name, display)
+        if session is None:
+            jobs.append((entry.path, display, size, mtime_ns))
+        known.append(session)
+
+    with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
+
+        def finish() -> tuple[Session, ...]:
+            own: list[cache.Entry] = []
+            for job in shared.own:
+                own.append(_scan_log(job))
+                if progress is not None and len(own) % 500 == 0:  # the helper keeps pace
+                    progress(len(own) * len(jobs) // len(shared.own), len(entries))
+            scanned = iter(zip(jobs, shared.results(own), strict=True))
+            fresh: dict[str, cache.Entry] = {}
+            sessions: list[Session] = []
+            for (name, entry), session in zip(entries, known, strict=True):
+                if session is None:
+                    (_, display, _, _), hit = next(scanned)
+                    session = session_of(name, display, (hit[2], hit[3], hit[4], hit[5]))
+                else:
+                    hit = cached[entry.name]
+                fresh[entry.name] = hit
+                sessions.append(session)
+            if progress is not None and entries:
+                progress(len(entries), len(entries))
+            if stats is not None:
+                for filename, (size, mtime_ns, *_) in fresh.items():
+                    stats.setdefault(f"{SESSIONS}/{filename}", [size, mtime_ns])
+            if fresh != cached:
+                cache.save(cache_file, fresh)
+            return tuple(sessions)
+
+        yield finish
+
+
+def _stat(entry: os.DirEntry[str]) -> tuple[int, int]:
+    """Size and mtime_ns; (-1, -1) when the log cannot be stat'ed, which `_scan_log` reports."""
+    try:
+        stat = entry.stat()
+    except OSError:
+        return -1, -1
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _raise(error: Exception) -> tuple[Session, ...]:
+    raise error
+
+
+def _scan_log(job: _LogJob) -> cache.Entry:
+    """One log's cache entry, from its bytes: no state, so a helper process can run it."""
+    path, display, size, mtime_ns = job
+    try:
+        descriptor = os.open(path, _READ_FLAGS)
+        try:
+            if size < 0:  # not stat'ed yet: the open file is, before it is read
+                stat = os.fstat(descriptor)
+                size, mtime_ns = stat.st_size, stat.st_mtime_ns
+            data = _read_all(descriptor, size)
+        finally:
+            os.close(descriptor)
+    except OSError as exc:
+        raise ParseError(f"cannot be read: {exc.strerror}", display) from None
+    return cache.to_entry(scan_log(data, display), size, mtime_ns)
+
+
+def read_bytes(path: str, size: int) -> bytes:
+    """A file's bytes when its size is known: one read call, where `open().read()` makes
+    several (a tenth of a large review's time went to them)."""
+    descriptor = os.open(path, _READ_FLAGS)
+    try:
+        return _read_all(descriptor, size)
+    finally:
+        os.close(descriptor)
+
+
+def _read_all(descriptor: int, size: int) -> bytes:
+    """What is left of an open file, expected to hold `size` bytes; a file that grew or
+    shrank since its size was taken is read to its end all the same."""
+    data = os.read(descriptor, size + 1)
+    if len(data) != size:
+        chunks = [data]
+        while chunk := os.read(descriptor, 1 << 20):
+            chunks.append(chunk)
+        data = b"".join(chunks)
+    return data
+
+
+def refuse_link(folder: Path, display: str) -> None:
+    """A linked folder could lead reads (and the review's writes) outside the repository."""
+    if folder.is_symlink():
+        raise ParseError("is a symbolic link; mdmem does not follow links", display)
+
+
+def archive_paths(root: Path) -> list[Path]:
+    folder = root / ARCHIVE
+    if not folder.is_dir():
+        return []
+    refuse_link(folder, f"{root.name}/{ARCHIVE}")
+    return sorted(p for p in folder.iterdir() if p.name.endswith(".md") and p.name != INDEX)
+
+
+def _optional(root: Path, relative: str) -> TextFile | None:
+    path = root / relative
+    if not path.exists() and not path.is_symlink():
+        return None
+    return read(path, f"{root.name}/{relative}")
+
+
+@contextlib.contextmanager
+def bulk_allocation() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a memory is parsed into many small objects
+    and used (a review: plan, secret scan, write).
+
+    Parsing creates hundreds of thousands of objects and no reference cycles worth
+    collecting; without the pause, collections take a third of a large review's time.
+    Nothing is frozen here (`gc.freeze` pins every object of the process, a library
+    caller's garbage cycles too): the command line does it, just before it exits.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _forward(root: Path, relative: str, parse: Callable[[TextFile], T], absent: T) -> T:
+    file = _optional(root, relative)
+    return absent if file is None else parse(file)
+
+
+def load(
+    root: Path,
+    *,
+    strict_ids: bool = True,
+    progress: Progress | None = None,
+    forward_layer: bool = True,
+    stats: dict[str, list[int]] | None = None,
+) -> Memory:
+    """Read and validate a memory folder; any problem raises a ParseError naming file and line.
+
+    An id in two documents, or twice in the archive, is let through: it is what
+    parallel reviews leave after a merge, and the review keeps one copy (`mdmem.reviewing.repair`).
+    `strict_ids=False` accepts an id twice in continuity too (lint reports it as a finding).
+    `progress(done, total)` is called now and then while the session logs are read.
+    `forward_layer=False` leaves blocked.md and vision.md unread (lint reads them itself,
+    so that an error in one is a finding of its own). `stats`: see `read_sessions`.
+    """
+    root = Path(root).resolve()
+    label = root.name
+    with reading_sessions(root, progress, stats) as finish_sessions:
+        continuity = parse_document(
+            read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
+        )
+        archives = tuple(
+            parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
+            for path in archive_paths(root)
+        )
+        sessions = finish_sessions()
+    return Memory(
+        root=root,
+        continuity=continuity,
+        archives=archives,
+        sessions=sessions,
+        policy=parse_policy(_optional(root, POLICY)),
+        reviews=_optional(root, REVIEWS),
+        index=_optional(root, f"{ARCHIVE}/{INDEX}"),
+        blocked=_forward(root, BLOCKED, parse_blocked, ()) if forward_layer else (),
+        vision=_forward(root, VISION, parse_document, None) if forward_layer else None,
+    )
