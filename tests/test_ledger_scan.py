@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.errors import ParseError
-from mdmem.format.document import Fences
+from mdmem.format.fences import Fences
 from mdmem.format.sessionlog import (
     EVENT_KEYS,
     REFERENCES_HEADING,

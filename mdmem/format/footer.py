@@ -11,9 +11,9 @@ import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import NoReturn
 
 from mdmem.errors import ParseError, quote
-from mdmem.format.frozen import maker
 
 ID_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 ID_RE = re.compile(rf"^{ID_PATTERN}$")
@@ -46,16 +46,6 @@ _FIELD = re.compile(
 )
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _KEY_START = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9_-]*)\s*:")
-# The inside of a footer that opens with `id`, for readers that find footers in a whole
-# text: it stops at a line's end, and has no groups of its own. `usual_footer` reads it.
-USUAL_INNER = r"[^\S\n]*id[^\S\n]*:[^\n]*"
-# The same for a footer whose id is id-shaped, the id its one group: what a letter opens, a
-# letter or digit closes, with a dash, letters, digits and dashes only between them (two
-# dashes in a row are left to `read_usual_footer`, which reads it).
-USUAL_INNER_ID = (
-    r"[^\S\n]*id[^\S\n]*:[^\S\n]*([a-z][a-z0-9]*-[a-z0-9][a-z0-9-]*)(?<!-)"
-    r"[^\S\n]*(?=\||-->)[^\n]*"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +124,7 @@ class Footer:
                 segments.insert(position, f" {key}: {value} ")
                 new_values[key] = value
             new_values = {key: new_values[key] for key in keys}
-        return _made_footer(self.indent, tuple(segments), self.trail, new_values)
-
-
-# A memory file reads thousands of footers: made without the frozen `__init__`.
-_made_footer = maker(Footer)
+        return Footer(self.indent, tuple(segments), self.trail, new_values)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -164,14 +150,10 @@ def _insertion_point(keys: list[str], key: str) -> int:
 def new_footer(indent: str, values: Mapping[str, str]) -> Footer:
     """A footer written by mdmem itself, in the canonical spacing."""
     segments = tuple(f" {key}: {value} " for key, value in values.items())
-    return _made_footer(indent, segments, "", dict(values))
+    return Footer(indent, segments, "", dict(values))
 
 
-# A line that is, after blanks, an HTML comment opening with `id:` (what `footer_ids`
-# counts): one search over a whole text rather than a loop over its lines.
-# A footer-shaped line, from the newline before it: searched in "\n" + text, so that the
-# engine jumps from newline to newline (a pattern opening with `^` is tried at every
-# character, about fifty times the cost over a large archive file).
+# A footer-shaped line, found from the newline before it: one search over a whole text.
 _ID_LINE = re.compile(r"\n[^\S\n]*<!--[^\S\n]*id[^\S\n]*:([^\n]*)")
 
 
@@ -193,61 +175,6 @@ def looks_like_footer(line_body: str) -> bool:
     return match is not None and match["key"] in KNOWN_KEYS
 
 
-def usual_footer(indent: str, inner: str, trail: str) -> Footer | None:
-    """What `parse_footer` reads from the line `{indent}<!--{inner}-->{trail}`, where the
-    indent and trail are spaces and tabs and `inner` matched USUAL_INNER, when its fields
-    are the usual ones: `key: value`, valid keys and values, no key twice, no `<!--`/`-->`.
-    None for anything else, which `parse_footer` then reads (or refuses with its error)."""
-    fact_id = inner.partition("|")[0].partition(":")[2].strip()  # after `id:`
-    if not ID_RE.match(fact_id):
-        return None
-    return read_usual_footer(indent, inner, fact_id, trail)
-
-
-def read_usual_footer(indent: str, inner: str, fact_id: str, trail: str) -> Footer | None:
-    """`usual_footer`, its id already read: `fact_id` is the value of `inner`'s first
-    segment, kebab-case but for two dashes in a row (USUAL_INNER_ID's group)."""
-    if "--" in inner and ("--" in fact_id or "<!--" in inner or "-->" in inner):
-        return None  # not kebab-case after all, or a comment inside the comment
-    segments = inner.split("|")
-    values = {"id": fact_id}
-    try:  # an empty pair (a segment that is not a usual one) fails the update
-        values.update(map(_USUAL_PAIRS.__getitem__, segments[1:]))  # type: ignore[arg-type]
-    except ValueError:
-        return None
-    if len(values) != len(segments):
-        return None  # a key twice
-    return _made_footer(indent, tuple(segments), trail, values)
-
-
-class _UsualPairs(dict[str, tuple[str, str] | tuple[()]]):
-    """Footers repeat most of their segments (` tier: core `, ` uses: 2 `, a date), so each
-    is read once: its key and value when it is a usual segment (`key: value`, a valid key and
-    value), else an empty pair. Bounded by emptying when full."""
-
-    def __missing__(self, segment: str) -> tuple[str, str] | tuple[()]:
-        key, colon, value = segment.partition(":")
-        key, value = key.strip(), value.strip()
-        if not colon or not _valid_key(key):
-            return ()
-        rule = _RULES.get(key)
-        if rule is not None and not rule[0](value):
-            return ()
-        if len(self) >= 16384:
-            self.clear()
-        pair = self[segment] = key, value
-        return pair
-
-
-_USUAL_PAIRS = _UsualPairs()
-
-
-@functools.lru_cache(maxsize=1024)
-def _valid_key(key: str) -> bool:
-    """A footer key: a few names in every footer, so each is matched once."""
-    return _KEY.match(key) is not None
-
-
 def parse_footer(line_body: str, path: str, line: int) -> Footer:
     """Parse one footer line strictly; anything ambiguous is an error naming the line."""
     if "-->" not in line_body:
@@ -256,15 +183,49 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
         raise ParseError("a footer value contains '<!--'", path, line)
     if line_body.count("-->") > 1:
         raise ParseError("a footer value contains '-->'", path, line)
-    # String operations rather than regular expressions: this runs once per fact.
     rest = line_body.lstrip(" \t")
     indent = line_body[: len(line_body) - len(rest)]
     closed = rest.rstrip(" \t")
     if not rest.startswith("<!--") or not closed.endswith("-->"):
         raise ParseError("text after the footer comment on the same line", path, line)
     trail = rest[len(closed) :]
-    inner = closed[4:-3]
-    segments = inner.split("|")
+    segments = closed[4:-3].split("|")
+    key, _, fact_id = segments[0].partition(":")
+    values = {"id": fact_id.strip()}
+    try:  # a segment that is not a valid `key: value` reads as an empty pair: update fails
+        values.update(map(_FIELDS.__getitem__, segments[1:]))  # type: ignore[arg-type]
+    except ValueError:
+        _refuse(segments, line_body, path, line)
+    if key.strip() != "id" or len(values) != len(segments) or not ID_RE.match(values["id"]):
+        _refuse(segments, line_body, path, line)
+    return Footer(indent, tuple(segments), trail, values)
+
+
+class _Fields(dict[str, tuple[str, str] | tuple[()]]):
+    """Each footer segment read once: its key and value when it is `key: value` with a valid
+    key and a valid value for that key, else an empty pair. Footers repeat most of their
+    segments (`tier: core`, `uses: 2`, a date), so a memory of thousands of footers reads a
+    few hundred distinct ones; emptied when full, so that it stays small."""
+
+    def __missing__(self, segment: str) -> tuple[str, str] | tuple[()]:
+        key, colon, value = segment.partition(":")
+        key, value = key.strip(), value.strip()
+        rule = _RULES.get(key)
+        if not colon or not _KEY.match(key) or (rule is not None and not rule[0](value)):
+            return ()
+        if len(self) >= 16384:
+            self.clear()
+        pair = self[segment] = key, value
+        return pair
+
+
+_FIELDS = _Fields()
+
+
+def _refuse(segments: list[str], line_body: str, path: str, line: int) -> NoReturn:
+    """Raise the first problem of a footer that does not read, in this order: a field that
+    is not `key: value`, a key twice, the first key not `id`, an id that is not kebab-case,
+    a value the review cannot read."""
     values: dict[str, str] = {}
     for segment in segments:
         key, colon, value = segment.partition(":")
@@ -286,14 +247,7 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
             path,
             line,
         )
-    _validate_values(values, path, line, line_body)
-    return _made_footer(indent, tuple(segments), trail, values)
-
-
-def _validate_values(values: dict[str, str], path: str, line: int, context: str) -> None:
-    message = _invalid_value(values, context)
-    if message is not None:
-        raise ParseError(message, path, line)
+    raise ParseError(_invalid_value(values, line_body) or "footer cannot be read", path, line)
 
 
 def _invalid_value(values: dict[str, str], context: str) -> str | None:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from mdmem.errors import PolicyError, quote
-from mdmem.format.document import Fences
+from mdmem.format.fences import Fences
 from mdmem.format.textfile import TextFile, body
 
 MAX_VALUE = 1_000_000

@@ -6,16 +6,14 @@ streaming scanner over lines, not a markdown parser.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mdmem.errors import ParseError
-from mdmem.format.document import Fences
+from mdmem.format.fences import Blocks, fenced_blocks, inside
 from mdmem.format.footer import ID_PATTERN, valid_date
-from mdmem.format.frozen import maker
 from mdmem.format.textfile import LONE_CR, check_conflict_markers_text, decode_text
 
 REFERENCES_HEADING = "## Memory References"
@@ -38,8 +36,6 @@ _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
 _ARROW = re.compile(r"→|->")
-# The usual item of a section, at the start of a line: it is a reference line, not typed.
-_PLAIN_REFERENCE = "\n- Referenced:"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -65,43 +61,17 @@ def parse_session_name(filename: str, path: str) -> SessionName:
             path,
         )
     date, time, slug = match.group("date", "time", "slug")
-    if not _valid_day(date):
+    if not valid_date(date):
         raise ParseError(f"session log name has an impossible date {date!r}", path)
     if time and (int(time[:2]) > 23 or int(time[2:4]) > 59 or int(time[4:]) > 59):
         raise ParseError(f"session log name has an impossible time {time!r}", path)
     return SessionName(date, time or "", slug or "", filename[:-3])
 
 
-# Many logs share a day: a review of thousands of logs checks each day once.
-_valid_day = functools.lru_cache(maxsize=4096)(valid_date)
-
-# Names that `parse_session_name` accepts, each followed by "/", with ASCII digits and a
-# time of day in range: a review lists thousands of logs and checks them all with one
-# match (and each day once, as above); a listing that fails is checked name by name.
-_LISTING = re.compile(
-    r"(?:\d{4}-\d{2}-\d{2}(?:-(?:[01]\d|2[0-3])[0-5]\d[0-5]\d(?:-[a-z0-9]+(?:-[a-z0-9]+)*)?)?"
-    r"\.md/)*",
-    re.ASCII,
-)
-_DATE_ONLY = len("YYYY-MM-DD.md")
-
-
 def parse_session_names(filenames: Sequence[str], folder: str) -> list[SessionName]:
     """`parse_session_name` of every name in a folder (shown as `folder`, which ends in
     "/"): the error is the first bad name's, in the order given."""
-    listing = "/".join(filenames)
-    if not (
-        listing.count("/") == len(filenames) - 1  # no name holds a "/" of its own
-        and _LISTING.fullmatch(listing + "/")
-        and all(map(_valid_day, {filename[:10] for filename in filenames}))
-    ):
-        return [parse_session_name(filename, folder + filename) for filename in filenames]
-    return [
-        _make_name(filename[:10], "", "", filename[:-3])
-        if len(filename) == _DATE_ONLY
-        else _make_name(filename[:10], filename[11:17], filename[18:-3], filename[:-3])
-        for filename in filenames
-    ]
+    return [parse_session_name(filename, folder + filename) for filename in filenames]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,19 +118,13 @@ def scan_log(data: bytes, path: str) -> Scan:
     return sorted(set(_TOKEN.findall(section))), events, unknown, heading_line
 
 
-# A review makes one name and one session per log: without the frozen `__init__`.
-_make_name = maker(SessionName)
-_make_session = maker(Session)
-_make_event = maker(Event)
-
-
 def session_of(name: SessionName, path: str, scan: Scan) -> Session:
     references, events, unknown, line = scan
-    return _make_session(
+    return Session(
         name,
         path,
         frozenset(references),
-        tuple(_make_event(kind, tuple(ids), new_id, number) for kind, ids, new_id, number in events)
+        tuple(Event(kind, tuple(ids), new_id, number) for kind, ids, new_id, number in events)
         if events
         else (),
         tuple((number, key) for number, key in unknown) if unknown else (),
@@ -207,7 +171,7 @@ def _section(data: bytes, path: str) -> tuple[int, str] | None:
         text = LONE_CR.sub("\n", text)
     if "<<<<<<<" in text or "=======" in text or ">>>>>>>" in text or "|||||||" in text:
         check_conflict_markers_text(text, path)  # a marker line opens with one of these runs
-    fenced = _fenced_blocks(text) if "```" in text or "~~~" in text else []
+    fenced = fenced_blocks(text) if "```" in text or "~~~" in text else []
     position = _heading_position(text, fenced)
     if position < 0:
         return None
@@ -217,38 +181,8 @@ def _section(data: bytes, path: str) -> tuple[int, str] | None:
     return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
 
 
-Blocks = list[tuple[int, int]]  # (first, last) line-start offsets of each fenced block
-
-
-def _fenced_blocks(text: str) -> Blocks:
-    """Where the code fences are. Only a line holding a fence marker can open or close
-    one, so those lines alone are fed to `Fences`; a fence left open runs to the end."""
-    starts: set[int] = set()
-    for marker in ("```", "~~~"):
-        position = text.find(marker)
-        while position >= 0:
-            line_start = text.rfind("\n", 0, position) + 1
-            starts.add(line_start)
-            line_end = text.find("\n", position)
-            position = -1 if line_end < 0 else text.find(marker, line_end)
-    fences = Fences()
-    blocks: Blocks = []
-    opened = 0
-    for line_start in sorted(starts):
-        line_end = text.find("\n", line_start)
-        was_open = fences.open is not None
-        fences.step(text[line_start : len(text) if line_end < 0 else line_end])
-        if not was_open and fences.open is not None:
-            opened = line_start
-        elif was_open and fences.open is None:
-            blocks.append((opened, line_start))
-    if fences.open is not None:
-        blocks.append((opened, len(text)))
-    return blocks
-
-
 def _outside(line_start: int, fenced: Blocks) -> bool:
-    return not fenced or all(not first <= line_start <= last for first, last in fenced)
+    return not fenced or not inside(line_start, fenced)
 
 
 def _next_heading(text: str, begin: int, fenced: Blocks) -> int:
@@ -279,19 +213,10 @@ def _heading_position(text: str, fenced: Blocks) -> int:
     return -1
 
 
-def _only_reference_items(section: str) -> bool:
-    """Whether every colon of a section opens a `- Referenced:` line: then no line is
-    typed (a typed line needs a colon after its key), and the item loop can be skipped."""
-    plain = section.count(_PLAIN_REFERENCE) + section.startswith(_PLAIN_REFERENCE[1:])
-    return section.count(":") == plain
-
-
 def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list[list[Any]]]:
     """Events and unknown keys of a section's text; item lines wrap onto indented lines."""
     events: list[list[Any]] = []
     unknown: list[list[Any]] = []
-    if _only_reference_items(section):
-        return events, unknown
     for item in _ITEM.finditer(section):
         keyed = _KEYED.match(item[1])
         if keyed is None or keyed[1] == "Referenced":  # every token counts as a reference

@@ -8,6 +8,8 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from mdmem.format.fences import Fences
+
 
 @dataclass(frozen=True, slots=True)
 class PoisonHit:
@@ -78,7 +80,6 @@ _JOINABLE_CATEGORIES = frozenset({"So", "Sk", "Lo", "Lm", "Mn", "Mc"})
 # `hidden-markup` looks only at text that renders as markup, so code spans and fenced blocks
 # (where `<div hidden>` is shown, not obeyed) are blanked out first, offsets kept.
 # A backtick fence's info string holds no backtick (```a``` on one line is a code span).
-_FENCE = re.compile(r"[ \t]*(?:(`{3,})(?=[^`\n]*$)|(~{3,}))", re.M)
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _NEWLINE = re.compile(r"\n")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
@@ -276,20 +277,10 @@ def _hides_text(hidden: str) -> str | None:
 def _blank_code(text: str) -> str:
     """`text` with code spans and fenced blocks replaced by spaces, newlines and offsets kept."""
     lines = _LINE.findall(text)
-    open_fence: str | None = None
+    fences = Fences()
     for number, line in enumerate(lines):
-        fence = _FENCE.match(line)
-        marker = None if fence is None else fence[1] or fence[2]
-        if open_fence is None and marker is not None:
-            open_fence = marker
-        elif open_fence is not None:
-            # A closing fence is the opening character, at least as long, and nothing else.
-            closes = fence is not None and not line[fence.end() :].strip()
-            if closes and marker is not None and marker.startswith(open_fence):
-                open_fence = None
-        else:
-            continue
-        lines[number] = _NOT_NEWLINE.sub(" ", line)
+        if fences.step(line.rstrip("\r\n")):
+            lines[number] = _NOT_NEWLINE.sub(" ", line)
     return _CODE_SPAN.sub(lambda span: _NOT_NEWLINE.sub(" ", span.group()), "".join(lines))
 
 
