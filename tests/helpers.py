@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from mdmem.adopting.init import IGNORED
 from mdmem.store.load import load
+from mdmem.store.lock import LOCK
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "mdmem tests",
@@ -34,11 +36,15 @@ def load_script(path: Path, name: str) -> ModuleType:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file below root (outside .git) by relative path, as bytes."""
+    """Every file below root (outside .git) by relative path, as bytes.
+
+    The lock's file is left out: an OS lock is held on it, not by it, so it stays after
+    the first command that locks, empty or as a crash left it, and git ignores it.
+    """
     return {
         str(path.relative_to(root)): path.read_bytes()
         for path in sorted(root.rglob("*"))
-        if path.is_file() and ".git" not in path.relative_to(root).parts
+        if path.is_file() and ".git" not in path.relative_to(root).parts and path.name != LOCK
     }
 
 
@@ -52,8 +58,18 @@ def git(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
-def make_repo(path: Path) -> Path:
+def git_init(path: Path) -> Path:
+    """A new repository in `path` that ignores what `mdmem init`'s .gitignore lists (the
+    lock's file stays once made), without a .gitignore in the tree."""
     git(path, "init", "-q", "-b", "main")
+    with (path / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
+        exclude.write("".join(f"{pattern}\n" for pattern in IGNORED))
+    return path
+
+
+def make_repo(path: Path) -> Path:
+    """A repository holding `path`'s files in one commit."""
+    git_init(path)
     git(path, "add", "-A")
     git(path, "commit", "-q", "-m", "initial memory")
     return path

@@ -33,7 +33,7 @@ from mdmem.safety.blocklist import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.safety.secrets import redact
 from mdmem.store import workers
 from mdmem.store.load import Progress, bulk_allocation, load
-from mdmem.store.writer import locked
+from mdmem.store.lock import locked
 
 
 def lint(root: Path, progress: Progress | None = None) -> tuple[Finding, ...]:

@@ -10,7 +10,8 @@ from mdmem.errors import MdmemError, SecretError
 from mdmem.reviewing.plan import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
 from mdmem.store import cache
 from mdmem.store.load import Progress, bulk_allocation, load
-from mdmem.store.writer import locked, recover, write_files
+from mdmem.store.lock import locked
+from mdmem.store.writer import recover, write_files
 
 
 @dataclass(frozen=True)
