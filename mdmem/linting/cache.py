@@ -1,4 +1,4 @@
-"""Derived caches for lint, beside the review's session cache, outside the tracked tree.
+"""Derived caches for lint, beside the review memo, outside the tracked tree.
 
 - Findings per file (secrets, conflict markers, poisoning): scanning every session
   log costs more than a review, and committed logs never change, so a file whose
@@ -48,7 +48,7 @@ class TextCache:
     """Findings per display path, each kept with the size and mtime of the file it came from."""
 
     def __init__(self, root: Path) -> None:
-        self._path = cache.beside(root, "lint")
+        self._path = cache.location(root, "lint")
         self._fingerprint = _fingerprint() if self._path is not None else ""
         self._entries = self._load()
         self._fresh: dict[str, list[Any]] = {}
@@ -83,7 +83,7 @@ class TextCache:
 
 def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
     """The session logs' history up to HEAD, read through the cache and kept in it."""
-    path = cache.beside(root, "history")
+    path = cache.location(root, "history")
     known = _histories(cache.read_json(path).get("histories"))
     found = log_history(repo, folder, known)
     if found is None or (known and known[0] == found):

@@ -1,10 +1,8 @@
-"""A derived cache of parsed session logs, kept outside the tracked tree.
+"""Derived caches of a memory, kept outside the tracked tree: the settled review and lint's.
 
-Committed session logs never change, so a review need not re-read them: each
-entry is trusted only while the file's size and modification time (in ns) match
-what was cached, and the cache is regenerated from the files whenever it is
-missing, stale, unreadable or written by another version. Set MDMEM_NO_CACHE=1
-to bypass it.
+Each is trusted only while the files it was made from are as they were (size and
+modification time in ns), and rebuilt from the files whenever it is missing, stale,
+unreadable or written by other code. Set MDMEM_NO_CACHE=1 to bypass them.
 """
 
 from __future__ import annotations
@@ -18,25 +16,22 @@ import os
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TypeGuard
-
-from mdmem.format.sessionlog import Scan, Session, SessionName, session_of
-
-FORMAT = 1  # bump whenever the ledger scanner's output changes
-# [size, mtime_ns, references, events, unknown keys, heading line]: plain values only.
-Entry = list[Any]
+from typing import Any
 
 
-def location(root: Path) -> Path | None:
-    """Inside the repository's git folder when there is one, else the user's cache folder."""
+def location(root: Path, kind: str, suffix: str = ".json") -> Path | None:
+    """Where the cache `kind` of this memory lives (`KIND-DIGEST.SUFFIX`): inside the
+    repository's git folder when there is one, else the user's cache folder."""
     if os.environ.get("MDMEM_NO_CACHE"):
         return None
     digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
     git_dir = _git_dir(root)
-    if git_dir is not None:
-        return git_dir / "mdmem" / f"sessions-{digest}.marshal"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "mdmem" / f"sessions-{digest}.marshal"
+    folder = git_dir / "mdmem" if git_dir is not None else _user_cache() / "mdmem"
+    return folder / f"{kind}-{digest}{suffix}"
+
+
+def _user_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
 def _git_dir(root: Path) -> Path | None:
@@ -50,14 +45,6 @@ def _git_dir(root: Path) -> Path | None:
                 target = Path(text[len("gitdir:") :].strip())
                 return target if target.is_absolute() else (folder / target).resolve()
     return None
-
-
-def beside(root: Path, kind: str, suffix: str = ".json") -> Path | None:
-    """Another cache file of this memory, next to the session cache (`KIND-DIGEST.json`,
-    or another suffix)."""
-    sessions = location(root)
-    digest = None if sessions is None else sessions.stem.removeprefix("sessions-")
-    return None if sessions is None else sessions.with_name(f"{kind}-{digest}{suffix}")
 
 
 def read_json(path: Path | None) -> dict[str, Any]:
@@ -85,12 +72,10 @@ def _write_bytes(path: Path, data: bytes) -> None:
         os.replace(temp, path)
 
 
-# The session cache and the review memo hold plain lists, strings and numbers for
-# thousands of logs: marshal writes and reads them about ten times faster than JSON. Its
-# format may change between Python versions; a file this Python cannot read is as good
-# as missing. A checksum comes first: marshal can spend seconds on a damaged length
-# before it gives up.
-_MARKER = b"mdmem session cache\n"
+# The review memo holds plain lists, strings and numbers for thousands of files: marshal
+# writes and reads them faster than JSON. Its format may change between Python versions;
+# a file this Python cannot read is as good as missing. A checksum comes first: marshal
+# can spend seconds on a damaged length before it gives up.
 _MEMO_MARKER = b"mdmem review memo\n"
 
 
@@ -116,45 +101,6 @@ def write_marshal(path: Path | None, marker: bytes, value: Any) -> None:
     if path is not None:
         body = marshal.dumps(value)
         _write_bytes(path, marker + zlib.crc32(body).to_bytes(4, "big") + body)
-
-
-def load(path: Path | None) -> dict[str, Entry]:
-    payload = read_marshal(path, _MARKER)
-    if not (isinstance(payload, tuple) and len(payload) == 2 and payload[0] == FORMAT):
-        return {}
-    entries = payload[1]
-    return entries if isinstance(entries, dict) else {}
-
-
-def save(path: Path | None, entries: dict[str, Entry]) -> None:
-    write_marshal(path, _MARKER, (FORMAT, entries))
-
-
-def matches(entry: object, size: int, mtime_ns: int) -> TypeGuard[Entry]:
-    """Whether a cached entry is well formed and describes the file as it is now."""
-    return isinstance(entry, list) and len(entry) == 6 and entry[0] == size and entry[1] == mtime_ns
-
-
-def to_entry(scan: Scan, size: int, mtime_ns: int) -> Entry:
-    return [size, mtime_ns, *scan]
-
-
-def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
-    """The cached session, or None when the entry is malformed."""
-    try:
-        _, _, references, events, unknown, line = entry
-        return session_of(
-            name,
-            path,
-            (
-                references,
-                [[str(kind), ids, new_id, int(number)] for kind, ids, new_id, number in events],
-                [[int(number), str(key)] for number, key in unknown],
-                int(line),
-            ),
-        )
-    except (TypeError, ValueError):
-        return None
 
 
 # The review memo: a review is a pure function of the memory's files, so when every
@@ -216,7 +162,7 @@ def code_version() -> str:
 
 def read_memo(root: Path) -> dict[str, Any] | None:
     """The record of the last review, when this code made it; see `settled`."""
-    payload = read_marshal(beside(root, "review", ".marshal"), _MEMO_MARKER)
+    payload = read_marshal(location(root, "review", ".marshal"), _MEMO_MARKER)
     if not isinstance(payload, dict) or payload.get("format") != MEMO_FORMAT:
         return None
     return payload if payload.get("code") == code_version() else None
@@ -251,4 +197,4 @@ def save_memo(
         "fingerprint": after,
         "summary": summary,
     }
-    write_marshal(beside(root, "review", ".marshal"), _MEMO_MARKER, payload)
+    write_marshal(location(root, "review", ".marshal"), _MEMO_MARKER, payload)

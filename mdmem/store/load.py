@@ -23,10 +23,17 @@ from mdmem.format.memory import (
     Memory,
 )
 from mdmem.format.policy import parse_policy
-from mdmem.format.sessionlog import Session, SessionName, parse_session_names, scan_log, session_of
+from mdmem.format.sessionlog import (
+    Scan,
+    Session,
+    SessionName,
+    parse_session_names,
+    scan_log,
+    session_of,
+)
 from mdmem.format.textfile import TextFile, read
 from mdmem.safety.blocklist import BLOCKED, parse_blocked
-from mdmem.store import cache, workers
+from mdmem.store import workers
 
 
 def find_root(start: Path, explicit: Path | None = None) -> Path:
@@ -78,21 +85,21 @@ def session_files(root: Path) -> list[tuple[SessionName, Path]]:
 def read_sessions(
     root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
 ) -> tuple[Session, ...]:
-    """Every session log's references, in ledger order (unchanged logs come from the cache).
+    """Every session log's references, in ledger order.
 
     `stats`: a review's fingerprint (`mdmem.store.cache.fingerprint`), relative path ->
-    [size, mtime_ns], so that no log is stat'ed twice. A log it lacks is stat'ed here,
-    or as it is read when the cache cannot hold it, and added to it.
+    [size, mtime_ns]; every log it lacks is added to it, stat'ed as it is read.
     """
     with reading_sessions(root, progress, stats) as finish:
         return finish()
 
 
-# A log to scan: its path, path as shown, size and mtime_ns (-1: not stat'ed yet).
-_LogJob = tuple[str, str, int, int]
-# The share of the logs to scan that a helper process takes, while this one parses the
-# continuity and archive files and then scans the rest (see mdmem.store.workers). Measured on
-# the 10,000-log benchmark: documents 0.26 s, logs 0.87 s alone; (0.26 + 0.87) / 2 / 0.87.
+# A log to scan: its path and its path as shown.
+_LogJob = tuple[str, str]
+# The share of the logs that a helper process scans, while this one parses the
+# continuity and archive files and then scans the rest (see mdmem.store.workers): the
+# documents take about a third as long as the logs, so each process has half of the
+# whole when the helper takes (1/3 + 1) / 2 of the logs.
 HELPER_SHARE = 0.65
 
 
@@ -102,95 +109,61 @@ def reading_sessions(
 ) -> Iterator[Callable[[], tuple[Session, ...]]]:
     """Start reading the session logs; the function yielded finishes it and returns them.
 
-    Logs the cache does not hold are scanned by this process and, on a machine with a
-    second core, partly by a helper process that starts at once, so that the caller can
-    parse other files meanwhile. Errors are raised by the function, in ledger order.
+    On a machine with a second core a helper process starts at once and scans part of
+    the logs, so that the caller can parse other files meanwhile. Errors are raised by
+    the function, in ledger order.
     """
     try:
         entries = _session_entries(root)
     except ParseError as error:
         yield functools.partial(_raise, error)  # when the sessions are asked for, as before
         return
-    cache_file = cache.location(root)
-    cached = cache.load(cache_file)
-    known: list[Session | None] = []
-    jobs: list[_LogJob] = []
-    for name, entry in entries:
-        display = f"{root.name}/{SESSIONS}/{entry.name}"
-        hit = cached.get(entry.name)
-        found = stats.get(f"{SESSIONS}/{entry.name}") if stats is not None else None
-        if found is not None:
-            size, mtime_ns = found
-        elif hit is not None:
-            size, mtime_ns = _stat(entry)
-        else:
-            size = mtime_ns = -1  # nothing to check against: stat'ed as it is read
-        session = None
-        if size >= 0 and cache.matches(hit, size, mtime_ns):
-            session = cache.from_entry(hit, name, display)
-        if session is None:
-            jobs.append((entry.path, display, size, mtime_ns))
-        known.append(session)
+    jobs = [(entry.path, f"{root.name}/{SESSIONS}/{entry.name}") for _, entry in entries]
 
     with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
         def finish() -> tuple[Session, ...]:
-            own: list[cache.Entry] = []
+            own: list[_Scanned] = []
             for job in shared.own:
                 own.append(_scan_log(job))
                 if progress is not None and len(own) % 500 == 0:  # the helper keeps pace
-                    progress(len(own) * len(jobs) // len(shared.own), len(entries))
-            scanned = iter(zip(jobs, shared.results(own), strict=True))
-            fresh: dict[str, cache.Entry] = {}
-            sessions: list[Session] = []
-            for (name, entry), session in zip(entries, known, strict=True):
-                if session is None:
-                    (_, display, _, _), hit = next(scanned)
-                    session = session_of(name, display, (hit[2], hit[3], hit[4], hit[5]))
-                else:
-                    hit = cached[entry.name]
-                fresh[entry.name] = hit
-                sessions.append(session)
-            if progress is not None and entries:
-                progress(len(entries), len(entries))
-            if stats is not None:
-                for filename, (size, mtime_ns, *_) in fresh.items():
-                    stats.setdefault(f"{SESSIONS}/{filename}", [size, mtime_ns])
-            if fresh != cached:
-                cache.save(cache_file, fresh)
+                    progress(len(own) * len(jobs) // len(shared.own), len(jobs))
+            scanned = shared.results(own)
+            if progress is not None and jobs:
+                progress(len(jobs), len(jobs))
+            sessions = []
+            for (name, entry), (_, display), (scan, size, mtime_ns) in zip(
+                entries, jobs, scanned, strict=True
+            ):
+                if stats is not None:
+                    stats.setdefault(f"{SESSIONS}/{entry.name}", [size, mtime_ns])
+                sessions.append(session_of(name, display, scan))
             return tuple(sessions)
 
         yield finish
-
-
-def _stat(entry: os.DirEntry[str]) -> tuple[int, int]:
-    """Size and mtime_ns; (-1, -1) when the log cannot be stat'ed, which `_scan_log` reports."""
-    try:
-        stat = entry.stat()
-    except OSError:
-        return -1, -1
-    return stat.st_size, stat.st_mtime_ns
 
 
 def _raise(error: Exception) -> tuple[Session, ...]:
     raise error
 
 
-def _scan_log(job: _LogJob) -> cache.Entry:
-    """One log's cache entry, from its bytes: no state, so a helper process can run it."""
-    path, display, size, mtime_ns = job
+# A log's scan, with the size and mtime_ns of the file it was read from.
+_Scanned = tuple[Scan, int, int]
+
+
+def _scan_log(job: _LogJob) -> _Scanned:
+    """One log's scan, from its bytes: no state, so a helper process can run it."""
+    path, display = job
     try:
         descriptor = os.open(path, _READ_FLAGS)
         try:
-            if size < 0:  # not stat'ed yet: the open file is, before it is read
-                stat = os.fstat(descriptor)
-                size, mtime_ns = stat.st_size, stat.st_mtime_ns
-            data = _read_all(descriptor, size)
+            stat = os.fstat(descriptor)  # the open file, before it is read
+            data = _read_all(descriptor, stat.st_size)
         finally:
             os.close(descriptor)
     except OSError as exc:
         raise ParseError(f"cannot be read: {exc.strerror}", display) from None
-    return cache.to_entry(scan_log(data, display), size, mtime_ns)
+    return scan_log(data, display), stat.st_size, stat.st_mtime_ns
 
 
 def read_bytes(path: str, size: int) -> bytes:
