@@ -45,8 +45,6 @@ def test_settled_review_is_not_recomputed_until_a_file_changes(memory: Path) -> 
 
 
 def test_a_first_review_records_every_file_it_read(memory: Path) -> None:
-    """With no memo to compare, the logs are stat'ed as they are read, not listed first:
-    the memo must still hold every one of them, as a full fingerprint sees them."""
     assert cache.read_memo(memory) is None
     review(memory, commit=False)
     memo = cache.read_memo(memory)

@@ -59,14 +59,10 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
             jobs.append(job)
         else:
             found += cached
-    # The logs' listing serves the load too, so that no log is stat'ed twice.
-    stats = {display[len(label) + 1 :]: [size, mtime] for _, display, size, mtime, _ in logs}
     memory: Memory | None = None
     with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
         try:
-            memory = load(
-                root, strict_ids=False, progress=progress, forward_layer=False, stats=stats
-            )
+            memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
         except ParseError as error:
             found.append(parse_finding(error, label))
         vision = _optional_document(root, VISION, found)

@@ -113,16 +113,12 @@ _TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "v
 _FOLDERS = ("archive", "sessions")
 
 
-def fingerprint(root: Path, *, logs: bool = True) -> dict[str, list[int]]:
+def fingerprint(root: Path) -> dict[str, list[int]]:
     """relative path -> [size, mtime_ns] of every file a review reads (links not followed),
-    and for each folder whether it is a link and which inode it is.
-
-    `logs=False` leaves the session logs out, for a review that has no memo to compare
-    with: it reads every log anyway and adds their stats as it reads them (`mdmem.store.load`).
-    """
+    and for each folder whether it is a link and which inode it is."""
     found = _stats(root, _TOP_FILES)
     found.update(_folders(root))
-    for folder in _FOLDERS if logs else ("archive",):
+    for folder in _FOLDERS:
         with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".md"):

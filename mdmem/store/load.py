@@ -82,15 +82,9 @@ def session_files(root: Path) -> list[tuple[SessionName, Path]]:
     return [(name, Path(entry.path)) for name, entry in _session_entries(root)]
 
 
-def read_sessions(
-    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
-) -> tuple[Session, ...]:
-    """Every session log's references, in ledger order.
-
-    `stats`: a review's fingerprint (`mdmem.store.cache.fingerprint`), relative path ->
-    [size, mtime_ns]; every log it lacks is added to it, stat'ed as it is read.
-    """
-    with reading_sessions(root, progress, stats) as finish:
+def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session, ...]:
+    """Every session log's references, in ledger order."""
+    with reading_sessions(root, progress) as finish:
         return finish()
 
 
@@ -105,7 +99,7 @@ HELPER_SHARE = 0.65
 
 @contextlib.contextmanager
 def reading_sessions(
-    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
+    root: Path, progress: Progress | None = None
 ) -> Iterator[Callable[[], tuple[Session, ...]]]:
     """Start reading the session logs; the function yielded finishes it and returns them.
 
@@ -123,22 +117,18 @@ def reading_sessions(
     with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
         def finish() -> tuple[Session, ...]:
-            own: list[_Scanned] = []
+            own: list[Scan] = []
             for job in shared.own:
                 own.append(_scan_log(job))
                 if progress is not None and len(own) % 500 == 0:  # the helper keeps pace
                     progress(len(own) * len(jobs) // len(shared.own), len(jobs))
-            scanned = shared.results(own)
+            scans = shared.results(own)
             if progress is not None and jobs:
                 progress(len(jobs), len(jobs))
-            sessions = []
-            for (name, entry), (_, display), (scan, size, mtime_ns) in zip(
-                entries, jobs, scanned, strict=True
-            ):
-                if stats is not None:
-                    stats.setdefault(f"{SESSIONS}/{entry.name}", [size, mtime_ns])
-                sessions.append(session_of(name, display, scan))
-            return tuple(sessions)
+            return tuple(
+                session_of(name, display, scan)
+                for (name, _), (_, display), scan in zip(entries, jobs, scans, strict=True)
+            )
 
         yield finish
 
@@ -147,23 +137,18 @@ def _raise(error: Exception) -> tuple[Session, ...]:
     raise error
 
 
-# A log's scan, with the size and mtime_ns of the file it was read from.
-_Scanned = tuple[Scan, int, int]
-
-
-def _scan_log(job: _LogJob) -> _Scanned:
+def _scan_log(job: _LogJob) -> Scan:
     """One log's scan, from its bytes: no state, so a helper process can run it."""
     path, display = job
     try:
         descriptor = os.open(path, _READ_FLAGS)
         try:
-            stat = os.fstat(descriptor)  # the open file, before it is read
-            data = _read_all(descriptor, stat.st_size)
+            data = _read_all(descriptor, os.fstat(descriptor).st_size)
         finally:
             os.close(descriptor)
     except OSError as exc:
         raise ParseError(f"cannot be read: {exc.strerror}", display) from None
-    return scan_log(data, display), stat.st_size, stat.st_mtime_ns
+    return scan_log(data, display)
 
 
 def read_bytes(path: str, size: int) -> bytes:
@@ -239,7 +224,6 @@ def load(
     strict_ids: bool = True,
     progress: Progress | None = None,
     forward_layer: bool = True,
-    stats: dict[str, list[int]] | None = None,
 ) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 
@@ -248,11 +232,11 @@ def load(
     `strict_ids=False` accepts an id twice in continuity too (lint reports it as a finding).
     `progress(done, total)` is called now and then while the session logs are read.
     `forward_layer=False` leaves blocked.md and vision.md unread (lint reads them itself,
-    so that an error in one is a finding of its own). `stats`: see `read_sessions`.
+    so that an error in one is a finding of its own).
     """
     root = Path(root).resolve()
     label = root.name
-    with reading_sessions(root, progress, stats) as finish_sessions:
+    with reading_sessions(root, progress) as finish_sessions:
         continuity = parse_document(
             read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
         )
