@@ -9,7 +9,6 @@ import pytest
 
 from mdmem.reviewing.apply import review
 from mdmem.store import cache
-from mdmem.store.load import read_bytes
 from tests.helpers import copy_tree, make_repo
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -81,17 +80,6 @@ def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
     os.utime(continuity, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     plan, _ = review(memory, commit=False)
     assert plan.changed  # the footer a human edited is recomputed
-
-
-@pytest.mark.parametrize(
-    "change", [b"", b"- Referenced: webhook-raw-body\n" * 3], ids=["shrank", "grew"]
-)
-def test_a_log_read_with_a_stale_size_is_read_whole(tmp_path: Path, change: bytes) -> None:
-    path = tmp_path / "log.md"
-    path.write_bytes(b"# S\n\n## Memory References\n")
-    size = path.stat().st_size
-    path.write_bytes(b"# S\n" + change)  # changed after its size was taken
-    assert read_bytes(str(path), size) == b"# S\n" + change
 
 
 def test_a_log_edited_during_the_review_is_read_again_by_the_next(memory: Path) -> None:

@@ -1,24 +1,21 @@
 """Lint's quicker paths find what the slower ones found: git only where a repository may be,
-log texts read in one call, scans skipped where nothing can match, texts scanned meanwhile."""
+scans skipped where nothing can match, texts scanned meanwhile."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import git
 import pytest
-from hypothesis import example, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.git import plumbing as gitio
 from mdmem.linting import checks as lint
 from mdmem.linting import run as lintrun
-from mdmem.linting.cache import to_rows
-from mdmem.linting.run import _scan, _scan_job
 from mdmem.store import workers
 from tests.helpers import copy_tree, make_repo
 from tests.test_lint import BASE_SESSION, SESSION, write_memory
@@ -120,7 +117,7 @@ def test_a_repository_is_found_exactly_where_gitpython_finds_one(
         assert not gitio._may_be_in_repository(path)
 
 
-# --- A session log's text in one read ----------------------------------------------------------
+# --- Scans skipped where nothing can match --------------------------------------------------
 
 PIECES = [
     "- Referenced: some-fact\n",
@@ -140,63 +137,6 @@ PIECES = [
     " token: [REDACTED]\n",
 ]
 
-
-@st.composite
-def log_bytes(draw: st.DrawFn) -> bytes:
-    data = "".join(draw(st.lists(st.sampled_from(PIECES), max_size=12))).encode()
-    if draw(st.booleans()):
-        data = b"\xef\xbb\xbf" + data
-    if draw(st.integers(0, 7)) == 0:
-        cut = draw(st.integers(0, len(data)))
-        data = data[:cut] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80"])) + data[cut:]
-    return data
-
-
-def _job(path: Path, display: str) -> lintrun._Job:
-    stat = path.stat()
-    return (str(path), display, stat.st_size, stat.st_mtime_ns, False)
-
-
-@given(log_bytes())
-@example(b"\xef\xbb\xbfa\r\nb\rc\n")
-@example(b"a\n\xef\xbb\xbfb\n")
-@example(b"\xef\xbb\xbf\xef\xbb\xbf")
-@example(b"ok\n\xff")
-@example(b"")
-def test_property_a_log_read_in_one_call_scans_as_read_line_by_line(data: bytes) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "2026-01-01-120000.md"
-        path.write_bytes(data)
-        display = "memory/sessions/2026-01-01-120000.md"
-        assert _scan_job(_job(path, display)) == to_rows(_scan(path, display, False))
-
-
-def test_a_log_that_changed_since_it_was_listed_is_read_as_it_is_now(tmp_path: Path) -> None:
-    path = tmp_path / "2026-01-01-120000.md"
-    path.write_text("short\n")
-    job = _job(path, "memory/sessions/2026-01-01-120000.md")
-    path.write_text("longer now\n<<<<<<< HEAD\n")
-    assert _scan_job(job) == to_rows(_scan(path, job[1], False))
-    assert [row[:2] for row in _scan_job(job)] == [["E007", 2]]
-
-
-@pytest.mark.parametrize("change", ["link", "gone"])
-def test_a_log_replaced_or_removed_after_listing_is_reported_as_read_reports_it(
-    tmp_path: Path, change: str
-) -> None:
-    path = tmp_path / "2026-01-01-120000.md"
-    path.write_text("- Referenced: a-fact\n")
-    job = _job(path, "memory/sessions/2026-01-01-120000.md")
-    path.unlink()
-    if change == "link":
-        (tmp_path / "elsewhere.md").write_text("- Referenced: a-fact\n")
-        path.symlink_to(tmp_path / "elsewhere.md")
-    rows = _scan_job(job)
-    assert rows == to_rows(_scan(path, job[1], False))
-    assert [row[0] for row in rows] == ["E001"]
-
-
-# --- Scans skipped where nothing can match --------------------------------------------------
 
 TEXT_PIECES = st.sampled_from(
     [

@@ -31,9 +31,10 @@ from mdmem.format.sessionlog import (
     scan_log,
     session_of,
 )
-from mdmem.format.textfile import TextFile, read
+from mdmem.format.textfile import TextFile
 from mdmem.safety.blocklist import BLOCKED, parse_blocked
 from mdmem.store import workers
+from mdmem.store.files import read, read_bytes, refuse_link
 
 
 def find_root(start: Path, explicit: Path | None = None) -> Path:
@@ -53,7 +54,6 @@ def find_root(start: Path, explicit: Path | None = None) -> Path:
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 T = TypeVar("T")
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: no newline translation
 
 
 def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
@@ -67,9 +67,6 @@ def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
     entries.sort(key=_stem)
     shown = f"{root.name}/{SESSIONS}/"
     names = parse_session_names([entry.name for entry in entries], shown)
-    for entry in entries:
-        if entry.is_symlink():
-            raise ParseError("is a symbolic link; mdmem does not follow links", shown + entry.name)
     return list(zip(names, entries, strict=True))
 
 
@@ -89,7 +86,7 @@ def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session
 
 
 # A log to scan: its path and its path as shown.
-_LogJob = tuple[str, str]
+_LogJob = tuple[Path, str]
 # The share of the logs that a helper process scans, while this one parses the
 # continuity and archive files and then scans the rest (see mdmem.store.workers): the
 # documents take about a third as long as the logs, so each process has half of the
@@ -112,7 +109,7 @@ def reading_sessions(
     except ParseError as error:
         yield functools.partial(_raise, error)  # when the sessions are asked for, as before
         return
-    jobs = [(entry.path, f"{root.name}/{SESSIONS}/{entry.name}") for _, entry in entries]
+    jobs = [(Path(entry.path), f"{root.name}/{SESSIONS}/{entry.name}") for _, entry in entries]
 
     with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
@@ -140,43 +137,7 @@ def _raise(error: Exception) -> tuple[Session, ...]:
 def _scan_log(job: _LogJob) -> Scan:
     """One log's scan, from its bytes: no state, so a helper process can run it."""
     path, display = job
-    try:
-        descriptor = os.open(path, _READ_FLAGS)
-        try:
-            data = _read_all(descriptor, os.fstat(descriptor).st_size)
-        finally:
-            os.close(descriptor)
-    except OSError as exc:
-        raise ParseError(f"cannot be read: {exc.strerror}", display) from None
-    return scan_log(data, display)
-
-
-def read_bytes(path: str, size: int) -> bytes:
-    """A file's bytes when its size is known: one read call, where `open().read()` makes
-    several (a tenth of a large review's time went to them)."""
-    descriptor = os.open(path, _READ_FLAGS)
-    try:
-        return _read_all(descriptor, size)
-    finally:
-        os.close(descriptor)
-
-
-def _read_all(descriptor: int, size: int) -> bytes:
-    """What is left of an open file, expected to hold `size` bytes; a file that grew or
-    shrank since its size was taken is read to its end all the same."""
-    data = os.read(descriptor, size + 1)
-    if len(data) != size:
-        chunks = [data]
-        while chunk := os.read(descriptor, 1 << 20):
-            chunks.append(chunk)
-        data = b"".join(chunks)
-    return data
-
-
-def refuse_link(folder: Path, display: str) -> None:
-    """A linked folder could lead reads (and the review's writes) outside the repository."""
-    if folder.is_symlink():
-        raise ParseError("is a symbolic link; mdmem does not follow links", display)
+    return scan_log(read_bytes(path, display), display)
 
 
 def archive_paths(root: Path) -> list[Path]:
