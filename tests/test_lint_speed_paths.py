@@ -24,11 +24,11 @@ GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# --- GitPython is loaded only where a repository may be --------------------------------------
+# --- GitPython is loaded only where there is a repository -----------------------------------
 
 
 def test_lint_outside_a_repository_does_not_import_git(tmp_path: Path) -> None:
-    if gitio._may_be_in_repository(tmp_path):
+    if gitio.top_level(tmp_path) is not None:
         pytest.skip("the temporary folder lies inside a git repository")
     memory = write_memory(tmp_path / "work", {})
     program = (
@@ -53,16 +53,19 @@ def test_lint_in_a_worktree_still_reads_history(tmp_path: Path) -> None:
     assert [(f.code, f.path) for f in found] == [("E006", SESSION)]
 
 
-def _found_by_gitpython(path: Path) -> str | None:
-    try:
-        return str(git.Repo(path, search_parent_directories=True).working_tree_dir)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+def _found_by_git(path: Path) -> Path | None:
+    """The top folder git itself finds from `path` (None: no work tree there)."""
+    if not path.is_dir():
         return None
+    done = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, text=True
+    )
+    return Path(done.stdout.strip()) if done.returncode == 0 else None
 
 
 def _layout(base: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder `deep` in one of the places a repository can or cannot be found from."""
-    if kind == "variable":  # GitPython reads `$NAME` in a path as a variable, and expands it
+    if kind == "variable":  # `$NAME` in a path is a folder's name, not a variable
         git.Repo.init(base / "real")
         monkeypatch.setenv("MDMEM_TEST_FOLDER", "real")
         (base / "$MDMEM_TEST_FOLDER").mkdir()
@@ -103,18 +106,22 @@ def _layout(base: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> Path:
         "variable",
     ],
 )
-@pytest.mark.filterwarnings("ignore:The use of environment variables in paths is deprecated")
-def test_a_repository_is_found_exactly_where_gitpython_finds_one(
+def test_a_repository_is_found_exactly_where_git_finds_one(
     tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if gitio._may_be_in_repository(tmp_path):
+    if gitio.top_level(tmp_path) is not None:
         pytest.skip("the temporary folder lies inside a git repository")
     path = _layout(tmp_path, kind, monkeypatch)
+    expected = _found_by_git(path)
+    assert gitio.top_level(path) == expected
     found = gitio.repository(path)
-    expected = _found_by_gitpython(path)
-    assert (None if found is None else str(found.working_tree_dir)) == expected
-    if kind == "none":
-        assert not gitio._may_be_in_repository(path)
+    assert (None if found is None else Path(str(found.working_tree_dir))) == expected
+    if kind in ("repository", "gitfile"):
+        assert expected == tmp_path / "top"
+        assert (
+            gitio.git_folder(path)
+            == tmp_path / ("top" if kind == "repository" else "elsewhere") / ".git"
+        )
 
 
 # --- Scans skipped where nothing can match --------------------------------------------------

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mdmem.git.plumbing import git_folder
+
 
 def location(root: Path, kind: str, suffix: str = ".json") -> Path | None:
     """Where the cache `kind` of this memory lives (`KIND-DIGEST.SUFFIX`): inside the
@@ -25,26 +27,13 @@ def location(root: Path, kind: str, suffix: str = ".json") -> Path | None:
     if os.environ.get("MDMEM_NO_CACHE"):
         return None
     digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
-    git_dir = _git_dir(root)
+    git_dir = git_folder(root)
     folder = git_dir / "mdmem" if git_dir is not None else _user_cache() / "mdmem"
     return folder / f"{kind}-{digest}{suffix}"
 
 
 def _user_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-
-
-def _git_dir(root: Path) -> Path | None:
-    for folder in (root, *root.parents):
-        dot_git = folder / ".git"
-        if dot_git.is_dir():
-            return dot_git
-        if dot_git.is_file():  # a worktree or submodule: `gitdir: PATH`
-            text = dot_git.read_text("utf-8", errors="replace").strip()
-            if text.startswith("gitdir:"):
-                target = Path(text[len("gitdir:") :].strip())
-                return target if target.is_absolute() else (folder / target).resolve()
-    return None
 
 
 def read_json(path: Path | None) -> dict[str, Any]:
