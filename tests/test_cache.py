@@ -1,15 +1,17 @@
-"""The derived caches outside the tree: the settled review."""
+"""The derived caches outside the tree: the settled review, and the rule every cache follows."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from mdmem.linting.run import lint
 from mdmem.reviewing.apply import review
 from mdmem.store import cache
-from tests.helpers import copy_tree, make_repo
+from tests.helpers import copy_tree, load_script, make_repo
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -22,7 +24,7 @@ def memory(tmp_path: Path) -> Path:
 def test_caches_live_in_the_git_folder_inside_a_repository(tmp_path: Path) -> None:
     repo = make_repo(copy_tree(GOLDEN / "rule-6-active" / "before", tmp_path / "repo"))
     review(repo / "memory", commit=False)
-    location = cache.location(repo / "memory", "review", ".marshal")
+    location = cache.location(repo / "memory", "review")
     assert location is not None
     assert location.parent == repo / ".git" / "mdmem"
     assert location.is_file()
@@ -56,12 +58,12 @@ def test_a_first_review_records_every_file_it_read(memory: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    [b"", b"mdmem review memo\n", b"{not marshal", b"\x00" * 40],
-    ids=["cut-short", "marker-only", "text", "zeros"],
+    [b"", b"[]", b"{not json", b"\x00" * 40, b'{"code": 1}'],
+    ids=["cut-short", "not-an-object", "text", "zeros", "foreign"],
 )
 def test_a_damaged_memo_is_no_memo(memory: Path, damage: bytes) -> None:
     review(memory, commit=False)
-    path = cache.location(memory, "review", ".marshal")
+    path = cache.location(memory, "review")
     assert path is not None and cache.read_memo(memory) is not None
     whole = path.read_bytes()
     path.write_bytes(damage or whole[:-3])  # b"": the memo cut short
@@ -99,3 +101,30 @@ def test_a_log_edited_during_the_review_is_read_again_by_the_next(memory: Path) 
     assert second.changed  # the memo did not hide the edit
     assert second.summary is not None
     assert "sentry-sourcemaps-upload" in second.summary.refreshed
+
+
+@pytest.mark.parametrize("kind", ["review", "lint"])
+def test_a_cache_written_by_other_code_is_not_trusted(
+    memory: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any change to mdmem's source (a scanner's, the cache layout's) outdates every cache."""
+    review(memory, commit=False)
+    lint(memory)
+    assert cache.load(memory, kind)
+    monkeypatch.setattr(cache, "code_version", lambda: "another-version")
+    assert cache.load(memory, kind) == {}
+    cache.save(memory, kind, {"entries": {}})
+    assert cache.load(memory, kind) == {"code": "another-version", "entries": {}}
+
+
+@pytest.mark.parametrize("changed", ["linting/checks.py", "safety/secrets.py", "store/cache.py"])
+def test_a_change_to_any_source_file_changes_the_code_version(tmp_path: Path, changed: str) -> None:
+    package = Path(cache.__file__).resolve().parent.parent
+    copy = shutil.copytree(package, tmp_path / "mdmem", ignore=shutil.ignore_patterns("*.pyc"))
+    copied = load_script(copy / "store" / "cache.py", "copied_cache")
+    before = copied.code_version()
+    assert before == cache.code_version()
+    with (copy / changed).open("a") as source:
+        source.write("# changed\n")
+    copied.code_version.cache_clear()
+    assert copied.code_version() != before
