@@ -1,11 +1,9 @@
-"""Lint's quicker paths find what the slower ones found: git only where a repository may be,
+"""Lint's quicker paths find what the slower ones found: the repository found without GitPython,
 scans skipped where nothing can match, texts scanned meanwhile."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import git
@@ -21,25 +19,9 @@ from tests.helpers import copy_tree, make_repo
 from tests.test_lint import BASE_SESSION, SESSION, write_memory
 
 GOLDEN = Path(__file__).parent / "golden"
-ROOT = Path(__file__).resolve().parent.parent
 
 
-# --- GitPython is loaded only where there is a repository -----------------------------------
-
-
-def test_lint_outside_a_repository_does_not_import_git(tmp_path: Path) -> None:
-    if gitio.top_level(tmp_path) is not None:
-        pytest.skip("the temporary folder lies inside a git repository")
-    memory = write_memory(tmp_path / "work", {})
-    program = (
-        "import sys\nfrom pathlib import Path\nfrom mdmem.linting.run import lint\n"
-        f"lint(Path({str(memory)!r}))\nprint('git' in sys.modules)\n"
-    )
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, env=environment
-    )
-    assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr
+# --- The repository is found as git finds it (tests/test_git_import.py: without GitPython) ---
 
 
 def test_lint_in_a_worktree_still_reads_history(tmp_path: Path) -> None:
