@@ -15,7 +15,7 @@ from mdmem.git import plumbing as gitio
 from mdmem.linting import checks as lint
 from mdmem.linting import run as lintrun
 from mdmem.store import workers
-from tests.helpers import copy_tree, make_repo
+from tests.helpers import copy_tree, helper_process, make_repo
 from tests.test_lint import BASE_SESSION, SESSION, write_memory
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -162,10 +162,8 @@ def test_property_the_quick_checks_change_no_finding(text: str) -> None:
 
 # --- Texts scanned by a helper while the memory is loaded -----------------------------------
 
-needs_fork = pytest.mark.skipif(not workers.can_fork(), reason="needs fork and a second core")
 
-
-@needs_fork
+@pytest.mark.skipif(not workers.can_fork(), reason="needs fork")
 def test_lint_scanning_documents_and_logs_in_a_helper_finds_what_it_finds_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -175,10 +173,10 @@ def test_lint_scanning_documents_and_logs_in_a_helper_finds_what_it_finds_alone(
     logs = sorted((memory / "sessions").iterdir())
     logs[0].write_text(BASE_SESSION + "\nDB_PASSWORD=hunter2hunter2x\n")  # this process's
     monkeypatch.setenv("MDMEM_NO_CACHE", "1")
-    monkeypatch.setattr(workers, "SHARE_FROM", 10**9)
+    helper_process(monkeypatch, on=False)
     alone = lintrun.lint(memory)
     assert {"E007", "E009", "E010"} <= {finding.code for finding in alone}
     monkeypatch.delenv("MDMEM_NO_CACHE")
-    monkeypatch.setattr(workers, "SHARE_FROM", 2)
+    helper_process(monkeypatch, on=True)
     assert lintrun.lint(memory) == alone  # scanned, most by the helper, and cached
     assert lintrun.lint(memory) == alone  # from the cache

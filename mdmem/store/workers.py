@@ -1,4 +1,4 @@
-"""Pure per-item work shared with one forked helper process, on a machine with a second core.
+"""Pure per-item work shared with one forked helper process, where a second core makes it pay.
 
 A cold review reads every session log once; on two cores a helper process can scan
 part of them while this one parses the documents. Nothing depends on the helper:
@@ -26,11 +26,13 @@ SHARE_FROM = 2000
 
 
 def can_fork() -> bool:
-    """Fork only where it is safe and pays: POSIX, a second core, no other thread."""
+    """Whether forking is safe here: POSIX, and no other thread."""
     if not hasattr(os, "fork") or sys.platform == "win32":
         return False
-    if threading.active_count() != 1:  # a forked copy of a threaded process can deadlock
-        return False
+    return threading.active_count() == 1  # a forked copy of a threaded process can deadlock
+
+
+def _second_core() -> bool:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return (cores or 1) > 1
 
@@ -40,16 +42,26 @@ class Shared(Generic[T, R]):
 
     Use as a context manager: the helper is stopped and reaped however the block ends.
     `own` are the items to compute here; `results(own_results)` returns all results in
-    item order.
+    item order. `helper`: None starts one where it pays (from SHARE_FROM items, on a
+    machine with a second core), True wherever forking is safe, False never.
     """
 
-    def __init__(self, work: Callable[[T], R], items: Sequence[T], share: float) -> None:
+    def __init__(
+        self,
+        work: Callable[[T], R],
+        items: Sequence[T],
+        share: float,
+        *,
+        helper: bool | None = None,
+    ) -> None:
         self._work = work
         self._items = items
         self._pid = 0
         self._read_end = -1
         cut = len(items)
-        if len(items) >= SHARE_FROM and can_fork():
+        if helper is None:
+            helper = len(items) >= SHARE_FROM and _second_core()
+        if helper and can_fork():
             cut = len(items) - int(len(items) * share)
             self._start(items[cut:])
         self.own = items[:cut]
