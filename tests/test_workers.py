@@ -11,7 +11,7 @@ import pytest
 from mdmem.errors import ParseError
 from mdmem.linting.run import lint
 from mdmem.store import workers
-from mdmem.store.load import read_sessions
+from mdmem.store.load import load
 from tests.helpers import copy_tree, helper_process
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -97,9 +97,9 @@ def test_sessions_read_with_a_helper_equal_those_read_alone(
 ) -> None:
     memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
     helper_process(monkeypatch, on=True)
-    shared = read_sessions(memory)
+    shared = load(memory).sessions
     helper_process(monkeypatch, on=False)
-    assert read_sessions(memory) == shared and len(shared) > 2
+    assert load(memory).sessions == shared and len(shared) > 2
 
 
 def test_a_bad_log_in_the_helpers_share_gives_the_error_it_gives_alone(
@@ -110,10 +110,10 @@ def test_a_bad_log_in_the_helpers_share_gives_the_error_it_gives_alone(
     logs[-1].write_bytes(b"## Memory References\n- Referenced: \xff\n")
     helper_process(monkeypatch, on=True)
     with pytest.raises(ParseError) as shared:
-        read_sessions(memory)
+        load(memory)
     helper_process(monkeypatch, on=False)
     with pytest.raises(ParseError) as alone:
-        read_sessions(memory)
+        load(memory)
     assert str(shared.value) == str(alone.value) and "not valid UTF-8" in str(alone.value)
     assert shared.value.path == alone.value.path == f"memory/sessions/{logs[-1].name}"
 

@@ -56,33 +56,21 @@ Progress = Callable[[int, int], None]  # (files done, files in all)
 T = TypeVar("T")
 
 
-def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
+def _session_logs(root: Path) -> list[tuple[SessionName, str]]:
+    """(name, file name) of every session log, in ledger order; a name that breaks the
+    convention is an error."""
     folder = root / SESSIONS
     if not folder.is_dir():
         return []
     refuse_link(folder, f"{root.name}/{SESSIONS}")
-    with os.scandir(folder) as scan:
-        entries = [entry for entry in scan if entry.name.endswith(".md")]
     # Ledger order is (date, time, slug); the stems sort the same way as text, and are unique.
-    entries.sort(key=_stem)
-    shown = f"{root.name}/{SESSIONS}/"
-    names = parse_session_names([entry.name for entry in entries], shown)
-    return list(zip(names, entries, strict=True))
+    files = sorted((name for name in os.listdir(folder) if name.endswith(".md")), key=_stem)
+    names = parse_session_names(files, f"{root.name}/{SESSIONS}/")
+    return list(zip(names, files, strict=True))
 
 
-def _stem(entry: os.DirEntry[str]) -> str:
-    return entry.name[:-3]
-
-
-def session_files(root: Path) -> list[tuple[SessionName, Path]]:
-    """Session logs in ledger order; names that break the convention are errors."""
-    return [(name, Path(entry.path)) for name, entry in _session_entries(root)]
-
-
-def read_sessions(root: Path, progress: Progress | None = None) -> tuple[Session, ...]:
-    """Every session log's references, in ledger order."""
-    with reading_sessions(root, progress) as finish:
-        return finish()
+def _stem(filename: str) -> str:
+    return filename[:-3]
 
 
 # A log to scan: its path and its path as shown.
@@ -105,11 +93,11 @@ def reading_sessions(
     the function, in ledger order.
     """
     try:
-        entries = _session_entries(root)
+        logs = _session_logs(root)
     except ParseError as error:
         yield functools.partial(_raise, error)  # when the sessions are asked for, as before
         return
-    jobs = [(Path(entry.path), f"{root.name}/{SESSIONS}/{entry.name}") for _, entry in entries]
+    jobs = [(root / SESSIONS / file, f"{root.name}/{SESSIONS}/{file}") for _, file in logs]
 
     with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
@@ -124,7 +112,7 @@ def reading_sessions(
                 progress(len(jobs), len(jobs))
             return tuple(
                 session_of(name, display, scan)
-                for (name, _), (_, display), scan in zip(entries, jobs, scans, strict=True)
+                for (name, _), (_, display), scan in zip(logs, jobs, scans, strict=True)
             )
 
         yield finish
