@@ -33,5 +33,5 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def git_identity(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
-    # The session cache of a memory outside git goes here, never into the user's home.
+    # The caches of a memory outside git go here, never into the user's home.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import shutil
 import subprocess
@@ -9,7 +10,12 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
+from mdmem.adopting.init import IGNORED
+from mdmem.store import workers
 from mdmem.store.load import load
+from mdmem.store.lock import LOCK
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "mdmem tests",
@@ -34,11 +40,15 @@ def load_script(path: Path, name: str) -> ModuleType:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file below root (outside .git) by relative path, as bytes."""
+    """Every file below root (outside .git) by relative path, as bytes.
+
+    The lock's file is left out: an OS lock is held on it, not by it, so it stays after
+    the first command that locks, empty or as a crash left it, and git ignores it.
+    """
     return {
         str(path.relative_to(root)): path.read_bytes()
         for path in sorted(root.rglob("*"))
-        if path.is_file() and ".git" not in path.relative_to(root).parts
+        if path.is_file() and ".git" not in path.relative_to(root).parts and path.name != LOCK
     }
 
 
@@ -52,8 +62,18 @@ def git(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
-def make_repo(path: Path) -> Path:
+def git_init(path: Path) -> Path:
+    """A new repository in `path` that ignores what `mdmem init`'s .gitignore lists (the
+    lock's file stays once made), without a .gitignore in the tree."""
     git(path, "init", "-q", "-b", "main")
+    with (path / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
+        exclude.write("".join(f"{pattern}\n" for pattern in IGNORED))
+    return path
+
+
+def make_repo(path: Path) -> Path:
+    """A repository holding `path`'s files in one commit."""
+    git_init(path)
     git(path, "add", "-A")
     git(path, "commit", "-q", "-m", "initial memory")
     return path
@@ -68,3 +88,12 @@ def where(memory_root: Path) -> dict[str, tuple[str, str | None]]:
         for fact in document.facts:
             found[fact.id] = (relative, fact.get("tier"))
     return found
+
+
+_SHARED = workers.Shared
+
+
+def helper_process(monkeypatch: pytest.MonkeyPatch, *, on: bool) -> None:
+    """Every `workers.Shared` the library makes starts a helper process (on), whatever the
+    work's size and the machine's cores, or none (off)."""
+    monkeypatch.setattr(workers, "Shared", functools.partial(_SHARED, helper=on))

@@ -1,21 +1,17 @@
-"""The derived caches outside the tree: parsed session logs and the settled review."""
+"""The derived caches outside the tree: the settled review, and the rule every cache follows."""
 
 from __future__ import annotations
 
-import marshal
 import os
-import tempfile
-import zlib
+import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
+from mdmem.linting.run import lint
 from mdmem.reviewing.apply import review
 from mdmem.store import cache
-from mdmem.store.load import read_bytes, read_sessions
-from tests.helpers import copy_tree, make_repo
+from tests.helpers import copy_tree, load_script, make_repo
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -25,40 +21,10 @@ def memory(tmp_path: Path) -> Path:
     return copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
 
 
-def test_cached_sessions_equal_freshly_parsed(
-    memory: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    first = read_sessions(memory)
-    location = cache.location(memory)
-    assert location is not None and location.is_file()
-    assert read_sessions(memory) == first  # from the cache
-    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
-    assert read_sessions(memory) == first  # from the files
-
-
-def test_changed_log_is_read_again(memory: Path) -> None:
-    read_sessions(memory)
-    log = memory / "sessions" / "2026-03-08-090000.md"
-    text = log.read_text().replace(
-        "- Referenced: webhook-raw-body", "- Referenced: webhook-raw-body, sentry-sourcemaps-upload"
-    )
-    log.write_text(text)
-    names = [s.references for s in read_sessions(memory) if s.stem == "2026-03-08-090000"]
-    assert "sentry-sourcemaps-upload" in names[0]
-
-
-def test_corrupt_cache_is_ignored(memory: Path) -> None:
-    first = read_sessions(memory)
-    location = cache.location(memory)
-    assert location is not None
-    location.write_text("{not json")
-    assert read_sessions(memory) == first
-
-
-def test_cache_lives_in_the_git_folder_inside_a_repository(tmp_path: Path) -> None:
+def test_caches_live_in_the_git_folder_inside_a_repository(tmp_path: Path) -> None:
     repo = make_repo(copy_tree(GOLDEN / "rule-6-active" / "before", tmp_path / "repo"))
-    read_sessions(repo / "memory")
-    location = cache.location(repo / "memory")
+    review(repo / "memory", commit=False)
+    location = cache.location(repo / "memory", "review")
     assert location is not None
     assert location.parent == repo / ".git" / "mdmem"
     assert location.is_file()
@@ -80,8 +46,6 @@ def test_settled_review_is_not_recomputed_until_a_file_changes(memory: Path) -> 
 
 
 def test_a_first_review_records_every_file_it_read(memory: Path) -> None:
-    """With no memo to compare, the logs are stat'ed as they are read, not listed first:
-    the memo must still hold every one of them, as a full fingerprint sees them."""
     assert cache.read_memo(memory) is None
     review(memory, commit=False)
     memo = cache.read_memo(memory)
@@ -94,12 +58,12 @@ def test_a_first_review_records_every_file_it_read(memory: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    [b"", b"mdmem review memo\n", b"{not marshal", b"\x00" * 40],
-    ids=["cut-short", "marker-only", "text", "zeros"],
+    [b"", b"[]", b"{not json", b"\x00" * 40, b'{"code": 1}'],
+    ids=["cut-short", "not-an-object", "text", "zeros", "foreign"],
 )
 def test_a_damaged_memo_is_no_memo(memory: Path, damage: bytes) -> None:
     review(memory, commit=False)
-    path = cache.beside(memory, "review", ".marshal")
+    path = cache.location(memory, "review")
     assert path is not None and cache.read_memo(memory) is not None
     whole = path.read_bytes()
     path.write_bytes(damage or whole[:-3])  # b"": the memo cut short
@@ -120,17 +84,6 @@ def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
     assert plan.changed  # the footer a human edited is recomputed
 
 
-@pytest.mark.parametrize(
-    "change", [b"", b"- Referenced: webhook-raw-body\n" * 3], ids=["shrank", "grew"]
-)
-def test_a_log_read_with_a_stale_size_is_read_whole(tmp_path: Path, change: bytes) -> None:
-    path = tmp_path / "log.md"
-    path.write_bytes(b"# S\n\n## Memory References\n")
-    size = path.stat().st_size
-    path.write_bytes(b"# S\n" + change)  # changed after its size was taken
-    assert read_bytes(str(path), size) == b"# S\n" + change
-
-
 def test_a_log_edited_during_the_review_is_read_again_by_the_next(memory: Path) -> None:
     log = memory / "sessions" / "2026-03-08-090000.md"
 
@@ -145,41 +98,33 @@ def test_a_log_edited_during_the_review_is_read_again_by_the_next(memory: Path) 
     first, _ = review(memory, commit=False, progress=agent_edits_a_log)
     assert first.changed
     second, _ = review(memory, commit=False)
-    assert second.changed  # neither the memo nor the session cache hid the edit
+    assert second.changed  # the memo did not hide the edit
     assert second.summary is not None
     assert "sentry-sourcemaps-upload" in second.summary.refreshed
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.binary(max_size=64))
-def test_property_a_damaged_session_cache_reads_as_empty_or_as_entries(data: bytes) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "sessions-0.marshal"
-        path.write_bytes(data)
-        assert isinstance(cache.load(path), dict)
+@pytest.mark.parametrize("kind", ["review", "lint"])
+def test_a_cache_written_by_other_code_is_not_trusted(
+    memory: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any change to mdmem's source (a scanner's, the cache layout's) outdates every cache."""
+    review(memory, commit=False)
+    lint(memory)
+    assert cache.load(memory, kind)
+    monkeypatch.setattr(cache, "code_version", lambda: "another-version")
+    assert cache.load(memory, kind) == {}
+    cache.save(memory, kind, {"entries": {}})
+    assert cache.load(memory, kind) == {"code": "another-version", "entries": {}}
 
 
-def test_session_cache_round_trip_and_foreign_payloads(tmp_path: Path) -> None:
-    path = tmp_path / "sessions-0.marshal"
-    entries = {"2026-01-01-100000.md": [10, 20, ["a-b"], [["created", ["a-b"], None, 3]], [], 2]}
-    cache.save(path, entries)
-    assert cache.load(path) == entries
-    saved = path.read_bytes()
-    marker = saved[: saved.index(b"\n") + 1]
-
-    def stored(payload: object) -> bytes:  # a well-formed file around another payload
-        body = marshal.dumps(payload)
-        return marker + zlib.crc32(body).to_bytes(4, "big") + body
-
-    path.write_bytes(stored((cache.FORMAT, entries)))
-    assert cache.load(path) == entries
-    path.write_bytes(stored((cache.FORMAT + 1, entries)))
-    assert cache.load(path) == {}  # another format: rebuilt from the files
-    path.write_bytes(stored(["not", "a", "cache"]))
-    assert cache.load(path) == {}
-    path.write_bytes(saved[:-3])  # cut short
-    assert cache.load(path) == {}
-    damaged = bytearray(saved)
-    damaged[-5] ^= 0xFF  # one byte of the payload changed: the checksum refuses it
-    path.write_bytes(bytes(damaged))
-    assert cache.load(path) == {}
+@pytest.mark.parametrize("changed", ["linting/checks.py", "safety/secrets.py", "store/cache.py"])
+def test_a_change_to_any_source_file_changes_the_code_version(tmp_path: Path, changed: str) -> None:
+    package = Path(cache.__file__).resolve().parent.parent
+    copy = shutil.copytree(package, tmp_path / "mdmem", ignore=shutil.ignore_patterns("*.pyc"))
+    copied = load_script(copy / "store" / "cache.py", "copied_cache")
+    before = copied.code_version()
+    assert before == cache.code_version()
+    with (copy / changed).open("a") as source:
+        source.write("# changed\n")
+    copied.code_version.cache_clear()
+    assert copied.code_version() != before

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from mdmem.cli import main
-from mdmem.store import writer
+from mdmem.store import lock
 from tests.helpers import GIT_ENV, git, make_repo, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
@@ -63,7 +62,7 @@ def mdmem(repo: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str
 
 def together(repo: Path, *commands: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:
     """Start every command while the test holds the lock, then let them all go at once."""
-    with writer.locked(repo / "memory"):
+    with lock.locked(repo / "memory"):
         processes = [start(repo, *args) for args in commands]
         time.sleep(QUEUE_UP)
         assert all(p.poll() is None for p in processes), "a command ran past a held lock"
@@ -76,12 +75,6 @@ def together(repo: Path, *commands: tuple[str, ...]) -> list[subprocess.Complete
 
 def review_commits(repo: Path) -> int:
     return git(repo, "log", "--format=%s").count("mdmem review through")
-
-
-def dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
 
 
 def test_two_reviews_at_once_one_writes_the_other_finds_nothing_new(
@@ -97,22 +90,19 @@ def test_two_reviews_at_once_one_writes_the_other_finds_nothing_new(
     assert git(repo, "status", "--porcelain") == ""
 
 
-def test_many_waiters_on_a_stale_lock_still_take_turns(
-    repo: Path, reviewed: dict[str, bytes]
-) -> None:
-    """Several processes find the same dead holder's lock; only one may break it and write.
+def test_many_reviews_at_once_take_turns(repo: Path, reviewed: dict[str, bytes]) -> None:
+    """Four reviews started together, with a lock file a killed process left: one writes.
 
     Two writers at once would both plan from the old tree and the second commit would
     fail (nothing to commit) and undo, leaving the tree out of step with HEAD.
     """
-    (repo / "memory" / writer.LOCK).write_text(f"{dead_pid()} {socket.gethostname()}\n")
+    (repo / "memory" / lock.LOCK).write_text("12345 a-host-long-gone\n")
     processes = [start(repo, "review") for _ in range(4)]
     results = [(*p.communicate(timeout=120), p.returncode) for p in processes]
     assert [code for _, _, code in results] == [0, 0, 0, 0], results
     assert sum("Committed" in out for out, _, _ in results) == 1
     assert snapshot(repo) == reviewed
     assert review_commits(repo) == 1
-    assert not (repo / "memory" / writer.LOCK).exists()
 
 
 def test_a_review_and_a_lint_at_once(repo: Path, reviewed: dict[str, bytes]) -> None:
@@ -131,14 +121,13 @@ def test_a_review_and_a_lint_at_once(repo: Path, reviewed: dict[str, bytes]) -> 
 
 def test_lock_timeout_exits_4_with_a_clear_message(repo: Path) -> None:
     before = snapshot(repo)
-    with writer.locked(repo / "memory"):
+    with lock.locked(repo / "memory"):
         result = mdmem(repo, "review", MDMEM_LOCK_TIMEOUT="0.3")
     assert result.returncode == 4
     message = result.stderr.strip()
     assert message.startswith("mdmem: ")
-    assert f"locked by process {os.getpid()} on {socket.gethostname()}" in message
-    assert "(waited 0.3 s)" in message
-    assert "delete .mdmem.lock if no mdmem is running" in message
+    assert "another mdmem command holds this memory's lock (waited 0.3 s)" in message
+    assert "run this command again, or wait longer with --lock-timeout" in message
     assert snapshot(repo) == before
 
 
@@ -166,41 +155,38 @@ def test_lock_timeout_is_documented_in_help() -> None:
     assert "--lock-timeout" in result.output
 
 
-def test_stale_lock_of_a_dead_process_is_cleared(repo: Path, reviewed: dict[str, bytes]) -> None:
-    lock = repo / "memory" / writer.LOCK
-    lock.write_text(f"{dead_pid()} {socket.gethostname()}\n", "utf-8")
-    stray = repo / "memory" / f"{writer.LOCK}.{dead_pid()}"  # a side file a crash left
-    stray.write_text("", "utf-8")
-    result = mdmem(repo, "review", MDMEM_LOCK_TIMEOUT="5")
+HOLDER = """\
+import sys, time
+from pathlib import Path
+from mdmem.store.lock import locked
+with locked(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_the_lock_of_a_killed_process_is_free_at_once(
+    repo: Path, reviewed: dict[str, bytes]
+) -> None:
+    """The OS releases the lock with its holder: no stale lock to wait for or to break."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(repo / "memory")], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        before = snapshot(repo)
+        assert mdmem(repo, "review", MDMEM_LOCK_TIMEOUT="0.2").returncode == 4
+        assert snapshot(repo) == before
+    finally:
+        holder.kill()
+        holder.wait()
+    result = mdmem(repo, "review", MDMEM_LOCK_TIMEOUT="0")
     assert result.returncode == 0, result.stderr
-    assert not lock.exists()
-    assert not stray.exists()
     assert snapshot(repo) == reviewed
 
 
-@pytest.mark.parametrize(
-    ("content", "holder"),
-    [
-        pytest.param("{live} {host}\n", "process {live} on {host}", id="live-process"),
-        pytest.param(
-            "{dead} elsewhere.example\n", "process {dead} on elsewhere.example", id="other-host"
-        ),
-        pytest.param("", "another process", id="unreadable"),
-    ],
-)
-def test_a_lock_that_may_be_live_is_never_broken(repo: Path, content: str, holder: str) -> None:
-    """Only a dead process on this host is known to be gone; anything else is waited for."""
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        values = {"live": str(sleeper.pid), "dead": str(dead_pid()), "host": socket.gethostname()}
-        lock = repo / "memory" / writer.LOCK
-        lock.write_text(content.format(**values), "utf-8")
-        before = snapshot(repo)
-        result = mdmem(repo, "review", MDMEM_LOCK_TIMEOUT="0.2")
-        assert result.returncode == 4, result.stderr
-        assert f"locked by {holder.format(**values)}" in result.stderr
-        assert snapshot(repo) == before
-        assert lock.read_text("utf-8") == content.format(**values)
-    finally:
-        sleeper.kill()
-        sleeper.wait()
+def test_the_lock_is_reentrant_within_a_process(repo: Path) -> None:
+    with lock.locked(repo / "memory"), lock.locked(repo / "memory", timeout=0):
+        pass
+    with lock.locked(repo / "memory", timeout=0):  # released by the outer block
+        pass

@@ -8,7 +8,7 @@ failure is injected at each point in three ways:
 - persistent: an OSError at that point and at every point after it (a dying disk);
 - crash: the disk is frozen as it is at that point and the process "dies" (a
   BaseException), so no cleanup of any kind runs; the next command then starts
-  from the frozen disk, with the dead process's lock still on it.
+  from the frozen disk, with the dead process's lock file still on it.
 
 Afterwards (for a persistent fault or a crash: after the next command, which must
 recover) the whole tree, compared byte for byte, is the old state or the new state,
@@ -22,7 +22,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -166,12 +165,6 @@ def check(repo: Path, expected: dict[str, bytes], other: dict[str, bytes], ids_b
     kept_once(repo, ids_before)
 
 
-def dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
-
-
 # -- faults and crashes at every write point -------------------------------------------------
 
 
@@ -255,9 +248,6 @@ def test_crash_at_every_write_point_then_next_command_recovers(
 
         with pytest.raises(Crash):
             trial.run(repo, args, hook)
-        lock = disk / "memory" / writer.LOCK
-        if lock.exists():  # the crashed process held it; it is dead now
-            lock.write_text(f"{dead_pid()} {socket.gethostname()}\n", "utf-8")
         following = trial.run(disk, list(recovery or args))
         assert following.exit_code == 0, (point, following.output)
         if recovery and before_journal(point):
@@ -290,7 +280,6 @@ def test_any_command_finishes_an_interrupted_write(
 
     with pytest.raises(Crash):
         trial.run(repo, ["review", "--no-commit"], hook)
-    (disk / "memory" / writer.LOCK).write_text(f"{dead_pid()} {socket.gethostname()}\n")
     assert writer.interrupted(disk / "memory")
     result = trial.run(disk, following)
     assert result.exit_code in (0, 1), result.output  # lint may have findings
@@ -313,7 +302,6 @@ def test_recover_alone_discards_or_rolls_forward(trial: Trial) -> None:
 
         with pytest.raises(Crash):
             trial.run(repo, ["review", "--no-commit"], hook)
-        (disk / "memory" / writer.LOCK).unlink()
         assert writer.interrupted(disk / "memory") == (point != "pending")
         finished = writer.recover(disk / "memory")
         assert not writer.interrupted(disk / "memory")
@@ -381,7 +369,6 @@ def test_git_refusal_undoes_the_write_even_under_faults(trial: Trial) -> None:
         with pytest.raises(Crash):
             trial.run(repo, ["review"], hook)
         (disk / ".git" / "index.lock").unlink()
-        (disk / "memory" / writer.LOCK).write_text(f"{dead_pid()} {socket.gethostname()}\n")
         following = trial.run(disk, list(NEXT))
         assert following.exit_code == 0, following.output
         if before_journal(point):

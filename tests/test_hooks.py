@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from mdmem.adopting.hooks import CHAINED, MARKER
 from mdmem.cli import main
-from tests.helpers import git, make_repo
+from tests.helpers import git, git_init, make_repo
 from tests.test_lint import BASE, EMPTY_SESSION, LATER, SESSION, TOKEN, write_memory
 
 ROOT = Path(__file__).parent.parent
@@ -58,7 +58,7 @@ def test_install_writes_an_executable_hook(repo: Path) -> None:
 def test_the_first_commit_of_a_new_repository_passes(tmp_path: Path) -> None:
     work = tmp_path / "fresh"
     write_memory(work, {})
-    git(work, "init", "-q", "-b", "main")
+    git_init(work)
     assert install(work)[0] == 0
     done = commit(work, "memory")
     assert done.returncode == 0, done.stderr

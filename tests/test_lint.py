@@ -464,7 +464,7 @@ def test_a_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert lint(root) == expected
     payload = json.loads(cached.read_text())
     payload["entries"] = {
-        key: [*entry[:2], [["E009", "x"]]] for key, entry in payload["entries"].items()
+        key: {**entry, "findings": [["E009", "x"]]} for key, entry in payload["entries"].items()
     }
     cached.write_text(json.dumps(payload))
     assert lint(root) == expected

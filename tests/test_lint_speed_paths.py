@@ -1,48 +1,27 @@
-"""Lint's quicker paths find what the slower ones found: git only where a repository may be,
-log texts read in one call, scans skipped where nothing can match, texts scanned meanwhile."""
+"""Lint's quicker paths find what the slower ones found: the repository found without GitPython,
+scans skipped where nothing can match, texts scanned meanwhile."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import git
 import pytest
-from hypothesis import example, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.git import plumbing as gitio
 from mdmem.linting import checks as lint
 from mdmem.linting import run as lintrun
-from mdmem.linting.cache import to_rows
-from mdmem.linting.run import _scan, _scan_job
 from mdmem.store import workers
-from tests.helpers import copy_tree, make_repo
+from tests.helpers import copy_tree, helper_process, make_repo
 from tests.test_lint import BASE_SESSION, SESSION, write_memory
 
 GOLDEN = Path(__file__).parent / "golden"
-ROOT = Path(__file__).resolve().parent.parent
 
 
-# --- GitPython is loaded only where a repository may be --------------------------------------
-
-
-def test_lint_outside_a_repository_does_not_import_git(tmp_path: Path) -> None:
-    if gitio._may_be_in_repository(tmp_path):
-        pytest.skip("the temporary folder lies inside a git repository")
-    memory = write_memory(tmp_path / "work", {})
-    program = (
-        "import sys\nfrom pathlib import Path\nfrom mdmem.linting.run import lint\n"
-        f"lint(Path({str(memory)!r}))\nprint('git' in sys.modules)\n"
-    )
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, env=environment
-    )
-    assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr
+# --- The repository is found as git finds it (tests/test_git_import.py: without GitPython) ---
 
 
 def test_lint_in_a_worktree_still_reads_history(tmp_path: Path) -> None:
@@ -56,16 +35,19 @@ def test_lint_in_a_worktree_still_reads_history(tmp_path: Path) -> None:
     assert [(f.code, f.path) for f in found] == [("E006", SESSION)]
 
 
-def _found_by_gitpython(path: Path) -> str | None:
-    try:
-        return str(git.Repo(path, search_parent_directories=True).working_tree_dir)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+def _found_by_git(path: Path) -> Path | None:
+    """The top folder git itself finds from `path` (None: no work tree there)."""
+    if not path.is_dir():
         return None
+    done = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, text=True
+    )
+    return Path(done.stdout.strip()) if done.returncode == 0 else None
 
 
 def _layout(base: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder `deep` in one of the places a repository can or cannot be found from."""
-    if kind == "variable":  # GitPython reads `$NAME` in a path as a variable, and expands it
+    if kind == "variable":  # `$NAME` in a path is a folder's name, not a variable
         git.Repo.init(base / "real")
         monkeypatch.setenv("MDMEM_TEST_FOLDER", "real")
         (base / "$MDMEM_TEST_FOLDER").mkdir()
@@ -106,21 +88,25 @@ def _layout(base: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> Path:
         "variable",
     ],
 )
-@pytest.mark.filterwarnings("ignore:The use of environment variables in paths is deprecated")
-def test_a_repository_is_found_exactly_where_gitpython_finds_one(
+def test_a_repository_is_found_exactly_where_git_finds_one(
     tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if gitio._may_be_in_repository(tmp_path):
+    if gitio.top_level(tmp_path) is not None:
         pytest.skip("the temporary folder lies inside a git repository")
     path = _layout(tmp_path, kind, monkeypatch)
+    expected = _found_by_git(path)
+    assert gitio.top_level(path) == expected
     found = gitio.repository(path)
-    expected = _found_by_gitpython(path)
-    assert (None if found is None else str(found.working_tree_dir)) == expected
-    if kind == "none":
-        assert not gitio._may_be_in_repository(path)
+    assert (None if found is None else Path(str(found.working_tree_dir))) == expected
+    if kind in ("repository", "gitfile"):
+        assert expected == tmp_path / "top"
+        assert (
+            gitio.git_folder(path)
+            == tmp_path / ("top" if kind == "repository" else "elsewhere") / ".git"
+        )
 
 
-# --- A session log's text in one read ----------------------------------------------------------
+# --- Scans skipped where nothing can match --------------------------------------------------
 
 PIECES = [
     "- Referenced: some-fact\n",
@@ -140,63 +126,6 @@ PIECES = [
     " token: [REDACTED]\n",
 ]
 
-
-@st.composite
-def log_bytes(draw: st.DrawFn) -> bytes:
-    data = "".join(draw(st.lists(st.sampled_from(PIECES), max_size=12))).encode()
-    if draw(st.booleans()):
-        data = b"\xef\xbb\xbf" + data
-    if draw(st.integers(0, 7)) == 0:
-        cut = draw(st.integers(0, len(data)))
-        data = data[:cut] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80"])) + data[cut:]
-    return data
-
-
-def _job(path: Path, display: str) -> lintrun._Job:
-    stat = path.stat()
-    return (str(path), display, stat.st_size, stat.st_mtime_ns, False)
-
-
-@given(log_bytes())
-@example(b"\xef\xbb\xbfa\r\nb\rc\n")
-@example(b"a\n\xef\xbb\xbfb\n")
-@example(b"\xef\xbb\xbf\xef\xbb\xbf")
-@example(b"ok\n\xff")
-@example(b"")
-def test_property_a_log_read_in_one_call_scans_as_read_line_by_line(data: bytes) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "2026-01-01-120000.md"
-        path.write_bytes(data)
-        display = "memory/sessions/2026-01-01-120000.md"
-        assert _scan_job(_job(path, display)) == to_rows(_scan(path, display, False))
-
-
-def test_a_log_that_changed_since_it_was_listed_is_read_as_it_is_now(tmp_path: Path) -> None:
-    path = tmp_path / "2026-01-01-120000.md"
-    path.write_text("short\n")
-    job = _job(path, "memory/sessions/2026-01-01-120000.md")
-    path.write_text("longer now\n<<<<<<< HEAD\n")
-    assert _scan_job(job) == to_rows(_scan(path, job[1], False))
-    assert [row[:2] for row in _scan_job(job)] == [["E007", 2]]
-
-
-@pytest.mark.parametrize("change", ["link", "gone"])
-def test_a_log_replaced_or_removed_after_listing_is_reported_as_read_reports_it(
-    tmp_path: Path, change: str
-) -> None:
-    path = tmp_path / "2026-01-01-120000.md"
-    path.write_text("- Referenced: a-fact\n")
-    job = _job(path, "memory/sessions/2026-01-01-120000.md")
-    path.unlink()
-    if change == "link":
-        (tmp_path / "elsewhere.md").write_text("- Referenced: a-fact\n")
-        path.symlink_to(tmp_path / "elsewhere.md")
-    rows = _scan_job(job)
-    assert rows == to_rows(_scan(path, job[1], False))
-    assert [row[0] for row in rows] == ["E001"]
-
-
-# --- Scans skipped where nothing can match --------------------------------------------------
 
 TEXT_PIECES = st.sampled_from(
     [
@@ -233,10 +162,8 @@ def test_property_the_quick_checks_change_no_finding(text: str) -> None:
 
 # --- Texts scanned by a helper while the memory is loaded -----------------------------------
 
-needs_fork = pytest.mark.skipif(not workers.can_fork(), reason="needs fork and a second core")
 
-
-@needs_fork
+@pytest.mark.skipif(not workers.can_fork(), reason="needs fork")
 def test_lint_scanning_documents_and_logs_in_a_helper_finds_what_it_finds_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -246,10 +173,10 @@ def test_lint_scanning_documents_and_logs_in_a_helper_finds_what_it_finds_alone(
     logs = sorted((memory / "sessions").iterdir())
     logs[0].write_text(BASE_SESSION + "\nDB_PASSWORD=hunter2hunter2x\n")  # this process's
     monkeypatch.setenv("MDMEM_NO_CACHE", "1")
-    monkeypatch.setattr(workers, "SHARE_FROM", 10**9)
+    helper_process(monkeypatch, on=False)
     alone = lintrun.lint(memory)
     assert {"E007", "E009", "E010"} <= {finding.code for finding in alone}
     monkeypatch.delenv("MDMEM_NO_CACHE")
-    monkeypatch.setattr(workers, "SHARE_FROM", 2)
+    helper_process(monkeypatch, on=True)
     assert lintrun.lint(memory) == alone  # scanned, most by the helper, and cached
     assert lintrun.lint(memory) == alone  # from the cache

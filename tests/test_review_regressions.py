@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -11,8 +10,7 @@ import pytest
 
 from mdmem.reviewing.apply import review
 from mdmem.reviewing.plan import plan_review
-from mdmem.store import cache
-from mdmem.store.load import load, read_sessions
+from mdmem.store.load import load
 from tests.helpers import where
 
 
@@ -227,18 +225,6 @@ def test_memo_notices_a_sessions_folder_replaced_by_a_link(tmp_path: Path) -> No
     os.symlink(moved, root / "sessions")
     with pytest.raises(Exception, match="symbolic link"):
         review(root, commit=False)
-
-
-def test_a_malformed_cache_entry_is_read_again(tmp_path: Path) -> None:
-    root = build(tmp_path, INVARIANT, {"2026-01-01-100000": "- Referenced: integer-cents"})
-    location = cache.location(root)
-    assert location is not None
-    location.parent.mkdir(parents=True, exist_ok=True)
-    location.write_text(
-        json.dumps({"format": cache.FORMAT, "entries": {"2026-01-01-100000.md": []}})
-    )
-    sessions = read_sessions(root)
-    assert "integer-cents" in sessions[0].references
 
 
 BLOCKED = """# Blocked

@@ -52,7 +52,7 @@ def test_a_review_leaves_the_callers_cyclic_garbage_to_the_collector(
     assert alive() is None, f"the caller's garbage cycle was frozen ({frozen} objects frozen)"
 
 
-needs_fork = pytest.mark.skipif(not workers.can_fork(), reason="needs fork and a second core")
+needs_fork = pytest.mark.skipif(not workers.can_fork(), reason="needs fork")
 
 
 def _slow_in_the_helper(parent: int) -> object:
@@ -66,13 +66,10 @@ def _slow_in_the_helper(parent: int) -> object:
 
 @needs_fork
 @pytest.mark.parametrize("interrupts", [1, 2])
-def test_an_interrupt_while_waiting_for_the_helper_is_raised_at_once(
-    interrupts: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_interrupt_while_waiting_for_the_helper_is_raised_at_once(interrupts: int) -> None:
     # SIGINT sent to this process alone (a harness, `kill -INT pid`): the helper, which
     # did not get it, must not be waited for, and a second one must not turn into an
     # OSError from a descriptor closed twice, nor leave a zombie.
-    monkeypatch.setattr(workers, "SHARE_FROM", 2)
     work = _slow_in_the_helper(os.getpid())
     sent = 0
 
@@ -89,7 +86,7 @@ def test_an_interrupt_while_waiting_for_the_helper_is_raised_at_once(
     try:
         with (
             pytest.raises(KeyboardInterrupt),
-            workers.Shared(work, list(range(2000)), 0.99) as shared,
+            workers.Shared(work, list(range(2000)), 0.99, helper=True) as shared,
         ):
             pid = shared._pid
             assert pid

@@ -6,6 +6,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdmem.adopting.init import IGNORED
 from mdmem.git.plumbing import commit_all, init_repository, show_commit
 from mdmem.reviewing.apply import ApplyResult, review
 from mdmem.reviewing.plan import ReviewPlan
@@ -29,6 +30,8 @@ def build(target: Path) -> Path:
     (target / "README.md").write_text(
         "# paygate\n\nA payments API. Its agents keep their memory in `memory/`.\n", "utf-8"
     )
+    # The lock's file stays once made, as in any repository `mdmem init` set up.
+    (target / ".gitignore").write_text("".join(f"{line}\n" for line in IGNORED), "utf-8")
     repo = init_repository(target)
     commit_all(repo, "Agents' memory as left after 30 sessions")
     return target

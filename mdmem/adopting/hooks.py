@@ -29,7 +29,8 @@ from mdmem.linting.cache import history
 from mdmem.linting.checks import only_redacted
 from mdmem.linting.findings import Finding
 from mdmem.linting.run import lint
-from mdmem.store.writer import locked, replace_file
+from mdmem.store.lock import locked
+from mdmem.store.writer import replace_file
 
 if TYPE_CHECKING:
     import git

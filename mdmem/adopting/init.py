@@ -14,8 +14,9 @@ from mdmem.errors import MdmemError
 from mdmem.format.memory import CONTINUITY, POLICY, SESSIONS
 from mdmem.format.textfile import TextFile, decode
 from mdmem.git.plumbing import config_value, repository, set_config, top_level
+from mdmem.store.lock import locked
 from mdmem.store.resources import shipped, templates_dir
-from mdmem.store.writer import locked, recover, write_files
+from mdmem.store.writer import recover, write_files
 
 MEMORY = "memory"
 GITIGNORE = ".gitignore"
@@ -23,7 +24,7 @@ GITATTRIBUTES = ".gitattributes"
 WORKFLOW = ".github/workflows/mdmem.yml"
 SHIPPED = ("DECAY.md", "REVIEW.md")
 
-# The lock (and its short-lived side files), the journal, and temp files beside any target.
+# The lock's file, the journal, and temp files beside any target.
 IGNORED = ("memory/.mdmem.lock*", "memory/.mdmem-journal*", "*.mdmem-tmp")
 # reviews.md rows are single lines, safe for git's union merge. Archive files are not
 # (a fact archived on both branches with different footers would get two footers):

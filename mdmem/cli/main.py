@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from mdmem.store import writer
+from mdmem.store import lock
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -12,7 +12,7 @@ from mdmem.store import writer
 @click.option(
     "--lock-timeout",
     type=click.FloatRange(min=0),
-    default=writer.LOCK_TIMEOUT,
+    default=lock.TIMEOUT,
     show_default=True,
     envvar="MDMEM_LOCK_TIMEOUT",
     show_envvar=True,
@@ -26,4 +26,4 @@ def main(lock_timeout: float) -> None:
 
     Environment: MDMEM_LOCK_TIMEOUT=5 mdmem review waits at most 5 s for the lock.
     """
-    writer.LOCK_TIMEOUT = lock_timeout
+    lock.TIMEOUT = lock_timeout

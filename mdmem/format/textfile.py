@@ -6,7 +6,6 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from mdmem.errors import ParseError
 
@@ -140,16 +139,6 @@ def check_conflict_markers_text(text: str, path: str) -> None:
         raise ParseError(
             "merge-conflict marker; resolve the conflict before running mdmem", path, line
         )
-
-
-def read(path: Path, display: str) -> TextFile:
-    if path.is_symlink():
-        raise ParseError("is a symbolic link; mdmem does not follow links", display)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ParseError(f"cannot be read: {exc.strerror}", display) from None
-    return decode(data, display)
 
 
 def conflict_marker_lines(lines: tuple[str, ...] | list[str]) -> list[int]:

@@ -1,8 +1,8 @@
 """All git plumbing: find the repository and make the review commit of exactly its files.
 
-GitPython takes a fifth of a second to import, as long as a lint of a small memory, so it
-is imported only where a repository may be: by `repository` once a folder on the way up
-could be one, and by the few functions that start without a repository at hand.
+GitPython takes longer to import than a review of a small memory, so it is imported only
+by the commands that talk to git: the repository's folder is found without it
+(`top_level`, `git_folder`), and `repository` imports it once there is one.
 """
 
 from __future__ import annotations
@@ -19,37 +19,59 @@ if TYPE_CHECKING:
     import git
 
 
+def top_level(path: Path) -> Path | None:
+    """The top folder of the git repository whose working tree holds `path`; None outside one."""
+    found = _discover(path)
+    return None if found is None else found[0]
+
+
+def git_folder(path: Path) -> Path | None:
+    """The git folder of that repository (a linked worktree has its own); None outside one."""
+    found = _discover(path)
+    return None if found is None else found[1]
+
+
 def repository(path: Path) -> git.Repo | None:
-    """The git repository holding `path`, or None outside one."""
-    if not _may_be_in_repository(path):
+    """The git repository whose working tree holds `path`, or None outside one."""
+    top = top_level(path)
+    if top is None:
         return None
     import git
 
     try:
-        return git.Repo(path, search_parent_directories=True)
+        return git.Repo(top)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
 
 
-def _may_be_in_repository(path: Path) -> bool:
-    """False only where GitPython's search up from `path` finds no repository, told without it.
+def _discover(path: Path) -> tuple[Path, Path] | None:
+    """(top folder, git folder), looked for as git looks, without starting git.
 
-    GitPython looks at each folder from `path` up to the top: a `.git` entry there (a
-    folder, or a file naming one) or the folder itself being a git folder, which needs a
-    `HEAD`. Where no folder on the way holds either, it finds none. A path it would expand
-    first (a variable, a leading `~`) is left to it.
+    From `path` up, the first folder with a `.git` entry that is either a folder holding
+    `HEAD` (a `.git` folder without one is passed by) or a file `gitdir: PATH` (a linked
+    worktree or a submodule); a `.git` file that names no folder ends the search.
     """
-    text = os.fspath(path)
-    if "$" in text or "%" in text or text.startswith("~"):
-        return True
-    folder = os.path.abspath(text)
-    while True:
-        if any(os.path.lexists(os.path.join(folder, name)) for name in (".git", "HEAD")):
-            return True
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return False
-        folder = parent
+    start = Path(path).resolve()
+    for folder in (start, *start.parents):
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            if (dot_git / "HEAD").exists():
+                return folder, dot_git
+        elif dot_git.is_file():
+            target = _gitdir(dot_git)
+            return None if target is None else (folder, target)
+    return None
+
+
+def _gitdir(dot_git: Path) -> Path | None:
+    try:
+        text = dot_git.read_text("utf-8", errors="replace").strip()
+    except OSError:
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text[len("gitdir:") :].strip())
+    return target if target.is_absolute() else (dot_git.parent / target).resolve()
 
 
 def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable[[], None]) -> str:
@@ -117,9 +139,9 @@ def commit_all(repo: git.Repo, message: str) -> str:
 
 def show_commit(path: Path, sha: str) -> str:
     """`git show --stat` of one commit, as a person would read it."""
-    import git
-
-    repo = git.Repo(path, search_parent_directories=True)
+    repo = repository(path)
+    if repo is None:
+        raise GitError(f"not a git repository: {path}")
     text: str = repo.git.show("--stat", "--format=commit %H%n%n%B", sha)
     return text
 
@@ -334,12 +356,6 @@ def _chunks(items: Sequence[str]) -> list[Sequence[str]]:
 
 
 # The merge driver's registration, for `mdmem init`: the repository's own config only.
-
-
-def top_level(path: Path) -> Path | None:
-    """The top folder of the git repository holding `path`, or None outside one."""
-    repo = repository(path)
-    return None if repo is None else top_folder(repo)
 
 
 def config_value(repo: git.Repo, key: str) -> str | None:

@@ -1,90 +1,63 @@
-"""Derived caches for lint, beside the review's session cache, outside the tracked tree.
+"""Derived caches for lint, beside the review memo, outside the tracked tree.
 
 - Findings per file (secrets, conflict markers, poisoning): scanning every session
   log costs more than a review, and committed logs never change, so a file whose
-  size and modification time (ns) match what was cached keeps its findings. The
-  cache is dropped whole when the scanners' code changes (a fingerprint of it).
+  size and modification time (ns) match what was cached keeps its findings.
 - The history of the session logs (`gitio.LogHistory`) up to a few recent commits:
   reading history diffs the flat sessions tree once per commit, so it is read once
   and then only extended by the commits after a known one. Commits never change,
   so these entries never go stale.
 
-Either is rebuilt from the files whenever it is missing or unreadable;
-MDMEM_NO_CACHE=1 bypasses both.
+Both follow the rule of every cache (`mdmem.store.cache`): made by other code, or
+missing or unreadable, a cache is empty and rebuilt; MDMEM_NO_CACHE=1 bypasses both.
 """
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mdmem.format import textfile
 from mdmem.git.plumbing import FirstChange, LogHistory, log_history
-from mdmem.linting import checks as lint
-from mdmem.linting import findings
 from mdmem.linting.findings import Finding, finding
-from mdmem.safety import poison, secrets
 from mdmem.store import cache
 
 if TYPE_CHECKING:
     import git
 
-FORMAT = 1
 HISTORIES_KEPT = 4
-_SCANNERS = (findings, lint, poison, secrets, textfile)
-
-
-def _fingerprint() -> str:
-    digest = hashlib.sha256(str(FORMAT).encode())
-    paths = [Path(str(module.__file__)) for module in _SCANNERS]
-    paths.append(paths[0].with_name("run.py"))  # reads the logs it scans (no import: a cycle)
-    for path in paths:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 class TextCache:
-    """Findings per display path, each kept with the size and mtime of the file it came from."""
+    """Findings per display path, each kept with the stamp of the file it came from."""
 
     def __init__(self, root: Path) -> None:
-        self._path = cache.beside(root, "lint")
-        self._fingerprint = _fingerprint() if self._path is not None else ""
-        self._entries = self._load()
-        self._fresh: dict[str, list[Any]] = {}
+        self._root = root
+        entries = cache.load(root, "lint").get("entries")
+        self._entries: dict[str, Any] = entries if isinstance(entries, dict) else {}
+        self._fresh: dict[str, Any] = {}
 
     def cached(self, display: str, size: int, mtime_ns: int) -> list[Finding] | None:
         """The findings kept for a file of this size and mtime (recorded again), else None."""
         entry = self._entries.get(display)
-        if not (isinstance(entry, list) and len(entry) == 3 and entry[:2] == [size, mtime_ns]):
+        if not isinstance(entry, dict) or entry.get("stamp") != [size, mtime_ns]:
             return None
-        found = _decode(display, entry[2])
+        found = _decode(display, entry.get("findings"))
         if found is not None:
             self._fresh[display] = entry
         return found
 
     def record(self, display: str, size: int, mtime_ns: int, rows: list[list[Any]]) -> None:
         """Keep a file's findings (as `to_rows`), from a scan begun after the stat was taken."""
-        self._fresh[display] = [size, mtime_ns, rows]
+        self._fresh[display] = {"stamp": [size, mtime_ns], "findings": rows}
 
     def save(self) -> None:
-        if self._path is None or self._fresh == self._entries:
-            return
-        payload = {"format": FORMAT, "fingerprint": self._fingerprint, "entries": self._fresh}
-        cache.write_json(self._path, payload)
-
-    def _load(self) -> dict[str, list[Any]]:
-        payload = cache.read_json(self._path)
-        if payload.get("fingerprint") != self._fingerprint:
-            return {}
-        entries = payload.get("entries")
-        return entries if isinstance(entries, dict) else {}
+        if self._fresh != self._entries:
+            cache.save(self._root, "lint", {"entries": self._fresh})
 
 
 def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
     """The session logs' history up to HEAD, read through the cache and kept in it."""
-    path = cache.beside(root, "history")
-    known = _histories(cache.read_json(path).get("histories"))
+    known = _histories(cache.load(root, "history").get("histories"))
     found = log_history(repo, folder, known)
     if found is None or (known and known[0] == found):
         return found
@@ -93,7 +66,7 @@ def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
         {"head": item.head, "first": {p: [c.commit, c.original] for p, c in item.first.items()}}
         for item in kept
     ]
-    cache.write_json(path, {"format": FORMAT, "histories": rows})
+    cache.save(root, "history", {"histories": rows})
     return found
 
 

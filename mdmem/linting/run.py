@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import ParseError
 from mdmem.format.document import Document, parse_document
 from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import reference_lines
-from mdmem.format.textfile import BOM, LONE_CR, read
 from mdmem.git.plumbing import blob_bytes, repository, session_log_changes, top_folder
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
 from mdmem.linting.checks import (
@@ -32,8 +31,12 @@ from mdmem.linting.nearest import Nearest
 from mdmem.safety.blocklist import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.safety.secrets import redact
 from mdmem.store import workers
+from mdmem.store.files import read, read_bytes
 from mdmem.store.load import Progress, bulk_allocation, load
-from mdmem.store.writer import locked
+from mdmem.store.lock import locked
+
+if TYPE_CHECKING:
+    import git
 
 
 def lint(root: Path, progress: Progress | None = None) -> tuple[Finding, ...]:
@@ -59,14 +62,10 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
             jobs.append(job)
         else:
             found += cached
-    # The logs' listing serves the load too, so that no log is stat'ed twice.
-    stats = {display[len(label) + 1 :]: [size, mtime] for _, display, size, mtime, _ in logs}
     memory: Memory | None = None
     with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
         try:
-            memory = load(
-                root, strict_ids=False, progress=progress, forward_layer=False, stats=stats
-            )
+            memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
         except ParseError as error:
             found.append(parse_finding(error, label))
         vision = _optional_document(root, VISION, found)
@@ -134,21 +133,17 @@ def _logs(root: Path, folder: Path) -> list[_Job]:
 # A file to scan: its path, path as shown, size, mtime_ns, and whether facts live in it.
 _Job = tuple[str, str, int, int, bool]
 # On two cores a helper process, started at once, scans this share of the texts while
-# this process loads and checks the memory, then scans the rest (see mdmem.store.workers). The
-# documents come last, so that their poisoning scan, the slowest, is the helper's. On the
-# 10,000-log benchmark, loading and checking take about 1.0 s, the scans 0.7 s (documents
-# 0.45, logs 0.25): the helper takes most, not all, as a quicker load would then wait.
+# this process loads and checks the memory, then scans the rest (see mdmem.store.workers).
+# The documents come last, so that their poisoning scan, the slowest, is the helper's.
+# Loading and checking take longer than all the scans: the helper takes most of the
+# scans, not all, as a quicker load would then wait for it.
 _HELPER_SHARE = 0.75
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 def _scan_job(job: _Job) -> list[list[Any]]:
     """One file's findings as cache rows: no state, so a helper process can run it."""
-    path, display, size, _, facts = job
-    text = None if facts else _plain_text(path, size)
-    if text is None:
-        return to_rows(_scan(Path(path), display, facts))
-    return to_rows(text_findings(display, text, facts=False))
+    path, display, _, _, facts = job
+    return to_rows(_scan(Path(path), display, facts))
 
 
 def _scan(path: Path, display: str, facts: bool) -> list[Finding]:
@@ -157,38 +152,6 @@ def _scan(path: Path, display: str, facts: bool) -> list[Finding]:
     except ParseError as error:
         return [parse_finding(error, display)]
     return text_findings(display, text, facts=facts)
-
-
-def _plain_text(path: str, size: int) -> str | None:
-    """A session log's text as `read(...).text()` gives it, or None when `read` must be asked.
-
-    A log is small and there are thousands: one `os.read` and one decode, without the
-    path checks, buffered reads and split lines of `read`, take a quarter of its time,
-    which was most of a log's scan. Anything unusual (a link, a file that cannot be
-    read, bytes that are not UTF-8, a stray BOM or carriage return, a size other than
-    listed) goes to `read`, which names the problem as it always did.
-    """
-    if not hasattr(os, "O_NOFOLLOW"):
-        return None  # the open below would follow a link that `read` refuses
-    try:
-        descriptor = os.open(path, _READ_FLAGS)
-    except OSError:
-        return None
-    try:
-        data = os.read(descriptor, size + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(descriptor)
-    if len(data) != size:
-        return None  # it changed since it was listed
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if text.find(BOM, 1) >= 0 or ("\r" in text and LONE_CR.search(text)):
-        return None
-    return text
 
 
 def _unknown_ids(
@@ -207,7 +170,7 @@ def _unknown_ids(
     for path, display, _, _, _ in logs:
         session = sessions.get(display)
         if session is not None and not session.references <= known:
-            tokens = reference_lines(Path(path).read_bytes(), display, mask=redact)
+            tokens = reference_lines(read_bytes(Path(path), display), display, mask=redact)
             found += unknown_id_findings(display, tokens, session.references - known, nearest)
     return found
 
@@ -225,11 +188,19 @@ def _history(root: Path) -> list[Finding]:
         path = top / change.path
         if path.parent != folder or not path.name.endswith(".md"):
             continue  # not a session log: mdmem reads only the folder's own .md files
-        if change.kind == "changed":
-            original = blob_bytes(repo, change.original).decode("utf-8", "replace")
-            current = path.read_bytes().decode("utf-8", "replace")
-            if only_redacted(original, current):
-                continue
         display = f"{root.name}/{SESSIONS}/{path.name}"
+        if change.kind == "changed" and _only_redacted(repo, change.original, path, display):
+            continue
         changed.append(ChangedLog(display, change.kind, change.since, change.path))
     return history_findings(changed)
+
+
+def _only_redacted(repo: git.Repo, original: str, path: Path, display: str) -> bool:
+    """Whether the log differs from the blob `original` only where a secret was redacted."""
+    try:
+        current = read_bytes(path, display)
+    except ParseError:
+        return False  # now a link, or unreadable: a change all the same
+    return only_redacted(
+        blob_bytes(repo, original).decode("utf-8", "replace"), current.decode("utf-8", "replace")
+    )

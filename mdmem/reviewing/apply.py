@@ -10,7 +10,8 @@ from mdmem.errors import MdmemError, SecretError
 from mdmem.reviewing.plan import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
 from mdmem.store import cache
 from mdmem.store.load import Progress, bulk_allocation, load
-from mdmem.store.writer import locked, recover, write_files
+from mdmem.store.lock import locked
+from mdmem.store.writer import recover, write_files
 
 
 @dataclass(frozen=True)
@@ -151,14 +152,12 @@ def review(
     """
     with locked(root):
         recover(root)
-        memo = cache.read_memo(root)
-        # With no memo to compare, the logs are stat'ed as they are read (see `load`).
-        before = cache.fingerprint(root, logs=memo is not None)
-        settled = cache.settled(memo, before)
+        before = cache.fingerprint(root)  # before anything is read: see `save_memo`
+        settled = cache.settled(cache.read_memo(root), before)
         if settled is not None:
             return ReviewPlan(root, (), _summary_from(settled)), ApplyResult((), None, None)
         with bulk_allocation():  # the whole review: collections would walk every parsed line
-            plan = plan_review(load(root, progress=progress, stats=before))
+            plan = plan_review(load(root, progress=progress))
             if dry_run:
                 refuse_secrets(plan, shown=True)
                 return plan, ApplyResult((), None, None)

@@ -1,10 +1,12 @@
-"""A derived cache of parsed session logs, kept outside the tracked tree.
+"""Derived caches of a memory, kept outside the tracked tree: the settled review and lint's.
 
-Committed session logs never change, so a review need not re-read them: each
-entry is trusted only while the file's size and modification time (in ns) match
-what was cached, and the cache is regenerated from the files whenever it is
-missing, stale, unreadable or written by another version. Set MDMEM_NO_CACHE=1
-to bypass it.
+One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
+digest of every source file of the package, `code_version`), and each of its entries
+only while the file it was made from has the size and modification time (in ns) it
+had. A change to any scanner, or to the cache's own layout, is a change of source, so
+no cache outlives the code that wrote it. Each is one JSON object in a file; one that
+is missing, unreadable or foreign counts as empty, and is rebuilt from the files. Set
+MDMEM_NO_CACHE=1 to bypass them.
 """
 
 from __future__ import annotations
@@ -13,71 +15,67 @@ import contextlib
 import functools
 import hashlib
 import json
-import marshal
 import os
-import zlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
-from mdmem.format.sessionlog import Scan, Session, SessionName, session_of
+from mdmem.git.plumbing import git_folder
 
-FORMAT = 1  # bump whenever the ledger scanner's output changes
-# [size, mtime_ns, references, events, unknown keys, heading line]: plain values only.
-Entry = list[Any]
+# A file as a cache entry saw it: [size, mtime_ns].
+Stamp = list[int]
 
 
-def location(root: Path) -> Path | None:
-    """Inside the repository's git folder when there is one, else the user's cache folder."""
+def stamp(stat: os.stat_result) -> Stamp:
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """A digest of mdmem's own source: a cache made by other code is not trusted."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent  # mdmem/
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode("utf-8"))
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def location(root: Path, kind: str) -> Path | None:
+    """Where the cache `kind` of this memory lives (`KIND-DIGEST.json`): inside the
+    repository's git folder when there is one, else the user's cache folder."""
     if os.environ.get("MDMEM_NO_CACHE"):
         return None
     digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
-    git_dir = _git_dir(root)
-    if git_dir is not None:
-        return git_dir / "mdmem" / f"sessions-{digest}.marshal"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "mdmem" / f"sessions-{digest}.marshal"
+    git_dir = git_folder(root)
+    folder = git_dir if git_dir is not None else Path(_user_cache())
+    return folder / "mdmem" / f"{kind}-{digest}.json"
 
 
-def _git_dir(root: Path) -> Path | None:
-    for folder in (root, *root.parents):
-        dot_git = folder / ".git"
-        if dot_git.is_dir():
-            return dot_git
-        if dot_git.is_file():  # a worktree or submodule: `gitdir: PATH`
-            text = dot_git.read_text("utf-8", errors="replace").strip()
-            if text.startswith("gitdir:"):
-                target = Path(text[len("gitdir:") :].strip())
-                return target if target.is_absolute() else (folder / target).resolve()
-    return None
+def _user_cache() -> str:
+    return os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
 
 
-def beside(root: Path, kind: str, suffix: str = ".json") -> Path | None:
-    """Another cache file of this memory, next to the session cache (`KIND-DIGEST.json`,
-    or another suffix)."""
-    sessions = location(root)
-    digest = None if sessions is None else sessions.stem.removeprefix("sessions-")
-    return None if sessions is None else sessions.with_name(f"{kind}-{digest}{suffix}")
-
-
-def read_json(path: Path | None) -> dict[str, Any]:
-    """A cache file's object; {} when it is missing, unreadable or not an object."""
+def load(root: Path, kind: str) -> dict[str, Any]:
+    """The cache `kind` of this memory, when this code wrote it; {} otherwise."""
+    path = location(root, kind)
     if path is None:
         return {}
     try:
-        payload = json.loads(path.read_text("utf-8"))
+        payload = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return {}
-    return payload if isinstance(payload, dict) else {}
+    if not isinstance(payload, dict) or payload.get("code") != code_version():
+        return {}
+    return payload
 
 
-def write_json(path: Path | None, payload: dict[str, Any]) -> None:
+def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
     """Best effort: a cache that cannot be written is simply rebuilt next time."""
-    if path is not None:
-        _write_bytes(path, json.dumps(payload).encode("utf-8"))
-
-
-def _write_bytes(path: Path, data: bytes) -> None:
+    path = location(root, kind)
+    if path is None:
+        return
+    data = json.dumps({"code": code_version(), **payload}).encode("utf-8")
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -85,112 +83,32 @@ def _write_bytes(path: Path, data: bytes) -> None:
         os.replace(temp, path)
 
 
-# The session cache and the review memo hold plain lists, strings and numbers for
-# thousands of logs: marshal writes and reads them about ten times faster than JSON. Its
-# format may change between Python versions; a file this Python cannot read is as good
-# as missing. A checksum comes first: marshal can spend seconds on a damaged length
-# before it gives up.
-_MARKER = b"mdmem session cache\n"
-_MEMO_MARKER = b"mdmem review memo\n"
-
-
-def read_marshal(path: Path | None, marker: bytes) -> object:
-    """A marshalled cache file's value; None when it is missing, damaged or foreign."""
-    if path is None:
-        return None
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head, body = data[: len(marker) + 4], data[len(marker) + 4 :]
-    if head != marker + zlib.crc32(body).to_bytes(4, "big"):
-        return None
-    try:
-        return marshal.loads(body)
-    except (EOFError, ValueError, TypeError):
-        return None
-
-
-def write_marshal(path: Path | None, marker: bytes, value: Any) -> None:
-    """Best effort, as `write_json`."""
-    if path is not None:
-        body = marshal.dumps(value)
-        _write_bytes(path, marker + zlib.crc32(body).to_bytes(4, "big") + body)
-
-
-def load(path: Path | None) -> dict[str, Entry]:
-    payload = read_marshal(path, _MARKER)
-    if not (isinstance(payload, tuple) and len(payload) == 2 and payload[0] == FORMAT):
-        return {}
-    entries = payload[1]
-    return entries if isinstance(entries, dict) else {}
-
-
-def save(path: Path | None, entries: dict[str, Entry]) -> None:
-    write_marshal(path, _MARKER, (FORMAT, entries))
-
-
-def matches(entry: object, size: int, mtime_ns: int) -> TypeGuard[Entry]:
-    """Whether a cached entry is well formed and describes the file as it is now."""
-    return isinstance(entry, list) and len(entry) == 6 and entry[0] == size and entry[1] == mtime_ns
-
-
-def to_entry(scan: Scan, size: int, mtime_ns: int) -> Entry:
-    return [size, mtime_ns, *scan]
-
-
-def from_entry(entry: Entry, name: SessionName, path: str) -> Session | None:
-    """The cached session, or None when the entry is malformed."""
-    try:
-        _, _, references, events, unknown, line = entry
-        return session_of(
-            name,
-            path,
-            (
-                references,
-                [[str(kind), ids, new_id, int(number)] for kind, ids, new_id, number in events],
-                [[int(number), str(key)] for number, key in unknown],
-                int(line),
-            ),
-        )
-    except (TypeError, ValueError):
-        return None
-
-
 # The review memo: a review is a pure function of the memory's files, so when every
 # input file has the size and modification time it had right after the last review,
 # that review's outcome (nothing to change, and its counts) still holds.
-MEMO_FORMAT = 2  # 2: marshal, no longer JSON
-
 
 _TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md")
 _FOLDERS = ("archive", "sessions")
 
 
-def fingerprint(root: Path, *, logs: bool = True) -> dict[str, list[int]]:
-    """relative path -> [size, mtime_ns] of every file a review reads (links not followed),
-    and for each folder whether it is a link and which inode it is.
-
-    `logs=False` leaves the session logs out, for a review that has no memo to compare
-    with: it reads every log anyway and adds their stats as it reads them (`mdmem.store.load`).
-    """
+def fingerprint(root: Path) -> dict[str, Stamp]:
+    """relative path -> stamp of every file a review reads (links not followed), and for
+    each folder whether it is a link and which inode it is."""
     found = _stats(root, _TOP_FILES)
     found.update(_folders(root))
-    for folder in _FOLDERS if logs else ("archive",):
+    for folder in _FOLDERS:
         with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".md"):
-                    stat = entry.stat(follow_symlinks=False)
-                    found[f"{folder}/{entry.name}"] = [stat.st_size, stat.st_mtime_ns]
+                    found[f"{folder}/{entry.name}"] = stamp(entry.stat(follow_symlinks=False))
     return found
 
 
-def _stats(root: Path, relatives: Iterable[str]) -> dict[str, list[int]]:
-    found: dict[str, list[int]] = {}
+def _stats(root: Path, relatives: Iterable[str]) -> dict[str, Stamp]:
+    found: dict[str, Stamp] = {}
     for relative in relatives:
         with contextlib.suppress(OSError):
-            stat = os.lstat(root / relative)
-            found[relative] = [stat.st_size, stat.st_mtime_ns]
+            found[relative] = stamp(os.lstat(root / relative))
     return found
 
 
@@ -203,26 +121,12 @@ def _folders(root: Path) -> dict[str, list[int]]:
     return found
 
 
-@functools.lru_cache(maxsize=1)
-def code_version() -> str:
-    """A digest of mdmem's own source: a memo made by other code is not trusted."""
-    digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent.parent  # mdmem/
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode("utf-8"))
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def read_memo(root: Path) -> dict[str, Any] | None:
     """The record of the last review, when this code made it; see `settled`."""
-    payload = read_marshal(beside(root, "review", ".marshal"), _MEMO_MARKER)
-    if not isinstance(payload, dict) or payload.get("format") != MEMO_FORMAT:
-        return None
-    return payload if payload.get("code") == code_version() else None
+    return load(root, "review") or None
 
 
-def settled(memo: dict[str, Any] | None, current: dict[str, list[int]]) -> dict[str, Any] | None:
+def settled(memo: dict[str, Any] | None, current: dict[str, Stamp]) -> dict[str, Any] | None:
     """The summary of the last review, if no input file changed since it ran."""
     if memo is None or memo.get("fingerprint") != current:
         return None
@@ -231,7 +135,7 @@ def settled(memo: dict[str, Any] | None, current: dict[str, list[int]]) -> dict[
 
 
 def save_memo(
-    root: Path, before: dict[str, list[int]], written: tuple[str, ...], summary: dict[str, Any]
+    root: Path, before: dict[str, Stamp], written: tuple[str, ...], summary: dict[str, Any]
 ) -> None:
     """Record the outcome of a review whose files are now on disk.
 
@@ -245,10 +149,4 @@ def save_memo(
         after.pop(relative, None)
     after.update(_stats(root, written))
     after.update(_folders(root))
-    payload = {
-        "format": MEMO_FORMAT,
-        "code": code_version(),
-        "fingerprint": after,
-        "summary": summary,
-    }
-    write_marshal(beside(root, "review", ".marshal"), _MEMO_MARKER, payload)
+    save(root, "review", {"fingerprint": after, "summary": summary})

@@ -23,10 +23,18 @@ from mdmem.format.memory import (
     Memory,
 )
 from mdmem.format.policy import parse_policy
-from mdmem.format.sessionlog import Session, SessionName, parse_session_names, scan_log, session_of
-from mdmem.format.textfile import TextFile, read
+from mdmem.format.sessionlog import (
+    Scan,
+    Session,
+    SessionName,
+    parse_session_names,
+    scan_log,
+    session_of,
+)
+from mdmem.format.textfile import TextFile
 from mdmem.safety.blocklist import BLOCKED, parse_blocked
-from mdmem.store import cache, workers
+from mdmem.store import workers
+from mdmem.store.files import read, read_bytes, refuse_link
 
 
 def find_root(start: Path, explicit: Path | None = None) -> Path:
@@ -46,179 +54,78 @@ def find_root(start: Path, explicit: Path | None = None) -> Path:
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 T = TypeVar("T")
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: no newline translation
 
 
-def _session_entries(root: Path) -> list[tuple[SessionName, os.DirEntry[str]]]:
+def _session_logs(root: Path) -> list[tuple[SessionName, str]]:
+    """(name, file name) of every session log, in ledger order; a name that breaks the
+    convention is an error."""
     folder = root / SESSIONS
     if not folder.is_dir():
         return []
     refuse_link(folder, f"{root.name}/{SESSIONS}")
-    with os.scandir(folder) as scan:
-        entries = [entry for entry in scan if entry.name.endswith(".md")]
     # Ledger order is (date, time, slug); the stems sort the same way as text, and are unique.
-    entries.sort(key=_stem)
-    shown = f"{root.name}/{SESSIONS}/"
-    names = parse_session_names([entry.name for entry in entries], shown)
-    for entry in entries:
-        if entry.is_symlink():
-            raise ParseError("is a symbolic link; mdmem does not follow links", shown + entry.name)
-    return list(zip(names, entries, strict=True))
+    files = sorted((name for name in os.listdir(folder) if name.endswith(".md")), key=_stem)
+    names = parse_session_names(files, f"{root.name}/{SESSIONS}/")
+    return list(zip(names, files, strict=True))
 
 
-def _stem(entry: os.DirEntry[str]) -> str:
-    return entry.name[:-3]
+def _stem(filename: str) -> str:
+    return filename[:-3]
 
 
-def session_files(root: Path) -> list[tuple[SessionName, Path]]:
-    """Session logs in ledger order; names that break the convention are errors."""
-    return [(name, Path(entry.path)) for name, entry in _session_entries(root)]
-
-
-def read_sessions(
-    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
-) -> tuple[Session, ...]:
-    """Every session log's references, in ledger order (unchanged logs come from the cache).
-
-    `stats`: a review's fingerprint (`mdmem.store.cache.fingerprint`), relative path ->
-    [size, mtime_ns], so that no log is stat'ed twice. A log it lacks is stat'ed here,
-    or as it is read when the cache cannot hold it, and added to it.
-    """
-    with reading_sessions(root, progress, stats) as finish:
-        return finish()
-
-
-# A log to scan: its path, path as shown, size and mtime_ns (-1: not stat'ed yet).
-_LogJob = tuple[str, str, int, int]
-# The share of the logs to scan that a helper process takes, while this one parses the
-# continuity and archive files and then scans the rest (see mdmem.store.workers). Measured on
-# the 10,000-log benchmark: documents 0.26 s, logs 0.87 s alone; (0.26 + 0.87) / 2 / 0.87.
+# A log to scan: its path and its path as shown.
+_LogJob = tuple[Path, str]
+# The share of the logs that a helper process scans, while this one parses the
+# continuity and archive files and then scans the rest (see mdmem.store.workers): the
+# documents take about a third as long as the logs, so each process has half of the
+# whole when the helper takes (1/3 + 1) / 2 of the logs.
 HELPER_SHARE = 0.65
 
 
 @contextlib.contextmanager
 def reading_sessions(
-    root: Path, progress: Progress | None = None, stats: dict[str, list[int]] | None = None
+    root: Path, progress: Progress | None = None
 ) -> Iterator[Callable[[], tuple[Session, ...]]]:
     """Start reading the session logs; the function yielded finishes it and returns them.
 
-    Logs the cache does not hold are scanned by this process and, on a machine with a
-    second core, partly by a helper process that starts at once, so that the caller can
-    parse other files meanwhile. Errors are raised by the function, in ledger order.
+    On a machine with a second core a helper process starts at once and scans part of
+    the logs, so that the caller can parse other files meanwhile. Errors are raised by
+    the function, in ledger order.
     """
     try:
-        entries = _session_entries(root)
+        logs = _session_logs(root)
     except ParseError as error:
         yield functools.partial(_raise, error)  # when the sessions are asked for, as before
         return
-    cache_file = cache.location(root)
-    cached = cache.load(cache_file)
-    known: list[Session | None] = []
-    jobs: list[_LogJob] = []
-    for name, entry in entries:
-        display = f"{root.name}/{SESSIONS}/{entry.name}"
-        hit = cached.get(entry.name)
-        found = stats.get(f"{SESSIONS}/{entry.name}") if stats is not None else None
-        if found is not None:
-            size, mtime_ns = found
-        elif hit is not None:
-            size, mtime_ns = _stat(entry)
-        else:
-            size = mtime_ns = -1  # nothing to check against: stat'ed as it is read
-        session = None
-        if size >= 0 and cache.matches(hit, size, mtime_ns):
-            session = cache.from_entry(hit, name, display)
-        if session is None:
-            jobs.append((entry.path, display, size, mtime_ns))
-        known.append(session)
+    jobs = [(root / SESSIONS / file, f"{root.name}/{SESSIONS}/{file}") for _, file in logs]
 
     with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
         def finish() -> tuple[Session, ...]:
-            own: list[cache.Entry] = []
+            own: list[Scan] = []
             for job in shared.own:
                 own.append(_scan_log(job))
                 if progress is not None and len(own) % 500 == 0:  # the helper keeps pace
-                    progress(len(own) * len(jobs) // len(shared.own), len(entries))
-            scanned = iter(zip(jobs, shared.results(own), strict=True))
-            fresh: dict[str, cache.Entry] = {}
-            sessions: list[Session] = []
-            for (name, entry), session in zip(entries, known, strict=True):
-                if session is None:
-                    (_, display, _, _), hit = next(scanned)
-                    session = session_of(name, display, (hit[2], hit[3], hit[4], hit[5]))
-                else:
-                    hit = cached[entry.name]
-                fresh[entry.name] = hit
-                sessions.append(session)
-            if progress is not None and entries:
-                progress(len(entries), len(entries))
-            if stats is not None:
-                for filename, (size, mtime_ns, *_) in fresh.items():
-                    stats.setdefault(f"{SESSIONS}/{filename}", [size, mtime_ns])
-            if fresh != cached:
-                cache.save(cache_file, fresh)
-            return tuple(sessions)
+                    progress(len(own) * len(jobs) // len(shared.own), len(jobs))
+            scans = shared.results(own)
+            if progress is not None and jobs:
+                progress(len(jobs), len(jobs))
+            return tuple(
+                session_of(name, display, scan)
+                for (name, _), (_, display), scan in zip(logs, jobs, scans, strict=True)
+            )
 
         yield finish
-
-
-def _stat(entry: os.DirEntry[str]) -> tuple[int, int]:
-    """Size and mtime_ns; (-1, -1) when the log cannot be stat'ed, which `_scan_log` reports."""
-    try:
-        stat = entry.stat()
-    except OSError:
-        return -1, -1
-    return stat.st_size, stat.st_mtime_ns
 
 
 def _raise(error: Exception) -> tuple[Session, ...]:
     raise error
 
 
-def _scan_log(job: _LogJob) -> cache.Entry:
-    """One log's cache entry, from its bytes: no state, so a helper process can run it."""
-    path, display, size, mtime_ns = job
-    try:
-        descriptor = os.open(path, _READ_FLAGS)
-        try:
-            if size < 0:  # not stat'ed yet: the open file is, before it is read
-                stat = os.fstat(descriptor)
-                size, mtime_ns = stat.st_size, stat.st_mtime_ns
-            data = _read_all(descriptor, size)
-        finally:
-            os.close(descriptor)
-    except OSError as exc:
-        raise ParseError(f"cannot be read: {exc.strerror}", display) from None
-    return cache.to_entry(scan_log(data, display), size, mtime_ns)
-
-
-def read_bytes(path: str, size: int) -> bytes:
-    """A file's bytes when its size is known: one read call, where `open().read()` makes
-    several (a tenth of a large review's time went to them)."""
-    descriptor = os.open(path, _READ_FLAGS)
-    try:
-        return _read_all(descriptor, size)
-    finally:
-        os.close(descriptor)
-
-
-def _read_all(descriptor: int, size: int) -> bytes:
-    """What is left of an open file, expected to hold `size` bytes; a file that grew or
-    shrank since its size was taken is read to its end all the same."""
-    data = os.read(descriptor, size + 1)
-    if len(data) != size:
-        chunks = [data]
-        while chunk := os.read(descriptor, 1 << 20):
-            chunks.append(chunk)
-        data = b"".join(chunks)
-    return data
-
-
-def refuse_link(folder: Path, display: str) -> None:
-    """A linked folder could lead reads (and the review's writes) outside the repository."""
-    if folder.is_symlink():
-        raise ParseError("is a symbolic link; mdmem does not follow links", display)
+def _scan_log(job: _LogJob) -> Scan:
+    """One log's scan, from its bytes: no state, so a helper process can run it."""
+    path, display = job
+    return scan_log(read_bytes(path, display), display)
 
 
 def archive_paths(root: Path) -> list[Path]:
@@ -266,7 +173,6 @@ def load(
     strict_ids: bool = True,
     progress: Progress | None = None,
     forward_layer: bool = True,
-    stats: dict[str, list[int]] | None = None,
 ) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 
@@ -275,11 +181,11 @@ def load(
     `strict_ids=False` accepts an id twice in continuity too (lint reports it as a finding).
     `progress(done, total)` is called now and then while the session logs are read.
     `forward_layer=False` leaves blocked.md and vision.md unread (lint reads them itself,
-    so that an error in one is a finding of its own). `stats`: see `read_sessions`.
+    so that an error in one is a finding of its own).
     """
     root = Path(root).resolve()
     label = root.name
-    with reading_sessions(root, progress, stats) as finish_sessions:
+    with reading_sessions(root, progress) as finish_sessions:
         continuity = parse_document(
             read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
         )

@@ -1,4 +1,4 @@
-"""Pure per-item work shared with one forked helper process, on a machine with a second core.
+"""Pure per-item work shared with one forked helper process, where a second core makes it pay.
 
 A cold review reads every session log once; on two cores a helper process can scan
 part of them while this one parses the documents. Nothing depends on the helper:
@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -26,11 +26,13 @@ SHARE_FROM = 2000
 
 
 def can_fork() -> bool:
-    """Fork only where it is safe and pays: POSIX, a second core, no other thread."""
+    """Whether forking is safe here: POSIX, and no other thread."""
     if not hasattr(os, "fork") or sys.platform == "win32":
         return False
-    if threading.active_count() != 1:  # a forked copy of a threaded process can deadlock
-        return False
+    return threading.active_count() == 1  # a forked copy of a threaded process can deadlock
+
+
+def _second_core() -> bool:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return (cores or 1) > 1
 
@@ -40,45 +42,24 @@ class Shared(Generic[T, R]):
 
     Use as a context manager: the helper is stopped and reaped however the block ends.
     `own` are the items to compute here; `results(own_results)` returns all results in
-    item order.
+    item order. `helper`: None starts one where it pays (from SHARE_FROM items, on a
+    machine with a second core), True wherever forking is safe, False never.
     """
 
-    def __init__(self, work: Callable[[T], R], items: Sequence[T], share: float) -> None:
-        self._work = work
-        self._items = items
-        self._pid = 0
-        self._read_end = -1
-        cut = len(items)
-        if len(items) >= SHARE_FROM and can_fork():
-            cut = len(items) - int(len(items) * share)
-            self._start(items[cut:])
+    def __init__(
+        self,
+        work: Callable[[T], R],
+        items: Sequence[T],
+        share: float,
+        *,
+        helper: bool | None = None,
+    ) -> None:
+        self._work, self._items = work, items
+        if helper is None:
+            helper = len(items) >= SHARE_FROM and _second_core()
+        cut = len(items) - int(len(items) * share) if helper and can_fork() else len(items)
+        self._pid, self._read_end = _fork(work, items[cut:]) if cut < len(items) else (0, -1)
         self.own = items[:cut]
-
-    def _start(self, items: Sequence[T]) -> None:
-        read_end, write_end = os.pipe()
-        # Ctrl-C reaches both processes: the helper must die of it without running any
-        # of this process's handlers, so it is blocked across the fork.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_end)
-            os.close(write_end)
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-            return
-        if pid == 0:  # the helper: compute, send, and leave without cleanup of any kind
-            status = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-                os.close(read_end)
-                _send(write_end, _prefix(self._work, items))
-                status = 0
-            finally:
-                os._exit(status)
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        os.close(write_end)
-        self._pid, self._read_end = pid, read_end
 
     def results(self, own_results: list[R]) -> list[R]:
         """The results of every item: `own_results` (one per item of `own`), then the
@@ -97,11 +78,7 @@ class Shared(Generic[T, R]):
         # Not in a `finally`: interrupted here (a SIGINT sent to this process alone), the
         # caller's `__exit__` kills the helper instead of waiting for it to finish its share.
         self._reap(kill=False)
-        try:
-            payload = marshal.loads(b"".join(chunks))
-        except (EOFError, ValueError, TypeError):
-            return []
-        return payload if isinstance(payload, list) else []
+        return _loads(b"".join(chunks))
 
     def _reap(self, *, kill: bool) -> None:
         pid, self._pid = self._pid, 0  # first: an interrupt below must not make a second try
@@ -117,6 +94,35 @@ class Shared(Generic[T, R]):
 
     def __exit__(self, *exc_info: object) -> None:
         self._reap(kill=True)
+
+
+def _fork(work: Callable[[T], R], items: Sequence[T]) -> tuple[int, int]:
+    """Start a helper that sends back `work` over `items`: its pid and the read end of its
+    pipe, or (0, -1) when no process could be started."""
+    read_end, write_end = os.pipe()
+    # Ctrl-C reaches both processes: the helper must die of it without running any
+    # of this process's handlers, so it is blocked across the fork.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        return 0, -1
+    if pid == 0:  # the helper: compute, send, and leave without cleanup of any kind
+        status = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            os.close(read_end)
+            _send(write_end, _prefix(work, items))
+            status = 0
+        finally:
+            os._exit(status)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    os.close(write_end)
+    return pid, read_end
 
 
 def _prefix(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -135,3 +141,12 @@ def _send(descriptor: int, results: list[R]) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(descriptor, view) :]
+
+
+def _loads(data: bytes) -> list[Any]:
+    """The helper's results; [] when it died before sending them whole."""
+    try:
+        payload = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return []
+    return payload if isinstance(payload, list) else []

@@ -1,4 +1,4 @@
-"""All-or-nothing writes: temp files, a journal, atomic renames, and a lock per memory folder.
+"""All-or-nothing writes: temp files, a journal and atomic renames, under the memory's lock.
 
 A set of files is written by (1) writing a pending journal that names every
 target and the SHA-256 of each new text, (2) writing each new text to a temp file
@@ -20,25 +20,19 @@ rather than report a write finished that never arrived.
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import json
 import os
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdmem.errors import LockError, WriteError
+from mdmem.errors import WriteError
+from mdmem.store.lock import locked
 
 JOURNAL = ".mdmem-journal"
 PENDING = ".mdmem-journal.pending"
-LOCK = ".mdmem.lock"
 TEMP_SUFFIX = ".mdmem-tmp"
-
-# How long `locked` waits for another process, in seconds. The CLI sets it from
-# `--lock-timeout` / MDMEM_LOCK_TIMEOUT; library callers may pass `timeout=` instead.
-LOCK_TIMEOUT = 30.0
 
 # Test seam: called with a label before every step that touches the disk.
 fault_hook: Callable[[str], None] | None = None
@@ -330,144 +324,3 @@ def finish_interrupted(root: Path, timeout: float | None = None) -> list[str]:
         for folder in folders:
             finished += recover(folder)
     return finished
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-_held: set[Path] = set()
-
-
-def _host() -> str:
-    """This machine's name, as a lock records it (`os.uname` where there is one: the
-    platform and socket modules take longer to load than a review of a small memory)."""
-    if hasattr(os, "uname"):
-        return os.uname().nodename
-    import platform
-
-    return platform.node()
-
-
-@contextlib.contextmanager
-def locked(root: Path, timeout: float | None = None, poll: float = 0.05) -> Iterator[None]:
-    """Hold the memory folder's lock; wait up to `timeout` seconds, clear a dead holder's lock.
-
-    `timeout` None means `LOCK_TIMEOUT`. Re-entrant within one process, so a command
-    may lock and then call library functions that lock too.
-    """
-    path = (root / LOCK).resolve()
-    if path in _held:
-        yield
-        return
-    wait = LOCK_TIMEOUT if timeout is None else timeout
-    host = _host()
-    stamp = f"{os.getpid()} {host} {os.urandom(8).hex()}\n"
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            if _create(path, stamp):
-                break
-        except OSError as exc:
-            raise WriteError(f"cannot lock {path}: {exc.strerror}") from None
-        seen = _read(path)
-        holder = _holder(seen)
-        if holder is not None and holder[1] == host and not _alive(holder[0]):
-            _break_stale(path, seen)
-            continue
-        if time.monotonic() >= deadline:
-            who = f"process {holder[0]} on {holder[1]}" if holder else "another process"
-            raise LockError(
-                f"the memory is locked by {who} (waited {wait:g} s); wait for it to finish, "
-                f"or delete {path.name} if no mdmem is running",
-                path,
-            )
-        time.sleep(poll)
-    _held.add(path)
-    try:
-        _sweep_strays(path)
-        yield
-    finally:
-        _held.discard(path)
-        if _read(path) == stamp:
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-
-
-def _create(path: Path, stamp: str) -> bool:
-    """Create the lock file with its content in one step; False when it exists already.
-
-    Written aside and hard-linked into place, so a crash can never leave an empty lock
-    that no one could tell is stale. Without hard links, an exclusive create.
-    """
-    aside = path.with_name(f"{path.name}.{os.getpid()}")
-    try:
-        aside.write_text(stamp, "utf-8")
-        try:
-            os.link(aside, path)
-        except FileExistsError:
-            return False
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
-                raise
-            try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                return False
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(stamp)
-        return True
-    finally:
-        with contextlib.suppress(OSError):
-            aside.unlink()
-
-
-def _break_stale(path: Path, stale: str | None) -> None:
-    """Remove a dead holder's lock, and only that one.
-
-    Two waiters may judge the same lock stale; the first to move it aside wins. If
-    what was moved aside is not the stale lock (another waiter already replaced it
-    with a live one), it goes straight back.
-    """
-    aside = path.with_name(f"{path.name}.stale.{os.getpid()}")
-    try:
-        os.rename(path, aside)
-    except FileNotFoundError:
-        return
-    try:
-        if _read(aside) != stale:
-            with contextlib.suppress(OSError):
-                os.link(aside, path)
-    finally:
-        with contextlib.suppress(OSError):
-            aside.unlink()
-
-
-def _sweep_strays(path: Path) -> None:
-    """Delete lock side files (`.mdmem.lock.PID`) that a killed process left behind."""
-    for stray in path.parent.glob(path.name + ".*"):
-        pid = stray.name.rsplit(".", 1)[-1]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            with contextlib.suppress(OSError):
-                stray.unlink()
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text("utf-8")
-    except (OSError, ValueError):
-        return None
-
-
-def _holder(text: str | None) -> tuple[int, str] | None:
-    """(pid, host) from a lock file's `PID HOST [NONCE]` line."""
-    fields = (text or "").split()
-    if len(fields) < 2 or not fields[0].isdigit():
-        return None
-    return int(fields[0]), fields[1]

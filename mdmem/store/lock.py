@@ -1,0 +1,57 @@
+"""The memory folder's lock, so that commands sharing a memory take turns.
+
+An OS lock (`flock`, through filelock) on `memory/.mdmem.lock`: the operating system
+releases it when its holder exits, however it exits, so no lock is ever stale and
+none is broken by guessing whether its holder still runs. The file stays after
+release, since waiters must all lock the same file; init's .gitignore lists it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import filelock
+
+from mdmem.errors import LockError, WriteError
+
+LOCK = ".mdmem.lock"
+
+# How long `locked` waits for another process, in seconds. The CLI sets it from
+# `--lock-timeout` / MDMEM_LOCK_TIMEOUT; library callers may pass `timeout=` instead.
+TIMEOUT = 30.0
+
+_held: set[Path] = set()
+
+
+@contextlib.contextmanager
+def locked(root: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the memory folder's lock, waiting up to `timeout` seconds (None: `TIMEOUT`).
+
+    Re-entrant within one process, so a command may lock and then call library
+    functions that lock too.
+    """
+    path = (root / LOCK).resolve()
+    if path in _held:
+        yield
+        return
+    wait = TIMEOUT if timeout is None else timeout
+    lock = filelock.FileLock(path)
+    try:
+        lock.acquire(timeout=wait)
+    except filelock.Timeout:
+        raise LockError(
+            f"another mdmem command holds this memory's lock (waited {wait:g} s); let it "
+            "finish and run this command again, or wait longer with --lock-timeout SECONDS "
+            "or MDMEM_LOCK_TIMEOUT",
+            path,
+        ) from None
+    except OSError as exc:
+        raise WriteError(f"cannot lock {path}: {exc.strerror}") from None
+    _held.add(path)
+    try:
+        yield
+    finally:
+        _held.discard(path)
+        lock.release()
