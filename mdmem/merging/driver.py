@@ -43,20 +43,22 @@ from pathlib import Path
 
 from mdmem.errors import ParseError
 from mdmem.format.document import Document, Fact, heading, parse_document
-from mdmem.format.textfile import BOM, TextFile, body, decode, ending, split_lines
+from mdmem.format.textfile import body, decode, ending
 from mdmem.merging.diff3 import (
     CONFLICT,
     OURS,
     STABLE,
     THEIRS,
-    ended,
+    both_sides,
     join_lines,
     markers,
     merge_chunks,
     merge_text,
     normal,
+    taken_side,
+    text_file,
 )
-from mdmem.merging.footers import CLASH, merge_footer, ordered_keys, three_way, through_order
+from mdmem.merging.footers import merge_footer, ordered_keys, through_order
 from mdmem.reviewing.stamps import read_stamps
 from mdmem.store.writer import replace_file
 
@@ -150,7 +152,7 @@ def _fallback(merged: Merged, reason: str, union: bool = False) -> Merged:
 
 
 def _version(text: str, label: str) -> _Version:
-    file = TextFile(label, split_lines(text.removeprefix(BOM)), text.startswith(BOM))
+    file = text_file(label, text)
     document = parse_document(file)
     stamps = read_stamps(document)
     stamp_at = {index: key for key, (index, _) in stamps.items() if key in STAMP_KEYS}
@@ -250,16 +252,13 @@ class _Merge:
             OURS: self.ours.tokens[slice(*ours)],
             THEIRS: self.theirs.tokens[slice(*theirs)],
         }
-        layout = None
+        layout = CONFLICT
         for blanks in (True, False):
-            prose = {name: _prose(tokens, blanks) for name, tokens in parts.items()}
-            if prose[OURS] == prose[THEIRS] or prose[THEIRS] == prose["base"]:
-                layout = OURS
-            elif prose[OURS] == prose["base"]:
-                layout = THEIRS
-            if layout is not None:
+            prose = [_prose(tokens, blanks) for tokens in parts.values()]
+            layout = taken_side(*prose)
+            if layout != CONFLICT:
                 break
-        if layout is None:
+        if layout == CONFLICT:
             return None
         other = THEIRS if layout == OURS else OURS
         spans = {OURS: ours, THEIRS: theirs}
@@ -370,15 +369,14 @@ class _Merge:
             return _Outcome(self.lines(name, fact.start, fact.end))
         texts = [None if base is None else self.text(self.base, base)]
         texts += [self.text(self.ours, ours), self.text(self.theirs, theirs)]
-        source = three_way(*texts)
+        source = taken_side(*texts)
         fields = merge_footer(None if base is None else base.footer, ours.footer, theirs.footer)
-        if source is CLASH or fields is None:
+        if source == CONFLICT or fields is None:
             mine = self.lines(OURS, ours.start, ours.end)
             other = self.lines(THEIRS, theirs.start, theirs.end)
-            if self.union:
-                return _Outcome(tuple(ended([*mine, *other], self.newline)), copies=2)
-            return _Outcome(tuple(markers(mine, other, self.newline)), conflict=True)
-        if source == texts[1]:
+            kept = tuple(both_sides(mine, other, self.newline, self.union))
+            return _Outcome(kept, conflict=not self.union, copies=2 if self.union else 1)
+        if source == OURS:
             text = self.lines(OURS, ours.start, ours.footer_index)
         else:
             text = self.lines(THEIRS, theirs.start, theirs.footer_index)
@@ -395,10 +393,10 @@ class _Merge:
             if base is not None and base == (ours or theirs):
                 return _Outcome(None)
             return _Outcome(self.stamp_line(OURS if theirs is None else THEIRS, key))
-        value = three_way(base, ours, theirs)
-        if value is CLASH:
-            value = max(ours, theirs, key=through_order)
-        return _Outcome(self.stamp_line(OURS if value == ours else THEIRS, key))
+        side = taken_side(base, ours, theirs)
+        if side == CONFLICT:
+            side = OURS if max(ours, theirs, key=through_order) == ours else THEIRS
+        return _Outcome(self.stamp_line(side, key))
 
     def stamp_line(self, name: str, key: str) -> tuple[str, ...]:
         version = self.side(name)
@@ -486,8 +484,7 @@ def _prose(tokens: tuple[Token, ...], blanks: bool) -> list[str]:
 
 def _check(text: str, kept: list[str], path: str) -> None:
     """A clean result must parse and hold exactly the facts the merge kept."""
-    file = TextFile(f"{path} (merged)", split_lines(text.removeprefix(BOM)))
-    document = parse_document(file, unique_ids=False)
+    document = parse_document(text_file(f"{path} (merged)", text), unique_ids=False)
     found = sorted(fact.id for fact in document.facts)
     if found != sorted(kept):
         raise ParseError(f"facts {sorted(set(found) ^ set(kept))} lost or doubled", path)
