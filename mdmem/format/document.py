@@ -23,7 +23,6 @@ from mdmem.format.textfile import (
     TextFile,
     body,
     check_conflict_markers,
-    check_conflict_markers_text,
     is_split,
 )
 
@@ -198,10 +197,7 @@ def _parse(file: TextFile, unique_ids: bool, whole_text: bool) -> Document:
     lines = file.lines
     path = file.path
     whole = _whole_text(file) if whole_text else None
-    if whole is None:
-        check_conflict_markers(lines, path)
-    else:
-        check_conflict_markers_text(whole, path)
+    check_conflict_markers(lines if whole is None else whole, path)
     sections: list[Section] = []
     facts: list[Fact] = []
     footerless: list[Item] = []

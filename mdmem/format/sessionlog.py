@@ -16,7 +16,7 @@ from mdmem.errors import ParseError
 from mdmem.format.document import Fences
 from mdmem.format.footer import ID_PATTERN, valid_date
 from mdmem.format.frozen import maker
-from mdmem.format.textfile import LONE_CR, check_conflict_markers_text, decode_text
+from mdmem.format.textfile import LONE_CR, check_conflict_markers, decode_text
 
 REFERENCES_HEADING = "## Memory References"
 EVENT_KEYS = (
@@ -205,8 +205,7 @@ def _section(data: bytes, path: str) -> tuple[int, str] | None:
         return None
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
-    if "<<<<<<<" in text or "=======" in text or ">>>>>>>" in text or "|||||||" in text:
-        check_conflict_markers_text(text, path)  # a marker line opens with one of these runs
+    check_conflict_markers(text, path)
     fenced = _fenced_blocks(text) if "```" in text or "~~~" in text else []
     position = _heading_position(text, fenced)
     if position < 0:
