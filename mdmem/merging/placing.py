@@ -3,7 +3,7 @@
 A stretch only one side changed is taken from that side. Where both changed it,
 their prose decides: when it agrees, the side whose prose wins gives the layout and
 the other side's facts and stamps are added to it, each in its own section, by its
-neighbours (`anchor`); when the prose differs, the stretch is a clash, left between
+neighbours (`_anchor`); when the prose differs, the stretch is a clash, left between
 markers (with `union`, both sides' stretches are kept instead). Last, what was
 deleted or placed twice is dropped and a kept fact the skeleton lost is put back.
 """
@@ -74,7 +74,7 @@ def _resolve(
     """Both sides changed this stretch: fine when their prose agrees (facts are keyed).
 
     The side whose prose wins gives the layout; the other side's keyed items are
-    added to it (see `anchor`), with a blank line before each in a loose list.
+    added to it (see `_anchor`), with a blank line before each in a loose list.
     """
     spans = {OURS: ours, THEIRS: theirs}
     stretch = {name: sides.side(name).tokens[slice(*span)] for name, span in spans.items()}
@@ -94,7 +94,7 @@ def _resolve(
             for j, k in ((i - 1, i - 2), (i + 1, i + 2))
             if 0 <= k < len(tokens) and blank(tokens[j]) and tokens[k][0] != "line"
         ]
-        at = anchor(sides, outcomes, tokens[i], placed, other)
+        at = _anchor(sides, outcomes, tokens[i], placed, other)
         placed[at:at] = [Piece(other, j) for j in near[:1]] + [Piece(other, i)]
         present.add(tokens[i])
     return placed
@@ -113,7 +113,7 @@ def _prose(tokens: tuple[Token, ...], blanks: bool) -> list[str]:
     return [t[1] for t in tokens if t[0] == "line" and (blanks or t[1].strip())]
 
 
-def anchor(sides: Sides, outcomes: Outcomes, token: Token, placed: list[Piece], other: str) -> int:
+def _anchor(sides: Sides, outcomes: Outcomes, token: Token, placed: list[Piece], other: str) -> int:
     """Where an added item goes among `placed`, always within its own section.
 
     After the nearest kept fact that precedes it in base (for a fact base has),
@@ -153,9 +153,9 @@ def anchor(sides: Sides, outcomes: Outcomes, token: Token, placed: list[Piece], 
 
 
 def _put_back(sides: Sides, outcomes: Outcomes, out: list[Piece | Clash], token: Token) -> None:
-    """Into its own section, by its neighbours there (see `anchor`)."""
+    """Into its own section, by its neighbours there (see `_anchor`)."""
     name = OURS if token in sides.ours.tokens else THEIRS
     pieces = [(n, piece) for n, piece in enumerate(out) if isinstance(piece, Piece)]
-    at = anchor(sides, outcomes, token, [piece for _, piece in pieces], name)
+    at = _anchor(sides, outcomes, token, [piece for _, piece in pieces], name)
     position = pieces[at][0] if at < len(pieces) else len(out)
     out.insert(position, Piece(name, sides.side(name).tokens.index(token)))
