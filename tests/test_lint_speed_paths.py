@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mdmem.format import textfile
 from mdmem.git import plumbing as gitio
 from mdmem.linting import checks as lint
 from mdmem.linting import run as lintrun
@@ -156,7 +157,7 @@ def test_property_the_quick_checks_change_no_finding(text: str) -> None:
     # scan has no such check; tests/test_secrets_oracle.py compares it with a full scan.)
     found = lint.text_findings("memory/x.md", text, facts=False)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lint, "MARKER_RUNS", ("",))
+        patch.setattr(textfile, "MARKER_RUNS", ("",))
         assert lint.text_findings("memory/x.md", text, facts=False) == found
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from mdmem.cli import main
 from mdmem.format.document import parse_document
 from mdmem.format.textfile import TextFile, split_lines
-from mdmem.merging.driver import merge_continuity, merge_lines
+from mdmem.merging.continuity import merge_continuity, merge_lines
 
 HEAD = "# Continuity\n\nLong-term memory of paygate.\n\n## Project State\n\n"
 

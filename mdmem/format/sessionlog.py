@@ -14,7 +14,7 @@ from typing import Any
 from mdmem.errors import ParseError
 from mdmem.format.fences import Blocks, fenced_blocks, inside
 from mdmem.format.footer import ID_PATTERN, valid_date
-from mdmem.format.textfile import LONE_CR, check_conflict_markers_text, decode_text
+from mdmem.format.textfile import LONE_CR, check_conflict_markers, decode_text
 
 REFERENCES_HEADING = "## Memory References"
 EVENT_KEYS = (
@@ -169,8 +169,7 @@ def _section(data: bytes, path: str) -> tuple[int, str] | None:
         return None
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
-    if "<<<<<<<" in text or "=======" in text or ">>>>>>>" in text or "|||||||" in text:
-        check_conflict_markers_text(text, path)  # a marker line opens with one of these runs
+    check_conflict_markers(text, path)
     fenced = fenced_blocks(text) if "```" in text or "~~~" in text else []
     position = _heading_position(text, fenced)
     if position < 0:

@@ -5,15 +5,16 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mdmem.errors import ParseError
 
 BOM = "\ufeff"
 LONE_CR = re.compile(r"\r(?!\n)")
-_CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?:\s|$)")
-MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")  # what a marker line opens with
-_CONFLICT_ANYWHERE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:\s|$)", re.MULTILINE)
+# A merge-conflict marker line: one of git's marker runs, then whitespace or the line's end.
+MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
+_CONFLICT_MARKER = re.compile("(?:" + "|".join(map(re.escape, MARKER_RUNS)) + r")(?:\s|$)")
 
 
 @dataclass(frozen=True)
@@ -129,30 +130,18 @@ def decode_text(data: bytes, path: str) -> str:
     return text
 
 
-def check_conflict_markers_text(text: str, path: str) -> None:
-    """`check_conflict_markers` for a whole text at once (one search, no line loop)."""
-    if not any(run in text for run in MARKER_RUNS):
-        return  # the usual text, found clean by substring search alone
-    found = _CONFLICT_ANYWHERE.search(text)
-    if found is not None:
-        line = text.count("\n", 0, found.start()) + 1
-        raise ParseError(
-            "merge-conflict marker; resolve the conflict before running mdmem", path, line
-        )
+def conflict_marker_lines(text: str | Sequence[str]) -> list[int]:
+    """The 1-based numbers of the lines of a text, or of its lines, that are conflict markers."""
+    if isinstance(text, str):
+        if not any(run in text for run in MARKER_RUNS):
+            return []  # the usual text, found clean by substring search alone
+        text = split_lines(text)
+    return [number for number, line in enumerate(text, 1) if _CONFLICT_MARKER.match(line)]
 
 
-def conflict_marker_lines(lines: tuple[str, ...] | list[str]) -> list[int]:
-    """The 1-based numbers of the lines that are merge-conflict markers."""
-    return [
-        number
-        for number, line in enumerate(lines, 1)
-        if line[:1] in "<=>|" and _CONFLICT.match(line)
-    ]
-
-
-def check_conflict_markers(lines: tuple[str, ...] | list[str], path: str) -> None:
-    """Refuse a file that still holds merge-conflict markers."""
-    markers = conflict_marker_lines(lines)
+def check_conflict_markers(text: str | Sequence[str], path: str) -> None:
+    """Refuse a text, or its lines, that still holds merge-conflict markers."""
+    markers = conflict_marker_lines(text)
     if markers:
         raise ParseError(
             "merge-conflict marker; resolve the conflict before running mdmem", path, markers[0]

@@ -16,7 +16,7 @@ from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Docu
 from mdmem.format.memory import Memory
 from mdmem.format.serves import serves_targets
 from mdmem.format.sessionlog import EVENT_KEYS, SessionName, parse_session_name
-from mdmem.format.textfile import MARKER_RUNS, conflict_marker_lines, split_lines
+from mdmem.format.textfile import conflict_marker_lines
 from mdmem.linting.findings import Finding, finding
 from mdmem.reviewing.plan import Decision, plan_review
 from mdmem.reviewing.stamps import last_review_through, read_stamps
@@ -45,8 +45,6 @@ def parse_finding(error: ParseError, fallback_path: str) -> Finding:
 
 def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
     """Conflict markers and secrets in any memory text; poisoning markers where facts live."""
-    # Every marker line begins with one of the runs: a text holding none is not split.
-    marked = any(run in text for run in MARKER_RUNS)
     found = [
         finding(
             "E007",
@@ -55,7 +53,7 @@ def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
             "merge-conflict marker",
             "resolve the conflict, keeping the facts of both sides, and delete the markers",
         )
-        for line in (conflict_marker_lines(split_lines(text)) if marked else ())
+        for line in conflict_marker_lines(text)
     ]
     for secret in find_secrets(text):
         found.append(

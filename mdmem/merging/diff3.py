@@ -72,7 +72,8 @@ def merge_chunks(base: Sequence[T], ours: Sequence[T], theirs: Sequence[T]) -> l
         o = (at_ours, ours_start)
         t = (at_theirs, theirs_start)
         if o[0] < o[1] or t[0] < t[1] or b[0] < b[1]:
-            chunks.append(Chunk(_kind(base, ours, theirs, b, o, t), b, o, t))
+            parts = list(base[slice(*b)]), list(ours[slice(*o)]), list(theirs[slice(*t)])
+            chunks.append(Chunk(taken_side(*parts), b, o, t))
         if size:
             chunks.append(
                 Chunk(
@@ -86,18 +87,12 @@ def merge_chunks(base: Sequence[T], ours: Sequence[T], theirs: Sequence[T]) -> l
     return chunks
 
 
-def _kind(
-    base: Sequence[T],
-    ours: Sequence[T],
-    theirs: Sequence[T],
-    b: tuple[int, int],
-    o: tuple[int, int],
-    t: tuple[int, int],
-) -> str:
-    base_part, ours_part, theirs_part = base[b[0] : b[1]], ours[o[0] : o[1]], theirs[t[0] : t[1]]
-    if list(ours_part) == list(theirs_part) or list(theirs_part) == list(base_part):
+def taken_side(base: object, ours: object, theirs: object) -> str:
+    """The three-way rule, for a stretch or a single value: OURS where theirs kept base
+    or both made the same change, THEIRS where only theirs changed it, else CONFLICT."""
+    if ours == theirs or theirs == base:
         return OURS
-    if list(ours_part) == list(base_part):
+    if ours == base:
         return THEIRS
     return CONFLICT
 
@@ -120,8 +115,7 @@ def merge_text(
     kept, ours first, with no markers (git's union merge).
     """
     files = [
-        TextFile(side, split_lines(text.removeprefix(BOM)))
-        for side, text in (("base", base), ("ours", ours), ("theirs", theirs))
+        text_file(side, text) for side, text in (("base", base), ("ours", ours), ("theirs", theirs))
     ]
     keys = [[body(line) for line in file.lines] for file in files]
     newline = files[1].newline
@@ -135,16 +129,27 @@ def merge_text(
         else:
             mine = files[1].lines[slice(*chunk.ours)]
             other = normal(files[2].lines[slice(*chunk.theirs)], newline)
-            if union:
-                out.extend(ended([*mine, *other], newline))
-                continue
-            conflicts.append(f"line {len(out) + 1}")
-            out.extend(markers(mine, other, newline))
-    return join_lines(out, newline, ours.startswith(BOM)), tuple(conflicts)
+            if not union:
+                conflicts.append(f"line {len(out) + 1}")
+            out.extend(both_sides(mine, other, newline, union))
+    return join_lines(out, newline, files[1].bom), tuple(conflicts)
+
+
+def text_file(path: str, text: str) -> TextFile:
+    """A text as the merge reads it: its lines, without the byte-order mark `bom` records."""
+    return TextFile(path, split_lines(text.removeprefix(BOM)), text.startswith(BOM))
 
 
 def normal(lines: Iterable[str], newline: str) -> tuple[str, ...]:
     return tuple(with_ending(line, newline) if ending(line) else line for line in lines)
+
+
+def both_sides(mine: Iterable[str], other: Iterable[str], newline: str, union: bool) -> list[str]:
+    """Two sides' rewrites of one stretch: kept one after the other with `union`, else
+    between conflict markers."""
+    if union:
+        return ended([*mine, *other], newline)
+    return markers(mine, other, newline)
 
 
 def markers(mine: Iterable[str], other: Iterable[str], newline: str) -> list[str]:
@@ -158,5 +163,4 @@ def ended(lines: Iterable[str], newline: str) -> list[str]:
 
 def join_lines(lines: list[str], newline: str, bom: bool) -> str:
     """Join lines; a line that lost its place at the end of a file gets an ending back."""
-    fixed = [line if ending(line) else line + newline for line in lines[:-1]]
-    return (BOM if bom else "") + "".join([*fixed, *lines[-1:]])
+    return (BOM if bom else "") + "".join([*ended(lines[:-1], newline), *lines[-1:]])

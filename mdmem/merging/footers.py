@@ -11,26 +11,44 @@ creator's) merges three ways, and a clash is a real conflict.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from mdmem.errors import ParseError
 from mdmem.format.footer import Footer
 from mdmem.format.sessionlog import parse_session_name
+from mdmem.merging.diff3 import CONFLICT, OURS, taken_side
 from mdmem.reviewing.ledger import maturity
 from mdmem.reviewing.stamps import stamp_through
 
 COUNT_FIELDS = ("uses", "helpful", "harmful")
 LINK_FIELDS = ("supersedes", "superseded-by")  # set by agents, and by the review from the ledger
 TIER_RANK = ("archived", "archive-candidate", "working", "active", "core", "superseded")
-CLASH = object()  # a three-way value both sides changed differently
+
+Pick = Callable[[list[str]], str]  # one value of the one or two sides' values
 
 
-def three_way(base: object, ours: object, theirs: object) -> object:
-    if ours == theirs or theirs == base:
-        return ours
-    if ours == base:
-        return theirs
-    return CLASH
+def _largest_count(values: list[str]) -> str:
+    return max(values, key=int)
+
+
+def _highest_tier(values: list[str]) -> str:
+    return max(values, key=TIER_RANK.index)
+
+
+def _earliest_session(values: list[str]) -> str:
+    return min(values, key=through_order)
+
+
+# Review-owned fields taken by a fixed rule from whichever sides hold them.
+PICKED: dict[str, Pick] = {
+    **dict.fromkeys(COUNT_FIELDS, _largest_count),
+    "last_used": max,
+    "origin": _earliest_session,
+}
+# Fields merged three ways, with a fixed pick where both sides changed them differently.
+# Links: both branches' ledgers linked it differently; the review re-derives links from
+# the whole ledger, so any fixed pick will do.
+ON_CLASH: dict[str, Pick] = {"tier": _highest_tier, **dict.fromkeys(LINK_FIELDS, max)}
 
 
 def merge_footer(base: Footer | None, ours: Footer, theirs: Footer) -> dict[str, str | None] | None:
@@ -38,36 +56,31 @@ def merge_footer(base: Footer | None, ours: Footer, theirs: Footer) -> dict[str,
     keys = ordered_keys(ours.as_dict(), theirs.as_dict(), () if base is None else base.as_dict())
     merged: dict[str, str | None] = {}
     for key in keys:
-        was = None if base is None else base.get(key)
+        if key == "maturity":
+            continue  # recomputed below, from the merged counts
         mine, other = ours.get(key), theirs.get(key)
         present = [v for v in (mine, other) if v is not None]
-        if key in COUNT_FIELDS:
-            merged[key] = max(present, key=int) if present else None
-        elif key == "last_used":
-            merged[key] = max(present) if present else None
-        elif key == "origin":
-            merged[key] = min(present, key=through_order) if present else None
-        elif key == "tier":
-            value = three_way(was, mine, other)
-            merged[key] = max(present, key=TIER_RANK.index) if value is CLASH else value  # type: ignore[assignment]
-        elif key in LINK_FIELDS:
-            # Both branches' ledgers linked it differently: the review re-derives links
-            # from the whole ledger, so any fixed pick will do.
-            value = three_way(was, mine, other)
-            merged[key] = max(present) if value is CLASH else value  # type: ignore[assignment]
-        elif key != "maturity":
-            value = three_way(was, mine, other)
-            if value is CLASH:
-                return None
-            merged[key] = value  # type: ignore[assignment]
-    if "maturity" in keys:
-        feedback = [merged.get(key) for key in ("helpful", "harmful")]
-        if any(value is not None for value in feedback):
-            helpful, harmful = (int(value or 0) for value in feedback)
-            merged["maturity"] = maturity(helpful, harmful)
+        if key in PICKED:
+            merged[key] = PICKED[key](present) if present else None
+            continue
+        side = taken_side(None if base is None else base.get(key), mine, other)
+        if side != CONFLICT:
+            merged[key] = mine if side == OURS else other
+        elif key in ON_CLASH:
+            merged[key] = ON_CLASH[key](present)
         else:
-            merged["maturity"] = ours.get("maturity") or theirs.get("maturity")
+            return None  # a creator's field both sides rewrote: a real conflict
+    if "maturity" in keys:
+        merged["maturity"] = _maturity(merged, ours, theirs)
     return {key: merged.get(key) for key in keys}
+
+
+def _maturity(merged: dict[str, str | None], ours: Footer, theirs: Footer) -> str | None:
+    feedback = [merged.get(key) for key in ("helpful", "harmful")]
+    if any(value is not None for value in feedback):
+        helpful, harmful = (int(value or 0) for value in feedback)
+        return maturity(helpful, harmful)
+    return ours.get("maturity") or theirs.get("maturity")
 
 
 def through_order(value: str) -> tuple[str, str, str, str]:

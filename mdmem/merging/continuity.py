@@ -1,0 +1,110 @@
+"""Two versions of `continuity.md` merged fact by fact, keyed by id (pure).
+
+`merge_continuity` takes three texts and gives the merged text and its conflicts.
+Each version is read as a sequence of tokens (`versions`): a whole fact is one
+token named by its id, a Project State stamp one token named by its key, and
+every other line a token of its own. The content of each fact is merged on its
+own (`outcomes`), the token sequences are merged three ways, which places every
+fact (`placing`), and the pieces become the text (`rendering`):
+
+- added on either side: kept, in its section, ours before theirs;
+- deleted on one side and unchanged on the other: deleted (the review moved it
+  to the archive); deleted on one side and changed on the other, even only by
+  that side's review: kept, so the next review, which reads every copy and the
+  whole ledger, decides where it lives and drops the other copy (`repair`).
+  Judging on the merge's partial view instead would let the result depend on
+  which branch reviewed first: an Open Thread one branch superseded and the
+  other restored would come back retiered, not as it was;
+- review-owned footer fields: the larger `uses`/`helpful`/`harmful`, the newer
+  `last_used`, the earlier `origin`, `maturity` recomputed; `tier` three ways,
+  and where both changed it the higher of superseded > core > active > working
+  > archive-candidate > archived; supersession links three ways, and where both
+  set them differently the larger id (the next review re-derives all of these
+  from the ledger anyway);
+- text, or a creator's field, rewritten differently on both sides: a real
+  conflict, left between `<<<<<<< ours` / `=======` / `>>>>>>> theirs` around
+  that fact alone.
+
+Prose lines merge line by line; where both sides rewrote the same lines, they
+are left between markers too. A version that does not parse falls back to the
+plain line merge. `merging.driver.merge_files` is the I/O edge git calls.
+
+Archive files merge the same way with `union`: what both sides wrote is kept,
+never marked. Git's own union merge is not safe there: two branches that
+archived one fact with different footers (one superseded it, the other saw it
+fade) leave one text with two footers, which no review can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mdmem.errors import ParseError
+from mdmem.format.document import parse_document
+from mdmem.merging.diff3 import merge_text, text_file
+from mdmem.merging.outcomes import kept_facts, merge_items
+from mdmem.merging.placing import place
+from mdmem.merging.rendering import render
+from mdmem.merging.versions import Sides, read_version
+
+
+@dataclass(frozen=True)
+class Merged:
+    text: str
+    conflicts: tuple[str, ...]  # fact ids, and `line N` for prose both sides rewrote
+    fallback: str | None = None  # why the fact merge gave way to the line merge
+
+    @property
+    def clean(self) -> bool:
+        return not self.conflicts
+
+
+def merge_continuity(
+    base: str, ours: str, theirs: str, path: str = "continuity.md", *, union: bool = False
+) -> Merged:
+    """Merge ours and theirs against base; falls back to lines when a version does not parse.
+
+    `union` (archive files): where both sides changed the same stretch differently,
+    keep both, ours first, as git's union merge does, but fact by fact: a fact both
+    sides archived is kept once with its footers merged, and a fact whose two versions
+    clash is kept twice, for the review to resolve (`mdmem.reviewing.repair`). Nothing conflicts.
+    """
+    try:
+        sides = Sides(
+            read_version(base, f"{path} (base)"),
+            read_version(ours, f"{path} (ours)"),
+            read_version(theirs, f"{path} (theirs)"),
+        )
+    except ParseError as exc:
+        return fallback(merge_lines(base, ours, theirs, union=union), str(exc), union)
+    outcomes = merge_items(sides, union)
+    merged = Merged(*render(sides, outcomes, place(sides, outcomes, union)))
+    if merged.clean:
+        try:
+            _check(merged.text, kept_facts(outcomes), path)
+        except ParseError as exc:
+            lines = merge_lines(base, ours, theirs, union=union)
+            return fallback(lines, f"the fact merge gave {exc}", union)
+    return merged
+
+
+def merge_lines(base: str, ours: str, theirs: str, *, union: bool = False) -> Merged:
+    """A plain three-way line merge, as `git merge-file` makes (see `diff3.merge_text`)."""
+    text, conflicts = merge_text(base, ours, theirs, union=union)
+    return Merged(text, conflicts)
+
+
+def fallback(merged: Merged, reason: str, union: bool = False) -> Merged:
+    """The line merge, reported: a conflict unless a union merge kept both sides."""
+    if union:
+        return Merged(merged.text, merged.conflicts, reason)
+    conflicts = merged.conflicts or ("the merged text needs a person: " + reason,)
+    return Merged(merged.text, conflicts, reason)
+
+
+def _check(text: str, kept: list[str], path: str) -> None:
+    """A clean result must parse and hold exactly the facts the merge kept."""
+    document = parse_document(text_file(f"{path} (merged)", text), unique_ids=False)
+    found = sorted(fact.id for fact in document.facts)
+    if found != sorted(kept):
+        raise ParseError(f"facts {sorted(set(found) ^ set(kept))} lost or doubled", path)

@@ -1,0 +1,110 @@
+"""What each fact and each stamp becomes, merged on its own from its three versions.
+
+The rules are those `merging.continuity` lists; a footer merges field by field
+(`merging.footers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mdmem.format.document import Fact
+from mdmem.format.textfile import body, ending
+from mdmem.merging.diff3 import CONFLICT, OURS, THEIRS, both_sides, taken_side
+from mdmem.merging.footers import merge_footer, ordered_keys, through_order
+from mdmem.merging.versions import Sides, Token, Version
+
+
+@dataclass(frozen=True)
+class Outcome:
+    lines: tuple[str, ...] | None  # None: the item is dropped
+    conflict: bool = False
+    copies: int = 1  # 2 when a union merge keeps both sides' versions of a fact
+
+
+Outcomes = dict[Token, Outcome]  # every fact and stamp of any version, in a stable order
+
+
+def merge_items(sides: Sides, union: bool) -> Outcomes:
+    """Each fact (ours' order, then theirs' additions, then base's) and each stamp."""
+    outcomes: Outcomes = {}
+    base, ours, theirs = sides.base, sides.ours, sides.theirs
+    for fact_id in ordered_keys(ours.facts, theirs.facts, base.facts):
+        outcomes[("fact", fact_id)] = _fact(sides, fact_id, union)
+    for key in ordered_keys(ours.stamps, theirs.stamps, base.stamps):
+        outcomes[("stamp", key)] = _stamp(sides, key)
+    return outcomes
+
+
+def dropped(outcomes: Outcomes, token: Token) -> bool:
+    return token in outcomes and outcomes[token].lines is None
+
+
+def kept_facts(outcomes: Outcomes) -> list[str]:
+    """Every fact id the result holds, once per copy."""
+    return [
+        token[1]
+        for token, outcome in outcomes.items()
+        if token[0] == "fact" and outcome.lines is not None
+        for _ in range(outcome.copies)
+    ]
+
+
+def _fact(sides: Sides, fact_id: str, union: bool) -> Outcome:
+    base, ours, theirs = (v.facts.get(fact_id) for v in (sides.base, sides.ours, sides.theirs))
+    if ours is None and theirs is None:
+        return Outcome(None)
+    if ours is None or theirs is None:
+        name, fact = (THEIRS, theirs) if ours is None else (OURS, ours)
+        assert fact is not None
+        if base is not None and not _changed(sides, base, name, fact):
+            return Outcome(None)  # deleted on the other side, untouched here
+        return Outcome(sides.lines(name, fact.start, fact.end))
+    texts = [None if base is None else _text(sides.base, base)]
+    texts += [_text(sides.ours, ours), _text(sides.theirs, theirs)]
+    source = taken_side(*texts)
+    fields = merge_footer(None if base is None else base.footer, ours.footer, theirs.footer)
+    if source == CONFLICT or fields is None:
+        mine = sides.lines(OURS, ours.start, ours.end)
+        other = sides.lines(THEIRS, theirs.start, theirs.end)
+        kept = tuple(both_sides(mine, other, sides.newline, union))
+        return Outcome(kept, conflict=not union, copies=2 if union else 1)
+    if source == OURS:
+        text = sides.lines(OURS, ours.start, ours.footer_index)
+    else:
+        text = sides.lines(THEIRS, theirs.start, theirs.footer_index)
+    line = sides.ours.document.lines[ours.footer_index]
+    changes = {k: v for k, v in fields.items() if v != ours.footer.get(k)}
+    footer = ours.footer.updated(changes).render() + ending(line)
+    return Outcome((*text, footer))
+
+
+def _stamp(sides: Sides, key: str) -> Outcome:
+    base, ours, theirs = (v.stamps.get(key) for v in (sides.base, sides.ours, sides.theirs))
+    if ours is None and theirs is None:
+        return Outcome(None)
+    if ours is None or theirs is None:
+        if base is not None and base == (ours or theirs):
+            return Outcome(None)
+        return Outcome(_stamp_line(sides, OURS if theirs is None else THEIRS, key))
+    side = taken_side(base, ours, theirs)
+    if side == CONFLICT:
+        side = OURS if max(ours, theirs, key=through_order) == ours else THEIRS
+    return Outcome(_stamp_line(sides, side, key))
+
+
+def _stamp_line(sides: Sides, name: str, key: str) -> tuple[str, ...]:
+    version = sides.side(name)
+    start, end = version.spans[version.tokens.index(("stamp", key))]
+    return sides.lines(name, start, end)
+
+
+def _changed(sides: Sides, base: Fact, name: str, fact: Fact) -> bool:
+    """Its text or any footer value differs from base (spacing aside)."""
+    if _text(sides.base, base) != _text(sides.side(name), fact):
+        return True
+    return base.footer.as_dict() != fact.footer.as_dict()
+
+
+def _text(version: Version, fact: Fact) -> tuple[str, ...]:
+    return tuple(body(line) for line in version.document.fact_text(fact))
