@@ -22,7 +22,6 @@ from mdmem.format.document import (
 )
 from mdmem.format.edit import Edit, append_point, apply_edits, normalized, removal
 from mdmem.format.footer import footer_ids
-from mdmem.format.frozen import maker
 from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
 from mdmem.format.policy import Policy
 from mdmem.format.textfile import BOM, TextFile, body, ending, split_lines
@@ -385,12 +384,7 @@ def _decide_at(
     refreshed = bool(refs) and (
         changes["uses"] != values.get("uses") or changes["last_used"] != values.get("last_used")
     )
-    return _make_decision(
-        fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed
-    )
-
-
-_make_decision = maker(Decision)  # one per fact of the memory: without the frozen `__init__`
+    return Decision(fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed)
 
 
 def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
