@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError, SecretError
-from mdmem.reviewing.plan import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
+from mdmem.reviewing.plan import ReviewPlan, plan_review
+from mdmem.reviewing.render import FileWrite
+from mdmem.reviewing.summary import ReviewSummary, id_list
 from mdmem.store import cache
 from mdmem.store.load import Progress, bulk_allocation, load
 from mdmem.store.writer import locked, recover, write_files
