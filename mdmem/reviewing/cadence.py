@@ -10,15 +10,14 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mdmem.errors import ParseError
 from mdmem.format.document import Document, Fact
 from mdmem.format.footer import new_footer
 from mdmem.format.memory import Memory
 from mdmem.format.serves import serves_targets
-from mdmem.format.sessionlog import SessionName, parse_session_name
+from mdmem.format.sessionlog import SessionName
 from mdmem.reviewing.ledger import Ledger
-from mdmem.reviewing.rows import throughs
-from mdmem.reviewing.stamps import read_stamps, stamp_through
+from mdmem.reviewing.rows import session_name, throughs
+from mdmem.reviewing.stamps import read_stamps, stamp_through, stamp_value
 
 VERIFY_PREFIX = "verify-invariants-"
 PROMOTE_PREFIX = "promote-to-core-"
@@ -45,15 +44,6 @@ def new_thread(fact_id: str, text: str, date: str) -> Thread:
         {"id": fact_id, "created": date, "last_used": date, "uses": "0", "tier": "working"},
     )
     return Thread(fact_id, (f"- [ ] {text}", footer.render()))
-
-
-def _name(stem: str | None) -> SessionName | None:
-    if stem is None:
-        return None
-    try:
-        return parse_session_name(stem + ".md", stem)
-    except ParseError:
-        return None
 
 
 def plan_threads(
@@ -110,13 +100,13 @@ def _last_check(
     continuity: Document, checks: list[Fact]
 ) -> tuple[SessionName | None, list[tuple[str, str]]]:
     """The newest invariant check, stamped or done; the stamp to set when a done one is newer."""
-    done = [_name(f.id[len(VERIFY_PREFIX) :]) for f in checks if f.is_done_thread]
+    done = [session_name(f.id[len(VERIFY_PREFIX) :]) for f in checks if f.is_done_thread]
     stamp = read_stamps(continuity).get("last_invariant_check")
-    stamped = _name(stamp_through(stamp[1] if stamp else None))
+    stamped = session_name(stamp_through(stamp[1] if stamp else None))
     newest_done = max((n for n in done if n is not None), default=None)
     stamps: list[tuple[str, str]] = []
     if newest_done is not None and (stamped is None or newest_done > stamped):
-        stamps.append(("last_invariant_check", f"{newest_done.date} | through {newest_done.stem}"))
+        stamps.append(("last_invariant_check", stamp_value(newest_done.date, newest_done.stem)))
     last = max((n for n in (stamped, newest_done) if n is not None), default=None)
     return last, stamps
 

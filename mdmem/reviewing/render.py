@@ -30,7 +30,7 @@ from mdmem.reviewing.archive import (
 from mdmem.reviewing.cadence import ThreadPlan
 from mdmem.reviewing.decide import Decision, return_section
 from mdmem.reviewing.rows import ReviewRow, appended
-from mdmem.reviewing.stamps import stamp_edits
+from mdmem.reviewing.stamps import stamp_edits, stamp_value
 
 Outgoing = list[tuple[Fact, Decision]]  # the facts moving out of continuity
 Incoming = dict[str, list[list[str]]]  # section -> the items it receives, as lines
@@ -91,7 +91,7 @@ def stamped(
     else:
         lines = split_lines(current.after.removeprefix(BOM))
         document = parse_document(continuity.file.with_lines(lines))
-    stamps = {"last_review": f"{date} | through {through}", **dict(threads.stamps)}
+    stamps = {"last_review": stamp_value(date, through), **dict(threads.stamps)}
     edits = stamp_edits(document, stamps)
     if not edits:
         return writes
