@@ -8,6 +8,7 @@ import re
 from mdmem.format.textfile import body
 
 REASONS = ("faded", "superseded", "completed")
+GONE_TIERS = ("archived", "superseded")  # the tiers whose facts live in the archive
 _LIST_MARK = re.compile(r"^[-*+]\s+(\[[ xX]\]\s+)?")
 _MARKUP = re.compile(r"\*\*|__|`")
 SUMMARY_WIDTH = 100

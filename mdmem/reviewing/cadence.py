@@ -15,6 +15,7 @@ from mdmem.format.footer import new_footer
 from mdmem.format.memory import Memory
 from mdmem.format.serves import serves_targets
 from mdmem.format.sessionlog import SessionName
+from mdmem.reviewing.archive import GONE_TIERS
 from mdmem.reviewing.ledger import Ledger
 from mdmem.reviewing.rows import session_name, throughs
 from mdmem.reviewing.stamps import read_stamps, stamp_through, stamp_value
@@ -23,7 +24,6 @@ VERIFY_PREFIX = "verify-invariants-"
 PROMOTE_PREFIX = "promote-to-core-"
 INVERT_PREFIX = "invert-to-anti-pattern-"
 DRIFT_PREFIX = "drift-"
-GONE_TIERS = ("archived", "superseded")
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
+from mdmem.format.footer import Footer
 from mdmem.format.memory import Memory
 from mdmem.format.policy import Policy
-from mdmem.reviewing.archive import reason_for
+from mdmem.reviewing.archive import GONE_TIERS, reason_for
 from mdmem.reviewing.ledger import Ledger, maturity
 from mdmem.reviewing.repair import Copy, kept_copy
 
 REACTIVATED_SECTION = "Reactivated"
-GONE = ("archived", "superseded")
 
 Changes = dict[str, str | None]  # footer fields to set (a value) or drop (None), in order
 
@@ -41,9 +41,9 @@ class Decision:
                 return value
         return None
 
-    def updated_footer_line(self, fact: Fact, newline: str | None = None) -> str:
-        footer = fact.footer.updated(dict(self.changes))
-        return footer.render() + (newline if newline is not None else "")
+    def footer(self, fact: Fact) -> Footer:
+        """The fact's footer with the changes made: the same object when nothing changes."""
+        return fact.footer.updated(dict(self.changes))
 
 
 def decide_copies(
@@ -67,7 +67,7 @@ def decide_copies(
         kept = copies[0]
         decision = decide(kept, change)
         if len(copies) > 1:
-            kept = kept_copy(copies, continuity, decision.tier in GONE)
+            kept = kept_copy(copies, continuity, decision.tier in GONE_TIERS)
             if kept is not copies[0]:
                 decision = decide(kept, change)
             duplicates[fact_id] = (kept, [copy for copy in copies if copy is not kept])
@@ -243,10 +243,10 @@ def _move(fact: Fact, live: bool, tier: str, changes: Changes) -> tuple[str | No
 
     The footer of a fact moved out records the section it leaves, to return to it.
     """
-    if live and tier in GONE:
+    if live and tier in GONE_TIERS:
         changes["section"] = fact.section
         return "out", reason_for(tier, fact.is_done_thread)
-    if not live and tier not in GONE:
+    if not live and tier not in GONE_TIERS:
         changes["section"] = None
         return "in", None
     return None, None

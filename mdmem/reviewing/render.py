@@ -195,7 +195,7 @@ def _archive_writes(
 
 
 def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
-    footer = fact.footer.updated(dict(decision.changes))
+    footer = decision.footer(fact)
     if footer is fact.footer:  # nothing changed: it renders as read (the usual fact)
         return None
     line = document.lines[fact.footer_index]
@@ -205,7 +205,7 @@ def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | N
 
 def _fact_lines(document: Document, fact: Fact, decision: Decision, newline: str) -> list[str]:
     lines = list(normalized(document.fact_text(fact), newline))
-    lines.append(decision.updated_footer_line(fact, newline))
+    lines.append(decision.footer(fact).render() + newline)
     return lines
 
 
