@@ -76,7 +76,7 @@ def plan_review(memory: Memory) -> ReviewPlan:
     writes, archive_name = render_documents(memory, decisions, threads, through, date, dropped)
     last = last_review_through(continuity, memory.reviews)
     if not writes and last == through and in_order(memory.reviews):
-        summary = summarize(ledger, decisions.values(), (), None)
+        summary = summarize(ledger, decisions.values())
         return ReviewPlan(memory.root, (), summary, tuple(decisions.values()))
     opened = tuple(thread.fact_id for thread in threads.opened)
     summary = summarize(ledger, decisions.values(), opened, archive_name, tuple(sorted(duplicates)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from mdmem.reviewing.archive import REASONS
 from mdmem.reviewing.decide import Decision
@@ -13,18 +14,20 @@ from mdmem.reviewing.rows import TIER_COLUMNS, ReviewRow
 
 @dataclass(frozen=True)
 class ReviewSummary:
+    """The counts after a review and what it changed; the changes default to none."""
+
     through: str
     ledger_date: str
     sessions: int
     tiers: tuple[tuple[str, int], ...]
     open_threads: int
-    moved_out: tuple[tuple[str, str], ...]  # (id, reason)
-    moved_in: tuple[str, ...]
-    tier_changes: tuple[tuple[str, str, str], ...]  # (id, before, after)
-    refreshed: tuple[str, ...]  # ids whose uses or last_used changed
-    backfilled: tuple[str, ...]  # ids whose origin the review filled in
-    opened: tuple[str, ...]  # ids of the Open Threads the review raised
-    archive_file: str | None
+    moved_out: tuple[tuple[str, str], ...] = ()  # (id, reason)
+    moved_in: tuple[str, ...] = ()
+    tier_changes: tuple[tuple[str, str, str], ...] = ()  # (id, before, after)
+    refreshed: tuple[str, ...] = ()  # ids whose uses or last_used changed
+    backfilled: tuple[str, ...] = ()  # ids whose origin the review filled in
+    opened: tuple[str, ...] = ()  # ids of the Open Threads the review raised
+    archive_file: str | None = None
     merged_duplicates: tuple[str, ...] = ()  # ids a merge left in two places, now in one
 
     def archived(self, reason: str) -> list[str]:
@@ -70,6 +73,30 @@ class ReviewSummary:
             moved_in=len(self.moved_in),
         )
 
+    def settled(self) -> dict[str, Any]:
+        """What a review right after this one reports: the same counts, nothing moved.
+
+        Reviewing twice is the same as reviewing once (a tested property), so this is the
+        outcome of every review until a file changes (JSON, for the memo in the cache).
+        """
+        return {
+            "through": self.through,
+            "ledger_date": self.ledger_date,
+            "sessions": self.sessions,
+            "tiers": [list(pair) for pair in self.tiers],
+            "open_threads": self.open_threads,
+        }
+
+    @classmethod
+    def from_settled(cls, settled: dict[str, Any]) -> ReviewSummary:
+        return cls(
+            through=str(settled["through"]),
+            ledger_date=str(settled["ledger_date"]),
+            sessions=int(settled["sessions"]),
+            tiers=tuple((str(tier), int(count)) for tier, count in settled["tiers"]),
+            open_threads=int(settled["open_threads"]),
+        )
+
 
 def id_list(ids: Sequence[str], most: int) -> str:
     """`a, b, c`; past `most` ids, the first ones and how many more (a review can move
@@ -82,8 +109,8 @@ def id_list(ids: Sequence[str], most: int) -> str:
 def summarize(
     ledger: Ledger,
     decisions: Iterable[Decision],
-    opened: tuple[str, ...],
-    archive_file: str | None,
+    opened: tuple[str, ...] = (),
+    archive_file: str | None = None,
     merged_duplicates: tuple[str, ...] = (),
 ) -> ReviewSummary:
     """The summary of a review that made `decisions` and raised the threads `opened`."""
