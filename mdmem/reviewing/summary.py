@@ -46,11 +46,7 @@ class ReviewSummary:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "through": self.through,
-            "ledger_date": self.ledger_date,
-            "sessions": self.sessions,
-            "tiers": dict(self.tiers),
-            "open_threads": self.open_threads,
+            **self.settled(),
             "moved_out": [{"id": i, "reason": r} for i, r in self.moved_out],
             "moved_in": list(self.moved_in),
             "tier_changes": [{"id": i, "from": a, "to": b} for i, a, b in self.tier_changes],
@@ -77,13 +73,13 @@ class ReviewSummary:
         """What a review right after this one reports: the same counts, nothing moved.
 
         Reviewing twice is the same as reviewing once (a tested property), so this is the
-        outcome of every review until a file changes (JSON, for the memo in the cache).
+        outcome of every review until a file changes (kept in the cache's review memo).
         """
         return {
             "through": self.through,
             "ledger_date": self.ledger_date,
             "sessions": self.sessions,
-            "tiers": [list(pair) for pair in self.tiers],
+            "tiers": dict(self.tiers),
             "open_threads": self.open_threads,
         }
 
@@ -93,7 +89,7 @@ class ReviewSummary:
             through=str(settled["through"]),
             ledger_date=str(settled["ledger_date"]),
             sessions=int(settled["sessions"]),
-            tiers=tuple((str(tier), int(count)) for tier, count in settled["tiers"]),
+            tiers=tuple((str(tier), int(count)) for tier, count in settled["tiers"].items()),
             open_threads=int(settled["open_threads"]),
         )
 
