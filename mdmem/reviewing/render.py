@@ -272,36 +272,25 @@ def _index_write(
     dropped: Mapping[tuple[str, int], str],
 ) -> FileWrite | None:
     """INDEX.md regenerated, when its text changes and there is an archive to list."""
-    text = _index_text(memory, decisions, outgoing, archive_name, dropped)
-    old = None if memory.index is None else memory.index.text()
-    has_entries = bool(memory.archives) or archive_name is not None
-    if text != old and (old is not None or has_entries):
-        return FileWrite(f"{ARCHIVE}/{INDEX}", old, text)
-    return None
-
-
-def _index_text(
-    memory: Memory,
-    decisions: dict[str, Decision],
-    outgoing: Outgoing,
-    archive_name: str | None,
-    dropped: Mapping[tuple[str, int], str],
-) -> str:
     entries: list[IndexRow] = []
     for document in memory.archives:
         name, lines, path = _name(document), document.lines, document.path
         for fact in document.facts:
             decision = decisions[fact.id]
-            if decision.move == "in" or (dropped and (path, fact.start) in dropped):
+            if decision.move == "in" or (path, fact.start) in dropped:
                 continue
             reason = reason_for(decision.tier, fact.is_done_thread)
             entries.append(index_row(fact.id, summary(lines[fact.start]), reason, name))
     for fact, decision in outgoing:
         assert archive_name is not None and decision.reason is not None
-        text = summary(memory.continuity.lines[fact.start])
-        entries.append(index_row(fact.id, text, decision.reason, archive_name))
-    newline = (memory.index or memory.continuity.file).newline
-    return render_index(entries, newline)
+        first_line = memory.continuity.lines[fact.start]
+        entries.append(index_row(fact.id, summary(first_line), decision.reason, archive_name))
+    text = render_index(entries, (memory.index or memory.continuity.file).newline)
+    old = None if memory.index is None else memory.index.text()
+    has_entries = bool(memory.archives) or archive_name is not None
+    if text != old and (old is not None or has_entries):
+        return FileWrite(f"{ARCHIVE}/{INDEX}", old, text)
+    return None
 
 
 def _check_conservation(
