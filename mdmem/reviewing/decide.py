@@ -162,7 +162,7 @@ def _usage(
     if refs:
         changes["uses"] = str(len(refs))
         changes["last_used"] = ledger.dates[refs[-1]]
-        return len(refs), ledger.count - 1 - refs[-1]
+        return len(refs), ledger.after_index(refs[-1])
     uses = int(values.get("uses") or 0)
     anchor = values.get("last_used") or values.get("created")
     return uses, ledger.after_date(anchor) if anchor else ledger.count
@@ -179,7 +179,7 @@ def _sessions_since_created(
         changes["origin"] = origin
     origin_index = ledger.index_of(origin) if origin else None
     if origin_index is not None:
-        return ledger.count - 1 - origin_index
+        return ledger.after_index(origin_index)
     created = values.get("created")
     if created is not None:
         return ledger.after_date(created)
