@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from mdmem.format.policy import Policy
     from mdmem.linting.findings import Finding
     from mdmem.reviewing.apply import ApplyResult, apply, commit_message, review
-    from mdmem.reviewing.plan import ReviewPlan, ReviewSummary, plan_review
+    from mdmem.reviewing.plan import ReviewPlan, plan_review
+    from mdmem.reviewing.summary import ReviewSummary
     from mdmem.store.load import find_root, load
 
 _HOME = {
@@ -49,7 +50,7 @@ _HOME = {
     "load": "mdmem.store.load",
     "Policy": "mdmem.format.policy",
     "ReviewPlan": "mdmem.reviewing.plan",
-    "ReviewSummary": "mdmem.reviewing.plan",
+    "ReviewSummary": "mdmem.reviewing.summary",
     "plan_review": "mdmem.reviewing.plan",
 }
 

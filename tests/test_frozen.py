@@ -15,7 +15,6 @@ from mdmem.format.document import Fact
 from mdmem.format.footer import Footer
 from mdmem.format.frozen import maker
 from mdmem.format.sessionlog import Event, Session, SessionName
-from mdmem.reviewing.plan import Decision
 
 
 @dataclasses.dataclass(frozen=True, order=True, slots=True)
@@ -70,7 +69,6 @@ def test_every_field_is_passed() -> None:
     [
         (SessionName, ("2026-01-07", "080000", "a", "2026-01-07-080000-a")),
         (Event, ("created", ("aa-bb",), None, 4)),
-        (Decision, ("aa-bb", "active", "active", (("uses", "2"),), None, None, True)),
     ],
 )
 def test_the_review_values_made_fast_equal_their_constructed_twins(

@@ -64,7 +64,7 @@ SHOWN_IDS = 12  # ids named per line on the terminal; --json and the commit have
 
 def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
     """The human-readable account of a review."""
-    from mdmem.reviewing.plan import id_list
+    from mdmem.reviewing.summary import id_list
 
     summary = plan.summary
     if summary is None:

@@ -18,7 +18,8 @@ from mdmem.format.serves import serves_targets
 from mdmem.format.sessionlog import EVENT_KEYS, SessionName, parse_session_name
 from mdmem.format.textfile import conflict_marker_lines
 from mdmem.linting.findings import Finding, finding
-from mdmem.reviewing.plan import Decision, plan_review
+from mdmem.reviewing.decide import Decision
+from mdmem.reviewing.plan import plan_review
 from mdmem.reviewing.stamps import last_review_through, read_stamps
 from mdmem.safety.blocklist import BlockedEntry, blocked_facts
 from mdmem.safety.poison import find_poison

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mdmem.errors import MdmemError, SecretError
-from mdmem.reviewing.plan import FileWrite, ReviewPlan, ReviewSummary, id_list, plan_review
+from mdmem.reviewing.plan import ReviewPlan, plan_review
+from mdmem.reviewing.render import FileWrite
+from mdmem.reviewing.summary import ReviewSummary, id_list
 from mdmem.store import cache
 from mdmem.store.load import Progress, bulk_allocation, load
 from mdmem.store.lock import locked
@@ -155,7 +156,8 @@ def review(
         before = cache.fingerprint(root)  # before anything is read: see `save_memo`
         settled = cache.settled(cache.read_memo(root), before)
         if settled is not None:
-            return ReviewPlan(root, (), _summary_from(settled)), ApplyResult((), None, None)
+            summary = ReviewSummary.from_settled(settled)
+            return ReviewPlan(root, (), summary), ApplyResult((), None, None)
         with bulk_allocation():  # the whole review: collections would walk every parsed line
             plan = plan_review(load(root, progress=progress))
             if dry_run:
@@ -163,37 +165,5 @@ def review(
                 return plan, ApplyResult((), None, None)
             result = apply(plan, commit=commit)
             if plan.summary is not None:
-                cache.save_memo(root, before, result.written, _settled(plan.summary))
+                cache.save_memo(root, before, result.written, plan.summary.settled())
             return plan, result
-
-
-def _settled(summary: ReviewSummary) -> dict[str, Any]:
-    """What a review right after this one reports: the same counts, nothing moved.
-
-    Reviewing twice is the same as reviewing once (a tested property), so this is the
-    outcome of every review until a file changes.
-    """
-    return {
-        "through": summary.through,
-        "ledger_date": summary.ledger_date,
-        "sessions": summary.sessions,
-        "tiers": [list(pair) for pair in summary.tiers],
-        "open_threads": summary.open_threads,
-    }
-
-
-def _summary_from(settled: dict[str, Any]) -> ReviewSummary:
-    return ReviewSummary(
-        through=str(settled["through"]),
-        ledger_date=str(settled["ledger_date"]),
-        sessions=int(settled["sessions"]),
-        tiers=tuple((str(tier), int(count)) for tier, count in settled["tiers"]),
-        open_threads=int(settled["open_threads"]),
-        moved_out=(),
-        moved_in=(),
-        tier_changes=(),
-        refreshed=(),
-        backfilled=(),
-        opened=(),
-        archive_file=None,
-    )

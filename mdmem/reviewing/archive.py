@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import operator
 import re
+from typing import NamedTuple
 
 from mdmem.format.textfile import body
 
 REASONS = ("faded", "superseded", "completed")
+GONE_TIERS = ("archived", "superseded")  # the tiers whose facts live in the archive
 _LIST_MARK = re.compile(r"^[-*+]\s+(\[[ xX]\]\s+)?")
 _MARKUP = re.compile(r"\*\*|__|`")
 SUMMARY_WIDTH = 100
@@ -39,13 +41,16 @@ def summary(first_line: str) -> str:
     return first
 
 
-# One archived fact in the index: (id, file, line). Plain tuples, thousands per review;
-# the index is sorted by id, then file.
-IndexRow = tuple[str, str, str]
+class IndexRow(NamedTuple):
+    """One archived fact in the index, which lists them by id, then file."""
+
+    fact_id: str
+    file: str
+    line: str
 
 
 def index_row(fact_id: str, summary: str, reason: str, file: str) -> IndexRow:
-    return fact_id, file, f"- {fact_id} — {summary} — {reason} — {file}"
+    return IndexRow(fact_id, file, f"- {fact_id} — {summary} — {reason} — {file}")
 
 
 def render_index(rows: list[IndexRow], newline: str = "\n") -> str:
@@ -56,11 +61,11 @@ def render_index(rows: list[IndexRow], newline: str = "\n") -> str:
         "One line per archived fact: id — summary — reason — file.",
         "",
     ]
-    lines.extend(row[2] for row in sorted(rows, key=_BY_ID_THEN_FILE))
+    lines.extend(row.line for row in sorted(rows, key=_BY_ID_THEN_FILE))
     return newline.join(lines) + newline
 
 
-_BY_ID_THEN_FILE = operator.itemgetter(0, 1)
+_BY_ID_THEN_FILE = operator.attrgetter("fact_id", "file")
 
 
 def block_heading(date: str, through: str) -> str:

@@ -7,23 +7,23 @@ The review only proposes; people approve by editing the thread or the fact.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mdmem.errors import ParseError
 from mdmem.format.document import Document, Fact
 from mdmem.format.footer import new_footer
 from mdmem.format.memory import Memory
 from mdmem.format.serves import serves_targets
-from mdmem.format.sessionlog import SessionName, parse_session_name
+from mdmem.format.sessionlog import SessionName
+from mdmem.reviewing.archive import GONE_TIERS
 from mdmem.reviewing.ledger import Ledger
-from mdmem.reviewing.rows import throughs
-from mdmem.reviewing.stamps import read_stamps, stamp_through
+from mdmem.reviewing.rows import session_name, throughs
+from mdmem.reviewing.stamps import read_stamps, stamp_through, stamp_value
 
 VERIFY_PREFIX = "verify-invariants-"
 PROMOTE_PREFIX = "promote-to-core-"
 INVERT_PREFIX = "invert-to-anti-pattern-"
 DRIFT_PREFIX = "drift-"
-GONE_TIERS = ("archived", "superseded")
 
 
 @dataclass(frozen=True)
@@ -46,103 +46,138 @@ def new_thread(fact_id: str, text: str, date: str) -> Thread:
     return Thread(fact_id, (f"- [ ] {text}", footer.render()))
 
 
-def _name(stem: str | None) -> SessionName | None:
-    if stem is None:
-        return None
-    try:
-        return parse_session_name(stem + ".md", stem)
-    except ParseError:
-        return None
-
-
 def plan_threads(
-    memory: Memory, ledger: Ledger, tiers: dict[str, str], date: str, through: str
+    memory: Memory,
+    ledger: Ledger,
+    first: Mapping[str, tuple[Document, Fact]],
+    tiers: Mapping[str, str],
 ) -> ThreadPlan:
-    continuity = memory.continuity
-    every_id = set(tiers)
-    opened: list[Thread] = []
-    stamps: list[tuple[str, str]] = []
-    first: dict[str, tuple[Document, Fact]] = {}
-    for document in (continuity, *memory.archives):
-        for fact in document.facts:
-            first.setdefault(fact.id, (document, fact))  # a merge can leave an id twice
+    """The threads the cadences raise once this review is done, and the stamps they imply.
+
+    `first`: each id's first copy (a merge can leave an id twice); `tiers`: each id's tier
+    as the review leaves it.
+    """
     facts = [fact for _, fact in first.values()]
-
-    # Re-verify invariants: due every `verify_invariants_every` sessions after the last check.
-    # Core facts are counted after the review (a restored invariant is core again), and a
-    # done check counts wherever it is: swept to the archive, it is still the last check.
-    core = sorted(fact_id for fact_id, tier in tiers.items() if tier == "core")
-    checks = [f for f in facts if f.id.startswith(VERIFY_PREFIX)]
-    done = [_name(f.id[len(VERIFY_PREFIX) :]) for f in checks if f.is_done_thread]
-    stamp = read_stamps(continuity).get("last_invariant_check")
-    stamped = _name(stamp_through(stamp[1] if stamp else None))
-    newest_done = max((n for n in done if n is not None), default=None)
-    if newest_done is not None and (stamped is None or newest_done > stamped):
-        stamps.append(("last_invariant_check", f"{newest_done.date} | through {newest_done.stem}"))
-    last_check = max((n for n in (stamped, newest_done) if n is not None), default=None)
-    since = ledger.count if last_check is None else ledger.after_name(last_check)
-    open_check = any(f.is_open_thread for f in checks)
-    thread_id = VERIFY_PREFIX + through
-    due = core and since >= memory.policy.verify_invariants_every
-    if due and not open_check and thread_id not in every_id:
-        text = (
-            f"Re-verify invariants: confirm {', '.join(core)} still hold, or supersede them "
-            f"(due through {through})"
-        )
-        opened.append(new_thread(thread_id, text, date))
-
+    verify, stamps = _verify_invariants(memory, ledger, facts, tiers)
     # Rules that are live once this review is done: those it reactivates count, those it
     # archives do not, so a second review has nothing to add (review twice == once).
     live = [f for f in facts if not f.checkbox and tiers[f.id] not in GONE_TIERS]
-    # Promote to core: only when switched on, never on its own.
-    if memory.policy.auto_core:
-        reviews = throughs(memory.reviews)
-        if not reviews or reviews[-1] != through:
-            reviews.append(through)
-        recent = reviews[-memory.policy.core_min_reviews :]
-        for fact in live:
-            if tiers[fact.id] != "active":
-                continue
-            refs = ledger.references.get(fact.id, [])
-            if len(refs) < memory.policy.core_min_uses:
-                continue
-            if len(recent) < memory.policy.core_min_reviews:
-                continue
-            window = memory.policy.active_window
-            if all(_active_at(ledger, refs, stem, window) for stem in recent):
-                thread_id = PROMOTE_PREFIX + fact.id
-                if thread_id not in every_id:
-                    text = f"Promote to core: {fact.id}? ({len(refs)} uses, active for the last "
-                    text += f"{len(recent)} reviews)"
-                    opened.append(new_thread(thread_id, text, date))
+    opened = [
+        *verify,
+        *_promotions(memory, ledger, live, tiers),
+        *_inversions(ledger, live, tiers),
+        *_drifts(memory, first, tiers, ledger.newest_date),
+    ]
+    return ThreadPlan(tuple(opened), tuple(stamps))
 
-    # Invert to anti-pattern: a rule that sessions keep reporting as harmful.
+
+def _verify_invariants(
+    memory: Memory, ledger: Ledger, facts: list[Fact], tiers: Mapping[str, str]
+) -> tuple[list[Thread], list[tuple[str, str]]]:
+    """Re-verify invariants: due every `verify_invariants_every` sessions after the last check.
+
+    Core facts are counted after the review (a restored invariant is core again), and a
+    done check counts wherever it is: swept to the archive, it is still the last check.
+    """
+    through = ledger.newest
+    core = sorted(fact_id for fact_id, tier in tiers.items() if tier == "core")
+    checks = [f for f in facts if f.id.startswith(VERIFY_PREFIX)]
+    last_check, stamps = _last_check(memory.continuity, checks)
+    since = ledger.count if last_check is None else ledger.after_name(last_check)
+    open_check = any(f.is_open_thread for f in checks)
+    thread_id = VERIFY_PREFIX + through
+    due = bool(core) and since >= memory.policy.verify_invariants_every
+    if not due or open_check or thread_id in tiers:
+        return [], stamps
+    text = (
+        f"Re-verify invariants: confirm {', '.join(core)} still hold, or supersede them "
+        f"(due through {through})"
+    )
+    return [new_thread(thread_id, text, ledger.newest_date)], stamps
+
+
+def _last_check(
+    continuity: Document, checks: list[Fact]
+) -> tuple[SessionName | None, list[tuple[str, str]]]:
+    """The newest invariant check, stamped or done; the stamp to set when a done one is newer."""
+    done = [session_name(f.id[len(VERIFY_PREFIX) :]) for f in checks if f.is_done_thread]
+    stamp = read_stamps(continuity).get("last_invariant_check")
+    stamped = session_name(stamp_through(stamp[1] if stamp else None))
+    newest_done = max((n for n in done if n is not None), default=None)
+    stamps: list[tuple[str, str]] = []
+    if newest_done is not None and (stamped is None or newest_done > stamped):
+        stamps.append(("last_invariant_check", stamp_value(newest_done.date, newest_done.stem)))
+    last = max((n for n in (stamped, newest_done) if n is not None), default=None)
+    return last, stamps
+
+
+def _promotions(
+    memory: Memory, ledger: Ledger, live: list[Fact], tiers: Mapping[str, str]
+) -> list[Thread]:
+    """Promote to core: only when switched on, never on its own."""
+    policy = memory.policy
+    if not policy.auto_core:
+        return []
+    through = ledger.newest
+    reviews = throughs(memory.reviews)
+    if not reviews or reviews[-1] != through:
+        reviews.append(through)
+    recent = reviews[-policy.core_min_reviews :]
+    if len(recent) < policy.core_min_reviews:
+        return []
+    opened: list[Thread] = []
+    for fact in live:
+        refs = ledger.references.get(fact.id, [])
+        if tiers[fact.id] != "active" or len(refs) < policy.core_min_uses:
+            continue
+        thread_id = PROMOTE_PREFIX + fact.id
+        active = all(_active_at(ledger, refs, stem, policy.active_window) for stem in recent)
+        if active and thread_id not in tiers:
+            text = f"Promote to core: {fact.id}? ({len(refs)} uses, active for the last "
+            text += f"{len(recent)} reviews)"
+            opened.append(new_thread(thread_id, text, ledger.newest_date))
+    return opened
+
+
+def _inversions(ledger: Ledger, live: list[Fact], tiers: Mapping[str, str]) -> list[Thread]:
+    """Invert to anti-pattern: a rule that sessions keep reporting as harmful."""
+    opened: list[Thread] = []
     for fact in live:
         if tiers[fact.id] == "core" or fact.get("type") == "anti-pattern":
             continue
         helpful = ledger.helpful.get(fact.id, 0)
         harmful = ledger.harmful.get(fact.id, 0)
-        if harmful >= 3 and harmful > 2 * helpful:
-            thread_id = INVERT_PREFIX + fact.id
-            if thread_id not in every_id:
-                text = f"Invert to anti-pattern: {fact.id}? (helpful {helpful}, harmful {harmful})"
-                opened.append(new_thread(thread_id, text, date))
-    # Drift (SPEC §10): a live fact that serves a target which is gone or never was.
+        thread_id = INVERT_PREFIX + fact.id
+        if harmful >= 3 and harmful > 2 * helpful and thread_id not in tiers:
+            text = f"Invert to anti-pattern: {fact.id}? (helpful {helpful}, harmful {harmful})"
+            opened.append(new_thread(thread_id, text, ledger.newest_date))
+    return opened
+
+
+def _drifts(
+    memory: Memory,
+    first: Mapping[str, tuple[Document, Fact]],
+    tiers: Mapping[str, str],
+    date: str,
+) -> list[Thread]:
+    """Drift (SPEC §10): a live fact that serves a target which is gone or never was."""
     vision = {fact.id: fact for fact in memory.vision.facts} if memory.vision else {}
+    opened: list[Thread] = []
+    taken = set(tiers)  # and the drift threads raised so far: a target served twice is one
     for document, fact in first.values():
         if tiers[fact.id] in GONE_TIERS:
             continue
         for _, target in serves_targets(document, fact):
             state = _target_state(target, tiers, vision)
             thread_id = f"{DRIFT_PREFIX}{fact.id}-{target}"
-            if state is not None and thread_id not in every_id:
-                every_id.add(thread_id)
+            if state is not None and thread_id not in taken:
+                taken.add(thread_id)
                 text = f"Drift: {fact.id} doesn't serve {target} (it {state})"
                 opened.append(new_thread(thread_id, text, date))
-    return ThreadPlan(tuple(opened), tuple(stamps))
+    return opened
 
 
-def _target_state(target: str, tiers: dict[str, str], vision: dict[str, Fact]) -> str | None:
+def _target_state(target: str, tiers: Mapping[str, str], vision: dict[str, Fact]) -> str | None:
     """Why a `serves` target is not live after this review, or None when it is."""
     if target in vision:
         return "is superseded" if vision[target].get("tier") == "superseded" else None

@@ -47,6 +47,10 @@ class Ledger:
     def index_of(self, stem: str) -> int | None:
         return self.positions.get(stem)
 
+    def after_index(self, index: int) -> int:
+        """How many sessions come after the one at `index`."""
+        return len(self.stems) - 1 - index
+
     def after_date(self, date: str) -> int:
         """How many sessions are dated after `date`."""
         return len(self.dates) - bisect_right(self.dates, date)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from mdmem.errors import ParseError
-from mdmem.format.sessionlog import parse_session_name
+from mdmem.format.sessionlog import SessionName, parse_session_name
 from mdmem.format.textfile import TextFile, body, ending
 
 TIER_COLUMNS = ("core", "active", "working", "archive-candidate", "archived", "superseded")
@@ -94,8 +94,17 @@ def in_ledger_order(lines: tuple[str, ...] | list[str]) -> list[str]:
 def _ledger_key(row: str) -> tuple[str, str, str, str]:
     match = _ROW.match(row)
     assert match is not None
-    try:
-        name = parse_session_name(match[2] + ".md", match[2])
-    except ParseError:
+    name = session_name(match[2])
+    if name is None:
         return (match[1], "", "", match[2])
     return (name.date, name.time, name.slug, name.stem)
+
+
+def session_name(stem: str | None) -> SessionName | None:
+    """The session a through-stem names (in a row, a stamp, a thread id), or None if none."""
+    if stem is None:
+        return None
+    try:
+        return parse_session_name(stem + ".md", stem)
+    except ParseError:
+        return None

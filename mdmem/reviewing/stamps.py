@@ -31,6 +31,11 @@ def _stamp_lines(document: Document) -> dict[str, tuple[int, str, str]]:
     return found
 
 
+def stamp_value(date: str, through: str) -> str:
+    """`2026-10-28 | through 2026-10-28-120000-x`: a stamp's value, `stamp_through` reads it."""
+    return f"{date} | through {through}"
+
+
 def stamp_through(value: str | None) -> str | None:
     if value is None:
         return None
