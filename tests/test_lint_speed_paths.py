@@ -15,8 +15,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mdmem.git import plumbing as gitio
-from mdmem.linting import checks as lint
 from mdmem.linting import run as lintrun
+from mdmem.linting import texts as lint
 from mdmem.linting.cache import to_rows
 from mdmem.linting.run import _scan, _scan_job
 from mdmem.store import workers

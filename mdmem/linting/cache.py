@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from mdmem.format import textfile
 from mdmem.git.plumbing import FirstChange, LogHistory, log_history
-from mdmem.linting import checks as lint
 from mdmem.linting import findings
+from mdmem.linting import texts as lint
 from mdmem.linting.findings import Finding, finding
 from mdmem.safety import poison, secrets
 from mdmem.store import cache
