@@ -7,6 +7,7 @@ The library API the command line uses::
     plan = mdmem.plan_review(memory)      # pure: no I/O, no clock
     print(plan.diff())
     result = mdmem.apply(plan)            # atomic write + one git commit
+    findings = mdmem.lint(memory.root)    # every lint finding, sorted
 
 Names are imported on first use, so a command pays only for the modules it needs.
 """
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from mdmem.format.memory import Memory
     from mdmem.format.policy import Policy
     from mdmem.linting.findings import Finding
+    from mdmem.linting.run import lint
     from mdmem.reviewing.apply import ApplyResult, apply, commit_message, review
     from mdmem.reviewing.plan import ReviewPlan, plan_review
     from mdmem.reviewing.summary import ReviewSummary
@@ -45,6 +47,7 @@ _HOME = {
     "PolicyError": "mdmem.errors",
     "WriteError": "mdmem.errors",
     "Finding": "mdmem.linting.findings",
+    "lint": "mdmem.linting.run",
     "Memory": "mdmem.format.memory",
     "find_root": "mdmem.store.load",
     "load": "mdmem.store.load",
@@ -70,6 +73,7 @@ __all__ = [
     "apply",
     "commit_message",
     "find_root",
+    "lint",
     "load",
     "plan_review",
     "review",

@@ -51,7 +51,7 @@ def day(offset: int) -> str:
 
 
 @st.composite
-def session_stems(draw: st.DrawFn) -> tuple[str, ...]:
+def session_stems(draw: st.DrawFn, min_size: int = 1) -> tuple[str, ...]:
     """Unique, sorted stems; some share a second and differ by slug, some are date-only."""
     keys = draw(
         st.lists(
@@ -60,7 +60,7 @@ def session_stems(draw: st.DrawFn) -> tuple[str, ...]:
                 st.sampled_from(["", "090000", "091500", "140000"]),
                 st.sampled_from(["", "", "api", "web"]),
             ).map(lambda k: k if k[1] else (k[0], "", "")),
-            min_size=1,
+            min_size=min_size,
             max_size=9,
             unique=True,
         )
@@ -141,10 +141,13 @@ def encoded(lines: list[str], endings: str, rng: random.Random, bom: bool) -> by
 
 
 @st.composite
-def memories(draw: st.DrawFn, max_facts: int = 8) -> GeneratedMemory:
-    stems = draw(session_stems())
+def memories(
+    draw: st.DrawFn, max_facts: int = 8, min_facts: int = 0, min_sessions: int = 1
+) -> GeneratedMemory:
+    stems = draw(session_stems(min_sessions))
     pool = [f"{a}-{b}-rule" for a in WORDS for b in WORDS if a != b]
-    ids = tuple(draw(st.lists(st.sampled_from(pool), max_size=max_facts, unique=True)))
+    fact_ids = st.lists(st.sampled_from(pool), min_size=min_facts, max_size=max_facts, unique=True)
+    ids = tuple(draw(fact_ids))
     rng = draw(st.randoms(use_true_random=False))
     endings = st.sampled_from(["lf", "lf", "crlf", "mixed"])
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from mdmem.format import textfile
 from mdmem.git import plumbing as gitio
-from mdmem.linting import checks as lint
 from mdmem.linting import run as lintrun
+from mdmem.linting import texts as lint
 from mdmem.store import workers
 from tests.helpers import copy_tree, helper_process, make_repo
 from tests.test_lint import BASE_SESSION, SESSION, write_memory

@@ -26,8 +26,8 @@ from mdmem.git.plumbing import (
     top_folder,
 )
 from mdmem.linting.cache import history
-from mdmem.linting.checks import only_redacted
 from mdmem.linting.findings import Finding
+from mdmem.linting.history import only_redacted
 from mdmem.linting.run import lint
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file

@@ -16,18 +16,12 @@ from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import reference_lines
 from mdmem.git.plumbing import blob_bytes, repository, session_log_changes, top_folder
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
-from mdmem.linting.checks import (
-    ChangedLog,
-    history_findings,
-    known_ids,
-    memory_findings,
-    only_redacted,
-    parse_finding,
-    text_findings,
-    unknown_id_findings,
-)
+from mdmem.linting.checks import memory_findings
 from mdmem.linting.findings import Finding, finish
+from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.nearest import Nearest
+from mdmem.linting.sessions import known_ids, unknown_id_findings
+from mdmem.linting.texts import parse_finding, text_findings
 from mdmem.safety.blocklist import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.safety.secrets import redact
 from mdmem.store import workers

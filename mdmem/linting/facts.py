@@ -1,0 +1,152 @@
+"""Checks of the facts across documents: footers, ids, blocked entries, links.
+
+Also the helpers the other memory checks share: every fact with its document, and
+whether a fact is superseded.
+"""
+
+from __future__ import annotations
+
+from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Document, Fact
+from mdmem.format.memory import Memory
+from mdmem.format.serves import serves_targets
+from mdmem.linting.findings import Finding, finding
+from mdmem.safety.blocklist import BlockedEntry, blocked_facts
+
+# Sections whose items are facts by their very name: an item there without a footer is a
+# fact someone forgot to close, even when no other item of the section has a footer yet.
+FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
+PROSE_SECTIONS = frozenset({"Project State"})
+
+
+def placed(memory: Memory, vision: Document | None) -> list[tuple[Document, Fact]]:
+    """Every fact with its document: continuity, the archives, then the vision if any."""
+    documents = [memory.continuity, *memory.archives, *([vision] if vision is not None else [])]
+    return [(document, fact) for document in documents for fact in document.facts]
+
+
+def is_superseded(fact: Fact) -> bool:
+    return fact.get("tier") == "superseded" or fact.get("superseded-by") is not None
+
+
+def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]:
+    """Facts without a footer, and ids that appear more than once."""
+    found: list[Finding] = []
+    for document in (memory.continuity, *memory.archives, *([vision] if vision else [])):
+        sections_with_facts = {fact.section for fact in document.facts}
+        for item in document.footerless:
+            fact_section = item.section in sections_with_facts or item.section in FACT_SECTIONS
+            if item.section and item.section not in PROSE_SECTIONS and fact_section:
+                found.append(
+                    finding(
+                        "E002",
+                        document.path,
+                        item.start + 1,
+                        f"an item in ## {item.section} without a footer",
+                        "close it with <!-- id: some-kebab-id | created: DATE --> on its own "
+                        "indented line, or move it to a prose section",
+                    )
+                )
+    archives = {document.path for document in memory.archives}
+    first: dict[str, tuple[str, int]] = {}
+    for document, fact in placed(memory, vision):
+        line = fact.footer_index + 1
+        if fact.id not in first:
+            first[fact.id] = (document.path, line)
+            continue
+        where, at = first[fact.id]
+        archived = document.path in archives
+        if where == memory.continuity.path and archived:
+            code, message = "E004", f"id {fact.id} is also live at {where}:{at}"
+        else:
+            code, message = "E003", f"duplicate id {fact.id} (first at {where}:{at})"
+        # Parallel reviews leave these after a merge; the next review keeps one copy.
+        merged = archived and (code == "E004" or where in archives)
+        hint = (
+            "run `mdmem review`: it keeps one copy, the same on every machine, and opens "
+            "a thread if the two texts differ"
+            if merged
+            else "give one of the two facts a new id, or merge them if they say the same"
+        )
+        found.append(finding(code, document.path, line, message, hint))
+    return found
+
+
+def has_duplicate_ids(memory: Memory) -> bool:
+    ids = [fact.id for _, fact in placed(memory, None)]
+    return len(ids) != len(set(ids))
+
+
+def blocked_findings(memory: Memory, entries: tuple[BlockedEntry, ...]) -> list[Finding]:
+    """Live or archived facts whose words come near a forgotten one."""
+    return [
+        finding(
+            "E008",
+            document.path,
+            fact.line,
+            f"fact {fact.id} is near the blocked entry {entry.fact_id} "
+            f"({entry.path}:{entry.line}, blocked {entry.blocked})",
+            "it was forgotten on purpose: delete this fact, or lift the block by "
+            "editing blocked.md by hand",
+        )
+        for document, fact, entry in blocked_facts((memory.continuity, *memory.archives), entries)
+    ]
+
+
+# --- Links: supersession and drift ---------------------------------------------------------
+
+
+def link_findings(
+    memory: Memory, vision: Document | None, entries: tuple[BlockedEntry, ...]
+) -> list[Finding]:
+    """Supersession links that name no fact, and `serves` links to nothing live."""
+    every_placed = placed(memory, vision)
+    every = {fact.id: (document, fact) for document, fact in every_placed}
+    forgotten = {entry.fact_id for entry in entries}
+    archives = {document.path for document in memory.archives}
+    found = []
+    for document, fact in every_placed:
+        footer_line = fact.footer_index + 1
+        for key in ("supersedes", "superseded-by"):
+            target = fact.get(key)
+            if target and target not in every:
+                found.append(
+                    finding(
+                        "W005",
+                        document.path,
+                        footer_line,
+                        f"{fact.id}: {key} {target} names no fact",
+                        "correct the id, or remove the link if that fact was forgotten",
+                    )
+                )
+        if document.path in archives:
+            continue
+        for line, target in serves_targets(document, fact):
+            state = _target_state(target, every, archives, forgotten)
+            if state is not None:
+                found.append(
+                    finding(
+                        "W006",
+                        document.path,
+                        line,
+                        f"drift: {fact.id} serves {target}, which {state}",
+                        "point it at a live fact, or close the item if its target is gone",
+                    )
+                )
+    return found
+
+
+def _target_state(
+    target: str,
+    every: dict[str, tuple[Document, Fact]],
+    archives: set[str],
+    forgotten: set[str],
+) -> str | None:
+    """Why a `serves` target is not live, or None when it is."""
+    if target not in every:
+        return "was forgotten" if target in forgotten else "names no fact"
+    document, fact = every[target]
+    if is_superseded(fact):
+        return "is superseded"
+    if document.path in archives:
+        return "is archived"
+    return None

@@ -1,0 +1,141 @@
+"""Checks of what a review would change or is due to do: archived facts still in use,
+stale footers, an overdue review, a bloated continuity, invariants not labelled core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from mdmem.errors import ParseError
+from mdmem.format.document import INVARIANTS_SECTION, Fact
+from mdmem.format.memory import Memory
+from mdmem.format.sessionlog import SessionName, parse_session_name
+from mdmem.linting.facts import is_superseded, placed
+from mdmem.linting.findings import Finding, finding
+from mdmem.reviewing.decide import Decision
+from mdmem.reviewing.stamps import last_review_through, read_stamps
+
+
+def plan_findings(memory: Memory, decisions: Iterable[Decision]) -> list[Finding]:
+    """Archived facts the ledger brought back, and footers a review would rewrite."""
+    by_id = {decision.fact_id: decision for decision in decisions}
+    found = []
+    for document, fact in placed(memory, None):
+        decision = by_id.get(fact.id)
+        if decision is None:
+            continue
+        archived = document is not memory.continuity
+        if archived and decision.move == "in":
+            last = decision.change("last_used") or fact.get("last_used") or "never"
+            found.append(
+                finding(
+                    "E005",
+                    document.path,
+                    fact.line,
+                    f"archived fact {fact.id} is still in use by the ledger (last used {last})",
+                    "run `mdmem review`: it moves the fact back into continuity",
+                )
+            )
+        elif decision.move is None:
+            footer = fact.footer
+            updated = footer.updated(dict(decision.changes))
+            if updated is not footer and updated.render() != footer.render():
+                changed = ", ".join(_changes(footer.as_dict(), updated.as_dict()))
+                found.append(
+                    finding(
+                        "W001",
+                        document.path,
+                        fact.footer_index + 1,
+                        f"footer of {fact.id} is stale: {changed}",
+                        "run `mdmem review`; it recounts footers from the session logs",
+                    )
+                )
+    return found
+
+
+def _changes(before: dict[str, str], after: dict[str, str]) -> Iterator[str]:
+    for key in dict.fromkeys([*before, *after]):
+        old, new = before.get(key), after.get(key)
+        if old != new:
+            yield f"{key} {old if old is not None else '(none)'} → {new or '(removed)'}"
+
+
+# --- Size and cadence ----------------------------------------------------------------------
+
+
+def shape_findings(memory: Memory) -> list[Finding]:
+    """Review overdue, continuity bloated, invariants not labelled core."""
+    continuity = memory.continuity
+    policy = memory.policy
+    found = []
+    since, line = _sessions_since_review(memory)
+    if since > policy.review_every:
+        found.append(
+            finding(
+                "W007",
+                continuity.path,
+                line,
+                f"review overdue: {since} session logs since the last review "
+                f"(review_every: {policy.review_every})",
+                "run `mdmem review`",
+            )
+        )
+    decaying = [fact for fact in continuity.facts if _decays(fact)]
+    if len(decaying) > policy.continuity_max_facts:
+        found.append(
+            finding(
+                "W008",
+                continuity.path,
+                1,
+                f"continuity bloated: {len(decaying)} decaying facts "
+                f"(continuity_max_facts: {policy.continuity_max_facts})",
+                "merge or supersede overlapping facts, or lower the windows in decay-policy.md",
+            )
+        )
+    if len(continuity.lines) > policy.continuity_max_lines:
+        found.append(
+            finding(
+                "W008",
+                continuity.path,
+                1,
+                f"continuity bloated: {len(continuity.lines)} lines "
+                f"(continuity_max_lines: {policy.continuity_max_lines})",
+                "shorten long facts, or move prose out of continuity.md",
+            )
+        )
+    for fact in continuity.facts:
+        tier = fact.get("tier")
+        if fact.section == INVARIANTS_SECTION and tier != "core" and not is_superseded(fact):
+            found.append(
+                finding(
+                    "W009",
+                    continuity.path,
+                    fact.footer_index + 1,
+                    f"architectural invariant {fact.id} is labelled "
+                    f"{'tier ' + tier if tier else 'with no tier'}, not core",
+                    "set tier: core, or move the fact to another section if it may decay",
+                )
+            )
+    return found
+
+
+def _decays(fact: Fact) -> bool:
+    if fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION:
+        return False
+    return not fact.is_open_thread and not is_superseded(fact)
+
+
+def _sessions_since_review(memory: Memory) -> tuple[int, int]:
+    """(session logs after the last review's through-session, the line of its stamp)."""
+    stamp = read_stamps(memory.continuity).get("last_review")
+    line = stamp[0] + 1 if stamp is not None else 1
+    through = last_review_through(memory.continuity, memory.reviews)
+    last: SessionName | None = None
+    if through is not None:
+        try:
+            last = parse_session_name(through + ".md", memory.continuity.path)
+        except ParseError:
+            last = None
+    if last is None:
+        return len(memory.sessions), line
+    return sum(1 for session in memory.sessions if session.name > last), line
