@@ -132,13 +132,15 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
     return sizes
 
 
-def mdmem_code_version() -> str:
-    """The digest of this repository's mdmem source, as its own caches use it."""
-    if str(REPOSITORY) not in sys.path:
-        sys.path.insert(0, str(REPOSITORY))  # run as a script, benchmarks/ comes first
-    from mdmem.store.cache import code_version
+def code_digest(package: Path) -> str:
+    """A digest of a package's Python source: every .py file's path and bytes, in order.
 
-    return code_version()
+    Computed here rather than asked of mdmem, so that it reads any version's layout."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode("utf-8"))
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class GenerationFailed(Exception):
@@ -160,8 +162,8 @@ def cached_memory(
         "seed": seed,
         "reviewed": reviewed,
         "generator_sha256": hashlib.sha256(GENERATOR.read_bytes()).hexdigest(),
-        # The reviewed tree is what mdmem's review made of the simulated one.
-        "mdmem_code": mdmem_code_version() if reviewed else None,
+        # The reviewed tree is what this working tree's review made of the simulated one.
+        "mdmem_code": code_digest(REPOSITORY / "mdmem") if reviewed else None,
     }
     if memory.is_dir() and stamp.is_file() and json.loads(stamp.read_text()) == key:
         return memory, None
@@ -418,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         "platform": platform.platform(),
         "cores": cores(),
         "repeat": args.repeat,
-        "mdmem_code": mdmem_code_version(),
+        "mdmem_code": code_digest(REPOSITORY / "mdmem"),
         "commands": [command.name for command in COMMANDS],
         "trees": {command.name: command.tree for command in COMMANDS},
         "results": [dataclasses.asdict(result) for result in results],
