@@ -83,14 +83,16 @@ class Command:
 
 # Per round, each tree is copied fresh (with its own empty cache folder) and the commands
 # naming it run in this order on that copy, each seeing what the one before it left:
-# review_warm is a second review with nothing new in the ledger. Adding a command is one
-# entry here; it gets a column and a JSON entry of its own.
+# review_warm is a second review with nothing new in the ledger, lint_warm a second lint
+# with nothing changed since the first. Adding a command is one entry here; it gets a
+# column and a JSON entry of its own.
 COMMANDS: list[Command] = [
     Command("floor", floor),
     Command("bound", bound, ratio_to="floor"),
     Command("review", review, ratio_to="floor"),
     Command("review_warm", review),
     Command("lint", lint, ratio_to="review"),
+    Command("lint_warm", lint, ratio_to="lint"),
     Command("floor_backlog", floor, tree=UNREVIEWED),
     Command("review_backlog", review, tree=UNREVIEWED, ratio_to="floor_backlog"),
 ]

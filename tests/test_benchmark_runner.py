@@ -28,7 +28,7 @@ def test_every_command_runs_and_is_reported(
     assert code == 0
     names = [command.name for command in runner.COMMANDS]
     assert report["commands"] == names
-    assert {"floor", "bound", "review", "review_warm", "lint"} <= set(names)
+    assert {"floor", "bound", "review", "review_warm", "lint", "lint_warm"} <= set(names)
     (result,) = report["results"]  # type: ignore[misc]
     assert (result["sessions"], result["facts"]) == (40, 60)
     for name in names:
