@@ -1,7 +1,7 @@
 """Time mdmem's commands on generated memories of growing size, against a read-only floor.
 
     python benchmarks/run.py [--sizes 1000,10000,100000] [--json OUT.json] [--repeat K]
-                             [--base REV]
+                             [--base REV] [--uncached NAME,...]
 
 Each size is generated once per tree variant into benchmarks/out/<size>/<variant>/memory
 (regenerated when the arguments, generate.py or, for the reviewed tree, mdmem's code
@@ -56,6 +56,11 @@ for folder, _, names in os.walk(sys.argv[1]):
 REVIEWED = "reviewed"
 UNREVIEWED = "unreviewed"
 
+# What `--uncached` sets for the twin columns it adds: mdmem then neither reads nor
+# writes any cache.
+NO_CACHE = (("MDMEM_NO_CACHE", "1"),)
+UNCACHED = "_uncached"
+
 
 def floor(memory: Path) -> list[str]:
     return [sys.executable, "-c", FLOOR_SCRIPT, str(memory)]
@@ -86,6 +91,8 @@ class Command:
     tree: str = REVIEWED  # the generated tree it runs on
     ratio_to: str | None = None  # printed as "(xN)": how many times slower than that one
     runs_mdmem: bool = True  # False: the same for every mdmem, so timed once, not per version
+    environment: tuple[tuple[str, str], ...] = ()  # set for this command only
+    copy: str = ""  # commands of one tree and one copy label share a copy, in order
 
 
 # Per round, each tree is copied fresh (with its own empty cache folder) and the commands
@@ -112,14 +119,14 @@ class Version:
     label: str  # "new" (this working tree) or "base" (the revision --base names)
     root: Path  # the folder holding its mdmem/ package
 
-    def environment(self, cache: Path) -> dict[str, str]:
+    def environment(self, cache: Path, extra: tuple[tuple[str, str], ...]) -> dict[str, str]:
         # `python -m` puts the current folder first on sys.path, and the child runs in
         # `root`; PYTHONPATH says the same to anything the command starts itself.
         path = os.pathsep.join(filter(None, [str(self.root), os.environ.get("PYTHONPATH")]))
         # mdmem caches parsed session logs per memory path in the user's cache folder
         # (outside a git repository): each copy gets its own, so its first review is
         # cold, a second finds what the first left, and nothing piles up in ~/.cache.
-        return {**os.environ, "PYTHONPATH": path, "XDG_CACHE_HOME": str(cache)}
+        return {**os.environ, "PYTHONPATH": path, "XDG_CACHE_HOME": str(cache), **dict(extra)}
 
 
 NEW = Version("new", REPOSITORY)
@@ -170,6 +177,32 @@ def code_digest(package: Path) -> str:
         digest.update(path.relative_to(package).as_posix().encode("utf-8"))
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def with_uncached(commands: list[Command], names: list[str]) -> list[Command]:
+    """The commands and, for each named one, an uncached twin `<name>_uncached`.
+
+    The twins run with caches off on a copy of their own, so that each sees its tree in
+    the state its original saw: the mdmem commands before a named one on its tree get
+    twins too."""
+    unknown = sorted(set(names) - {command.name for command in commands if command.runs_mdmem})
+    if unknown:
+        raise ValueError(f"no mdmem command named {', '.join(unknown)}")
+    twins: list[Command] = []
+    for tree in trees(commands):
+        on_tree = [c for c in commands if c.tree == tree and c.runs_mdmem and not c.copy]
+        named = [index for index, command in enumerate(on_tree) if command.name in names]
+        twins += [
+            dataclasses.replace(
+                command,
+                name=command.name + UNCACHED,
+                ratio_to=command.name,
+                environment=NO_CACHE,
+                copy=UNCACHED,
+            )
+            for command in (on_tree[: max(named) + 1] if named else [])
+        ]
+    return [*commands, *twins]
 
 
 class GenerationFailed(Exception):
@@ -293,7 +326,7 @@ def prepare(version: Version) -> None:
     done = subprocess.run(
         [sys.executable, "-c", where],
         cwd=version.root,
-        env=version.environment(version.root / "cache"),  # nothing is cached
+        env=version.environment(version.root / "cache", ()),  # nothing is cached
         capture_output=True,
         text=True,
         check=False,
@@ -302,6 +335,11 @@ def prepare(version: Version) -> None:
         found = done.stdout or (done.stderr.strip().splitlines() or ["nowhere"])[-1]
         raise VersionUnavailable(f"the {version.label} version imports mdmem from {found}")
     compileall.compile_dir(package, quiet=1)
+
+
+def copies(commands: list[Command]) -> list[tuple[str, str]]:
+    """The (tree, copy label) pairs the commands run on, in the order they first appear."""
+    return list(dict.fromkeys((command.tree, command.copy) for command in commands))
 
 
 def measure(
@@ -320,8 +358,8 @@ def measure(
         version.label: {command.name: [] for command in commands} for version in versions
     }
     for round_number in range(repeat):
-        for tree in trees(commands):
-            group = [c for c in commands if c.tree == tree]
+        for tree, copy in copies(commands):
+            group = [c for c in commands if (c.tree, c.copy) == (tree, copy)]
             scratch = Path(tempfile.mkdtemp(prefix=f"mdmem-bench-{tree}-", dir=scratch_parent))
             try:
                 for version in versions:
@@ -331,7 +369,7 @@ def measure(
                     # Not the mdmem compared (the floor, the bound): once, not per version.
                     for version in versions if command.runs_mdmem else versions[:1]:
                         folder = scratch / version.label
-                        env = version.environment(folder / "cache")
+                        env = version.environment(folder / "cache", command.environment)
                         run = timed(command.argv(folder / "memory"), env, version.root)
                         runs[version.label][command.name].append(run)
                         shown = f"{command.name} [{version.label}]"
@@ -514,10 +552,20 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         help="also time the mdmem commands for this repository's code at git revision REV, "
         "alternating with this working tree's, and print new/base per command",
     )
+    parser.add_argument(
+        "--uncached",
+        metavar="NAME,...",
+        default="",
+        help="add a column NAME_uncached per named mdmem command: the same with "
+        "MDMEM_NO_CACHE=1, on a copy of its own",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
-    args.commands = COMMANDS
+    try:
+        args.commands = with_uncached(COMMANDS, [n for n in args.uncached.split(",") if n])
+    except ValueError as error:
+        parser.error(f"--uncached: {error}")
     return args
 
 

@@ -145,3 +145,58 @@ def test_an_unknown_base_revision_fails_before_anything_runs(
     assert code == 1
     assert "no-such-revision" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("named", "twins"),
+    [
+        pytest.param("review", ["review_uncached"], id="first_on_its_tree"),
+        pytest.param(
+            "lint",
+            ["review_uncached", "review_warm_uncached", "lint_uncached"],
+            id="after_the_reviews_on_its_copy",
+        ),
+        pytest.param(
+            "review_backlog,review",
+            ["review_uncached", "review_backlog_uncached"],
+            id="one_twin_copy_per_tree",
+        ),
+    ],
+)
+def test_uncached_twins_bring_their_copy_to_the_same_state(named: str, twins: list[str]) -> None:
+    commands = runner.with_uncached(runner.COMMANDS, named.split(","))
+    assert commands[: len(runner.COMMANDS)] == runner.COMMANDS
+    added = commands[len(runner.COMMANDS) :]
+    assert [command.name for command in added] == twins
+    for twin in added:
+        original = twin.name.removesuffix(runner.UNCACHED)
+        assert twin.ratio_to == original
+        assert twin.environment == (("MDMEM_NO_CACHE", "1"),)
+        assert twin.copy != ""  # not the copy the cached commands left
+
+
+@pytest.mark.parametrize("named", ["floor", "no_such_command"])
+def test_uncached_names_an_mdmem_command(named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        runner.with_uncached(runner.COMMANDS, [named])
+
+
+# Exits 1 (a result, not a failure) where mdmem's caches are off, so the exit codes tell
+# which environment each column ran in.
+PROBE = "import os, sys; sys.exit(1 if os.environ.get('MDMEM_NO_CACHE') else 0)"
+
+
+def test_an_uncached_twin_runs_with_caches_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def probe(memory: Path) -> list[str]:
+        return [sys.executable, "-c", PROBE]
+
+    monkeypatch.delenv("MDMEM_NO_CACHE", raising=False)
+    monkeypatch.setattr(runner, "COMMANDS", [runner.COMMANDS[0], runner.Command("probe", probe)])
+    code, report = run_tiny(tmp_path, "--uncached", "probe")
+    assert code == 0
+    assert report["commands"] == ["floor", "probe", "probe_uncached"]
+    (result,) = report["results"]  # type: ignore[misc]
+    assert result["commands"]["probe"]["exit_codes"] == [0]
+    assert result["commands"]["probe_uncached"]["exit_codes"] == [1]
