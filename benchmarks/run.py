@@ -1,20 +1,25 @@
 """Time mdmem's commands on generated memories of growing size, against a read-only floor.
 
     python benchmarks/run.py [--sizes 1000,10000,100000] [--json OUT.json] [--repeat K]
+                             [--base REV] [--uncached NAME,...]
 
 Each size is generated once per tree variant into benchmarks/out/<size>/<variant>/memory
 (regenerated when the arguments, generate.py or, for the reviewed tree, mdmem's code
 change). Every round copies each tree to a fresh scratch folder and runs the COMMANDS
 that name it, in order, each in its own subprocess, measuring wall time and the child's
-peak RSS. The best time and the largest RSS over the rounds are kept.
+peak RSS. The best time and the largest RSS over the rounds are kept. With --base, the
+commands that run mdmem are timed for this repository's code at revision REV too, on
+copies of the same trees, the two versions alternating command by command.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import dataclasses
 import hashlib
+import io
 import json
 import math
 import os
@@ -22,9 +27,10 @@ import platform
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -49,6 +55,11 @@ for folder, _, names in os.walk(sys.argv[1]):
 # `review_every` sessions, with that many logs since; and never reviewed at all.
 REVIEWED = "reviewed"
 UNREVIEWED = "unreviewed"
+
+# What `--uncached` sets for the twin columns it adds: mdmem then neither reads nor
+# writes any cache.
+NO_CACHE = (("MDMEM_NO_CACHE", "1"),)
+UNCACHED = "_uncached"
 
 
 def floor(memory: Path) -> list[str]:
@@ -79,21 +90,46 @@ class Command:
     argv: Callable[[Path], list[str]]  # the memory folder -> the argv to time
     tree: str = REVIEWED  # the generated tree it runs on
     ratio_to: str | None = None  # printed as "(xN)": how many times slower than that one
+    runs_mdmem: bool = True  # False: the same for every mdmem, so timed once, not per version
+    environment: tuple[tuple[str, str], ...] = ()  # set for this command only
+    copy: str = ""  # commands of one tree and one copy label share a copy, in order
 
 
 # Per round, each tree is copied fresh (with its own empty cache folder) and the commands
 # naming it run in this order on that copy, each seeing what the one before it left:
-# review_warm is a second review with nothing new in the ledger. Adding a command is one
-# entry here; it gets a column and a JSON entry of its own.
+# review_warm is a second review with nothing new in the ledger, lint_warm a second lint
+# with nothing changed since the first. Adding a command is one entry here; it gets a
+# column and a JSON entry of its own.
 COMMANDS: list[Command] = [
-    Command("floor", floor),
-    Command("bound", bound, ratio_to="floor"),
+    Command("floor", floor, runs_mdmem=False),
+    Command("bound", bound, ratio_to="floor", runs_mdmem=False),
     Command("review", review, ratio_to="floor"),
     Command("review_warm", review),
     Command("lint", lint, ratio_to="review"),
-    Command("floor_backlog", floor, tree=UNREVIEWED),
+    Command("lint_warm", lint, ratio_to="lint"),
+    Command("floor_backlog", floor, tree=UNREVIEWED, runs_mdmem=False),
     Command("review_backlog", review, tree=UNREVIEWED, ratio_to="floor_backlog"),
 ]
+
+
+@dataclasses.dataclass(frozen=True)
+class Version:
+    """One mdmem to time: `python -m mdmem` run from `root` imports the package there."""
+
+    label: str  # "new" (this working tree) or "base" (the revision --base names)
+    root: Path  # the folder holding its mdmem/ package
+
+    def environment(self, cache: Path, extra: tuple[tuple[str, str], ...]) -> dict[str, str]:
+        # `python -m` puts the current folder first on sys.path, and the child runs in
+        # `root`; PYTHONPATH says the same to anything the command starts itself.
+        path = os.pathsep.join(filter(None, [str(self.root), os.environ.get("PYTHONPATH")]))
+        # mdmem caches parsed session logs per memory path in the user's cache folder
+        # (outside a git repository): each copy gets its own, so its first review is
+        # cold, a second finds what the first left, and nothing piles up in ~/.cache.
+        return {**os.environ, "PYTHONPATH": path, "XDG_CACHE_HOME": str(cache), **dict(extra)}
+
+
+NEW = Version("new", REPOSITORY)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,13 +168,41 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
     return sizes
 
 
-def mdmem_code_version() -> str:
-    """The digest of this repository's mdmem source, as its own caches use it."""
-    if str(REPOSITORY) not in sys.path:
-        sys.path.insert(0, str(REPOSITORY))  # run as a script, benchmarks/ comes first
-    from mdmem.store.cache import code_version
+def code_digest(package: Path) -> str:
+    """A digest of a package's Python source: every .py file's path and bytes, in order.
 
-    return code_version()
+    Computed here rather than asked of mdmem, so that it reads any version's layout."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode("utf-8"))
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def with_uncached(commands: list[Command], names: list[str]) -> list[Command]:
+    """The commands and, for each named one, an uncached twin `<name>_uncached`.
+
+    The twins run with caches off on a copy of their own, so that each sees its tree in
+    the state its original saw: the mdmem commands before a named one on its tree get
+    twins too."""
+    unknown = sorted(set(names) - {command.name for command in commands if command.runs_mdmem})
+    if unknown:
+        raise ValueError(f"no mdmem command named {', '.join(unknown)}")
+    twins: list[Command] = []
+    for tree in trees(commands):
+        on_tree = [c for c in commands if c.tree == tree and c.runs_mdmem and not c.copy]
+        named = [index for index, command in enumerate(on_tree) if command.name in names]
+        twins += [
+            dataclasses.replace(
+                command,
+                name=command.name + UNCACHED,
+                ratio_to=command.name,
+                environment=NO_CACHE,
+                copy=UNCACHED,
+            )
+            for command in (on_tree[: max(named) + 1] if named else [])
+        ]
+    return [*commands, *twins]
 
 
 class GenerationFailed(Exception):
@@ -160,8 +224,8 @@ def cached_memory(
         "seed": seed,
         "reviewed": reviewed,
         "generator_sha256": hashlib.sha256(GENERATOR.read_bytes()).hexdigest(),
-        # The reviewed tree is what mdmem's review made of the simulated one.
-        "mdmem_code": mdmem_code_version() if reviewed else None,
+        # The reviewed tree is what this working tree's review made of the simulated one.
+        "mdmem_code": code_digest(NEW.root / "mdmem") if reviewed else None,
     }
     if memory.is_dir() and stamp.is_file() and json.loads(stamp.read_text()) == key:
         return memory, None
@@ -190,12 +254,12 @@ def tree_size(folder: Path) -> tuple[int, int]:
     return files, total
 
 
-def timed(argv: list[str], env: dict[str, str] | None = None) -> Run:
+def timed(argv: list[str], env: dict[str, str] | None = None, cwd: Path = REPOSITORY) -> Run:
     """Run argv in a fresh process; wall time around it, and from wait4 its peak RSS and
     the CPU time of it and of the processes it reaped (a review's helper)."""
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         started = time.perf_counter()
-        child = subprocess.Popen(argv, cwd=REPOSITORY, env=env, stdout=stdout, stderr=stderr)
+        child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=stdout, stderr=stderr)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
@@ -215,32 +279,101 @@ def cores() -> int | None:
     return os.cpu_count()
 
 
-def trees() -> list[str]:
-    """The tree variants COMMANDS run on, in the order they first appear."""
-    return list(dict.fromkeys(command.tree for command in COMMANDS))
+def trees(commands: list[Command]) -> list[str]:
+    """The tree variants the commands run on, in the order they first appear."""
+    return list(dict.fromkeys(command.tree for command in commands))
+
+
+class VersionUnavailable(Exception):
+    """A version cannot be timed: the --base revision could not be exported, or
+    `python -m mdmem` would not import that version's package; the message says why."""
+
+
+def git(*args: str) -> bytes:
+    done = subprocess.run(["git", *args], cwd=REPOSITORY, capture_output=True, check=False)
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip()
+        raise VersionUnavailable(f"git {' '.join(args)}: {message}")
+    return done.stdout
+
+
+@contextlib.contextmanager
+def checkout(revision: str, scratch_parent: Path | None) -> Iterator[tuple[Version, str]]:
+    """This repository's tree at `revision`, exported to a scratch folder removed
+    afterwards, as a Version; and the commit the revision names."""
+    commit = git("rev-parse", "--verify", f"{revision}^{{commit}}").decode().strip()
+    folder = Path(tempfile.mkdtemp(prefix="mdmem-bench-base-", dir=scratch_parent))
+    try:
+        with tarfile.open(fileobj=io.BytesIO(git("archive", "--format=tar", commit))) as tar:
+            # The data filter refuses links and paths out of the folder (the default from
+            # Python 3.14); a Python without it extracts as it always did.
+            options = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+            tar.extractall(folder, **options)  # type: ignore[arg-type]
+        yield Version("base", folder), commit
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def prepare(version: Version) -> None:
+    """Check that `python -m mdmem` run for the version imports its package, and compile
+    that package's bytecode.
+
+    Time mdmem as installed: pip compiles a package's bytecode when it installs it, but
+    where PYTHONDONTWRITEBYTECODE is set every timed process would compile mdmem's source
+    again, and the table would time the compiler."""
+    package = version.root / "mdmem"
+    where = "import mdmem, sys; sys.stdout.write(mdmem.__file__)"
+    done = subprocess.run(
+        [sys.executable, "-c", where],
+        cwd=version.root,
+        env=version.environment(version.root / "cache", ()),  # nothing is cached
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if Path(done.stdout).resolve().parent != package.resolve():
+        found = done.stdout or (done.stderr.strip().splitlines() or ["nowhere"])[-1]
+        raise VersionUnavailable(f"the {version.label} version imports mdmem from {found}")
+    compileall.compile_dir(package, quiet=1)
+
+
+def copies(commands: list[Command]) -> list[tuple[str, str]]:
+    """The (tree, copy label) pairs the commands run on, in the order they first appear."""
+    return list(dict.fromkeys((command.tree, command.copy) for command in commands))
 
 
 def measure(
-    memories: dict[str, Path], repeat: int, scratch_parent: Path | None
-) -> dict[str, list[Run]]:
-    """`repeat` rounds of COMMANDS, each round on its own fresh copy of every tree."""
-    runs: dict[str, list[Run]] = {command.name: [] for command in COMMANDS}
+    memories: dict[str, Path],
+    commands: list[Command],
+    versions: list[Version],
+    repeat: int,
+    scratch_parent: Path | None,
+) -> dict[str, dict[str, list[Run]]]:
+    """`repeat` rounds of the commands, per version label and command name.
+
+    Each round gives every version its own fresh copy of every tree; on them the
+    commands run in order, and each mdmem command runs for one version after the other
+    (new, base, new, base), so that a drift of the machine's speed hits both alike."""
+    runs: dict[str, dict[str, list[Run]]] = {
+        version.label: {command.name: [] for command in commands} for version in versions
+    }
     for round_number in range(repeat):
-        for tree in trees():
+        for tree, copy in copies(commands):
+            group = [c for c in commands if (c.tree, c.copy) == (tree, copy)]
             scratch = Path(tempfile.mkdtemp(prefix=f"mdmem-bench-{tree}-", dir=scratch_parent))
             try:
-                copy = scratch / "memory"
-                shutil.copytree(memories[tree], copy, copy_function=shutil.copyfile)
-                # mdmem caches parsed session logs per memory path in the user's cache
-                # folder (outside a git repository): give each copy its own, so its first
-                # review is cold, a second finds what the first left, and nothing piles up
-                # in ~/.cache.
-                env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "cache")}
-                for command in COMMANDS:
-                    if command.tree == tree:
-                        run = timed(command.argv(copy), env)
-                        runs[command.name].append(run)
-                        report_run(round_number, command.name, run)
+                for version in versions:
+                    target = scratch / version.label / "memory"
+                    shutil.copytree(memories[tree], target, copy_function=shutil.copyfile)
+                for command in group:
+                    # Not the mdmem compared (the floor, the bound): once, not per version.
+                    for version in versions if command.runs_mdmem else versions[:1]:
+                        folder = scratch / version.label
+                        env = version.environment(folder / "cache", command.environment)
+                        run = timed(command.argv(folder / "memory"), env, version.root)
+                        runs[version.label][command.name].append(run)
+                        shown = f"{command.name} [{version.label}]"
+                        report_run(round_number, shown if len(versions) > 1 else command.name, run)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
     return runs
@@ -283,7 +416,9 @@ class SizeResult:
     facts: int
     seed: int
     trees: dict[str, Tree]
-    commands: dict[str, Summary]
+    commands: dict[str, Summary]  # this working tree's mdmem
+    base_commands: dict[str, Summary]  # the --base revision's, for each mdmem command
+    new_over_base: dict[str, float | None]  # best seconds over best seconds
 
 
 def summarise(runs: list[Run]) -> Summary:
@@ -301,35 +436,71 @@ def summarise(runs: list[Run]) -> Summary:
     )
 
 
-def markdown_table(results: list[SizeResult]) -> str:
+def size_result(
+    sessions: int,
+    facts: int,
+    seed: int,
+    generated: dict[str, Tree],
+    runs: dict[str, dict[str, list[Run]]],
+) -> SizeResult:
+    commands = {name: summarise(each) for name, each in runs[NEW.label].items()}
+    base = {name: summarise(each) for name, each in runs.get("base", {}).items() if each}
+    ratios: dict[str, float | None] = {}
+    for name, summary in base.items():
+        new_seconds, base_seconds = commands[name].seconds, summary.seconds
+        ratios[name] = None
+        if new_seconds is not None and base_seconds:
+            ratios[name] = round(new_seconds / base_seconds, 3)
+    return SizeResult(sessions, facts, seed, generated, commands, base, ratios)
+
+
+def markdown_table(results: list[SizeResult], commands: list[Command]) -> str:
     """One row per size: each command's best seconds, ratios, and the largest peak RSS."""
     header = ["size", "facts"]
-    for command in COMMANDS:
+    for command in commands:
         ratio = f" (x {command.ratio_to})" if command.ratio_to else ""
         header.append(f"{command.name} s{ratio}")
     header.append("peak MB")
     rows = [header, ["---:"] * len(header)]
     for result in results:
         row = [str(result.sessions), str(result.facts)]
-        row += [cell(result.commands, command) for command in COMMANDS]
+        row += [cell(result.commands, command) for command in commands]
         peaks = [c.peak_rss_mb for c in result.commands.values() if c.peak_rss_mb is not None]
         row.append(f"{max(peaks):.0f}" if peaks else "n/a")
         rows.append(row)
     return markdown(rows)
 
 
-def cpu_table(results: list[SizeResult]) -> str:
+def cpu_table(results: list[SizeResult], commands: list[Command]) -> str:
     """One row per size: each command's least CPU seconds. On N cores a command cannot
     take less wall time than its CPU time over N."""
-    header = ["size", "facts", *(f"{command.name} cpu s" for command in COMMANDS)]
+    header = ["size", "facts", *(f"{command.name} cpu s" for command in commands)]
     rows = [header, ["---:"] * len(header)]
     for result in results:
         row = [str(result.sessions), str(result.facts)]
-        for command in COMMANDS:
-            cpu = result.commands[command.name].cpu_seconds
-            row.append("n/a" if cpu is None else f"{cpu:.3f}")
+        row += [seconds(result.commands[command.name].cpu_seconds) for command in commands]
         rows.append(row)
     return markdown(rows)
+
+
+def base_table(results: list[SizeResult], revision: str) -> str:
+    """One row per size and mdmem command: best wall seconds of this code and of the base
+    revision's, their ratio, and the least CPU seconds of each."""
+    header = ["size", "command", "new s", f"base s ({revision})", "new/base"]
+    header += ["new cpu s", "base cpu s"]
+    rows = [header, ["---:", "---", *["---:"] * (len(header) - 2)]]
+    for result in results:
+        for name, base in result.base_commands.items():
+            new, ratio = result.commands[name], result.new_over_base[name]
+            row = [str(result.sessions), name, seconds(new.seconds), seconds(base.seconds)]
+            row += ["n/a" if ratio is None else f"{ratio:.2f}"]
+            row += [seconds(new.cpu_seconds), seconds(base.cpu_seconds)]
+            rows.append(row)
+    return markdown(rows)
+
+
+def seconds(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
 
 
 def markdown(rows: list[list[str]]) -> str:
@@ -337,13 +508,13 @@ def markdown(rows: list[list[str]]) -> str:
 
 
 def cell(commands: dict[str, Summary], command: Command) -> str:
-    seconds = commands[command.name].seconds
-    if seconds is None:
+    value = commands[command.name].seconds
+    if value is None:
         return "n/a"
-    text = f"{seconds:.3f}"
+    text = f"{value:.3f}"
     baseline = commands[command.ratio_to].seconds if command.ratio_to else None
     if baseline:
-        text += f" (x{seconds / baseline:.1f})"
+        text += f" (x{value / baseline:.1f})"
     if commands[command.name].failed:
         text += " FAILED"
     return text
@@ -353,8 +524,8 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--sizes",
         default=DEFAULT_SIZES,
@@ -375,61 +546,105 @@ def main(argv: list[str] | None = None) -> int:
         default=OUT,
         help="where the generated trees are kept (default benchmarks/out)",
     )
+    parser.add_argument(
+        "--base",
+        metavar="REV",
+        help="also time the mdmem commands for this repository's code at git revision REV, "
+        "alternating with this working tree's, and print new/base per command",
+    )
+    parser.add_argument(
+        "--uncached",
+        metavar="NAME,...",
+        default="",
+        help="add a column NAME_uncached per named mdmem command: the same with "
+        "MDMEM_NO_CACHE=1, on a copy of its own",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    try:
+        args.commands = with_uncached(COMMANDS, [n for n in args.uncached.split(",") if n])
+    except ValueError as error:
+        parser.error(f"--uncached: {error}")
+    return args
 
-    # Time mdmem as installed: pip compiles a package's bytecode when it installs it, but
-    # where PYTHONDONTWRITEBYTECODE is set every timed process would compile mdmem's
-    # source again (about 0.1 s of each command on a 2-core machine).
-    compileall.compile_dir(REPOSITORY / "mdmem", quiet=1)
-    results: list[SizeResult] = []
+
+def generate_trees(
+    sessions: int, facts: int, args: argparse.Namespace
+) -> tuple[dict[str, Path], dict[str, Tree]]:
+    """The generated trees the commands run on, by variant, and what each cost to make."""
+    memories: dict[str, Path] = {}
+    generated: dict[str, Tree] = {}
+    for tree in trees(args.commands):
+        memory, made = cached_memory(sessions, facts, args.seed, tree, args.trees)
+        files, total_bytes = tree_size(memory)
+        memories[tree] = memory
+        if made is None:
+            generated[tree] = Tree(files, total_bytes, None, None)
+            continue
+        peak = round(made.peak_rss_bytes / 2**20, 1)
+        progress(f"  generated the {tree} tree in {made.seconds:.2f}s, peak {peak:.0f} MB")
+        generated[tree] = Tree(files, total_bytes, round(made.seconds, 3), peak)
+    return memories, generated
+
+
+def benchmark(args: argparse.Namespace, versions: list[Version]) -> list[SizeResult]:
+    """Every size: its trees (made with this working tree's mdmem), then the rounds."""
+    for version in versions:
+        prepare(version)
+    results = []
     for sessions, facts in parse_sizes(args.sizes):
         progress(f"size {sessions} sessions, {facts} facts")
-        memories: dict[str, Path] = {}
-        generated: dict[str, Tree] = {}
-        for tree in trees():
-            try:
-                memory, made = cached_memory(sessions, facts, args.seed, tree, args.trees)
-            except GenerationFailed as error:
-                progress(f"  generating the {tree} tree failed:\n{error}")
-                return 1
-            files, total_bytes = tree_size(memory)
-            memories[tree] = memory
-            if made is None:
-                generated[tree] = Tree(files, total_bytes, None, None)
-                continue
-            peak = round(made.peak_rss_bytes / 2**20, 1)
-            progress(f"  generated the {tree} tree in {made.seconds:.2f}s, peak {peak:.0f} MB")
-            generated[tree] = Tree(files, total_bytes, round(made.seconds, 3), peak)
-        runs = measure(memories, args.repeat, args.scratch)
-        results.append(
-            SizeResult(
-                sessions=sessions,
-                facts=facts,
-                seed=args.seed,
-                trees=generated,
-                commands={c.name: summarise(runs[c.name]) for c in COMMANDS},
-            )
-        )
+        memories, generated = generate_trees(sessions, facts, args)
+        runs = measure(memories, args.commands, versions, args.repeat, args.scratch)
+        results.append(size_result(sessions, facts, args.seed, generated, runs))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(argv)
+    base: dict[str, str] | None = None
+    try:
+        with contextlib.ExitStack() as stack:
+            versions = [NEW]
+            if args.base is not None:
+                version, commit = stack.enter_context(checkout(args.base, args.scratch))
+                versions.append(version)
+                digest = code_digest(version.root / "mdmem")
+                base = {"revision": args.base, "commit": commit, "mdmem_code": digest}
+            results = benchmark(args, versions)
+    except GenerationFailed as error:
+        progress(f"  generating a tree failed:\n{error}")
+        return 1
+    except VersionUnavailable as error:
+        progress(f"cannot time mdmem: {error}")
+        return 1
 
     report = {
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cores": cores(),
         "repeat": args.repeat,
-        "mdmem_code": mdmem_code_version(),
-        "commands": [command.name for command in COMMANDS],
-        "trees": {command.name: command.tree for command in COMMANDS},
+        "mdmem_code": code_digest(NEW.root / "mdmem"),
+        "base": base,
+        "commands": [command.name for command in args.commands],
+        "trees": {command.name: command.tree for command in args.commands},
         "results": [dataclasses.asdict(result) for result in results],
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-    print(markdown_table(results))
+    print(markdown_table(results, args.commands))
     print()
-    print(cpu_table(results))
+    print(cpu_table(results, args.commands))
+    if base is not None:
+        print()
+        print(base_table(results, args.base))
     progress(f"wrote {args.json}")
-    failed = any(c.failed for result in results for c in result.commands.values())
+    failed = any(
+        summary.failed
+        for result in results
+        for summary in [*result.commands.values(), *result.base_commands.values()]
+    )
     return 1 if failed else 0
 
 
