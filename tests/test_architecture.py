@@ -33,7 +33,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "reviewing": frozenset({"errors", "format", "safety"}),
     "linting": frozenset({"errors", "format", "safety", "reviewing"}),
     "merging": frozenset({"errors", "format", "safety", "reviewing"}),
-    "store": frozenset({"errors", "format", "safety"}),
+    "store": frozenset({"errors", "format", "safety", "git"}),
     "git": frozenset({"errors"}),
     "adopting": CORE | {"store", "git"},
     "cli": EVERY,
