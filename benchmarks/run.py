@@ -603,6 +603,8 @@ def benchmark(args: argparse.Namespace, versions: list[Version]) -> list[SizeRes
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
+    if args.scratch is not None:
+        args.scratch.mkdir(parents=True, exist_ok=True)
     base: dict[str, str] | None = None
     try:
         with contextlib.ExitStack() as stack:
