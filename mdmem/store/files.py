@@ -7,6 +7,8 @@ review's writes, outside the repository), and its text is decoded strictly
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 from mdmem.errors import ParseError
@@ -19,13 +21,37 @@ def refuse_link(path: Path, display: str) -> None:
         raise ParseError("is a symbolic link; mdmem does not follow links", display)
 
 
-def read_bytes(path: Path, display: str) -> bytes:
-    """The bytes of the file at `path`, shown to the user as `display`."""
-    refuse_link(path, display)
+# O_NOFOLLOW refuses a link in the open itself; where it is missing, a look first.
+_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def read_bytes(path: Path | str, display: str) -> bytes:
+    """The bytes of the file at `path`, shown to the user as `display`.
+
+    One open, one stat and, for a file that did not change meanwhile, one read of its
+    size: a review reads every session log, thousands of small files.
+    """
+    if not hasattr(os, "O_NOFOLLOW"):
+        refuse_link(Path(path), display)
     try:
-        return path.read_bytes()
+        descriptor = os.open(path, _FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ParseError("is a symbolic link; mdmem does not follow links", display) from None
+        raise ParseError(f"cannot be read: {exc.strerror}", display) from None
+    try:
+        size = os.fstat(descriptor).st_size
+        data = os.read(descriptor, size + 1)
+        if len(data) <= size:
+            return data
+        rest = [data]  # the file grew since its size was taken: read to its end
+        while rest[-1]:
+            rest.append(os.read(descriptor, 1 << 16))
+        return b"".join(rest)
     except OSError as exc:
         raise ParseError(f"cannot be read: {exc.strerror}", display) from None
+    finally:
+        os.close(descriptor)
 
 
 def read(path: Path, display: str) -> TextFile:

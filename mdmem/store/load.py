@@ -74,7 +74,7 @@ def _stem(filename: str) -> str:
 
 
 # A log to scan: its path and its path as shown.
-_LogJob = tuple[Path, str]
+_LogJob = tuple[str, str]
 # The share of the logs that a helper process scans, while this one parses the
 # continuity and archive files and then scans the rest (see mdmem.store.workers): the
 # documents take about a third as long as the logs, so each process has half of the
@@ -97,7 +97,8 @@ def reading_sessions(
     except ParseError as error:
         yield functools.partial(_raise, error)  # when the sessions are asked for, as before
         return
-    jobs = [(root / SESSIONS / file, f"{root.name}/{SESSIONS}/{file}") for _, file in logs]
+    folder = os.path.join(root, SESSIONS)
+    jobs = [(os.path.join(folder, file), f"{root.name}/{SESSIONS}/{file}") for _, file in logs]
 
     with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
