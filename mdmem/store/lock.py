@@ -15,8 +15,6 @@ import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
-import filelock
-
 from mdmem.errors import LockError, WriteError
 from mdmem.git.plumbing import git_folder
 
@@ -51,6 +49,8 @@ def locked(root: Path, timeout: float | None = None) -> Iterator[None]:
         yield
         return
     wait = TIMEOUT if timeout is None else timeout
+    import filelock  # a twentieth of a second to import: only for commands that lock
+
     lock = filelock.FileLock(path)
     try:
         path.parent.mkdir(exist_ok=True)
