@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from mdmem.format.fences import Fences
+from mdmem.format.fences import fenced_blocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,6 @@ _JOINABLE_CATEGORIES = frozenset({"So", "Sk", "Lo", "Lm", "Mn", "Mc"})
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _NEWLINE = re.compile(r"\n")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
 
 _FOOTER_LINE = re.compile(r"[ \t]*<!--[ \t]*id:(?:(?!-->)[^\n])*-->[ \t]*\r?")
@@ -276,12 +275,15 @@ def _hides_text(hidden: str) -> str | None:
 
 def _blank_code(text: str) -> str:
     """`text` with code spans and fenced blocks replaced by spaces, newlines and offsets kept."""
-    lines = _LINE.findall(text)
-    fences = Fences()
-    for number, line in enumerate(lines):
-        if fences.step(line.rstrip("\r\n")):
-            lines[number] = _NOT_NEWLINE.sub(" ", line)
-    return _CODE_SPAN.sub(lambda span: _NOT_NEWLINE.sub(" ", span.group()), "".join(lines))
+    parts = []
+    done = 0
+    for first, last in fenced_blocks(text):
+        end = text.find("\n", last)
+        end = len(text) if end < 0 else end
+        parts += [text[done:first], _NOT_NEWLINE.sub(" ", text[first:end])]
+        done = end
+    markup = "".join(parts) + text[done:] if parts else text
+    return _CODE_SPAN.sub(lambda span: _NOT_NEWLINE.sub(" ", span.group()), markup)
 
 
 def _comment_hits(markup: str) -> Iterator[tuple[int, str, str]]:
