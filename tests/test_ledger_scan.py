@@ -16,9 +16,10 @@ from mdmem.format.sessionlog import (
     SessionName,
     _section,
     _typed_lines,
-    parse_session,
     parse_session_name,
     parse_session_names,
+    scan_log,
+    session_of,
 )
 
 _HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
@@ -110,7 +111,7 @@ def test_tokens_and_events_of_a_typical_log() -> None:
         "  (wrapped-note-05)\n\n## Notes\nnot-counted-06\n"
     )
     name = SessionName("2026-01-01", "100000", "", "2026-01-01-100000")
-    session = parse_session(name, text.encode("utf-8"), "log.md")
+    session = session_of(name, "log.md", scan_log(text.encode("utf-8"), "log.md"))
     assert session.references == {
         "cache-layout-01",
         "queue-default-02",

@@ -16,7 +16,7 @@ from mdmem.format.document import heading, parse_document
 from mdmem.format.edit import Edit, apply_edits
 from mdmem.format.footer import looks_like_footer, parse_footer
 from mdmem.format.policy import Policy, parse_policy
-from mdmem.format.sessionlog import parse_session, parse_session_name
+from mdmem.format.sessionlog import parse_session_name, scan_log, session_of
 from mdmem.format.textfile import TextFile, split_lines
 from mdmem.reviewing.apply import review
 from mdmem.reviewing.stamps import read_stamps, stamp_edits
@@ -162,7 +162,7 @@ NAME = parse_session_name("2026-03-01-090000.md", "log")
     ],
 )
 def test_session_references_skip_fences(text: str, references: set[str], heading_line: int) -> None:
-    session = parse_session(NAME, text.encode(), "log")
+    session = session_of(NAME, "log", scan_log(text.encode(), "log"))
     assert session.references == references
     assert session.section_line == heading_line
 

@@ -144,12 +144,6 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
             fact = _read_item(file, index, end, title, subsection)
             if fact is None:
                 footerless.append(Item(title, index, end))
-            elif not title:
-                raise ParseError(
-                    "a fact outside any '## ' section; move it under a section heading",
-                    path,
-                    index + 1,
-                )
             else:
                 facts.append(fact)
             index = end
@@ -256,6 +250,10 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
             )
     if footer is None:
         return None
+    if not section:
+        raise ParseError(
+            "a fact outside any '## ' section; move it under a section heading", path, start + 1
+        )
     return Fact(section, subsection, start, end, footer, _checkbox(lines[start]), footer.id)
 
 

@@ -132,11 +132,6 @@ def session_of(name: SessionName, path: str, scan: Scan) -> Session:
     )
 
 
-def parse_session(name: SessionName, data: bytes, path: str) -> Session:
-    """Read the references of one session log from its bytes."""
-    return session_of(name, path, scan_log(data, path))
-
-
 def reference_lines(
     data: bytes, path: str, mask: Callable[[str], str] = str
 ) -> tuple[tuple[str, int], ...]:

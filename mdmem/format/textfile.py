@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mdmem.errors import ParseError
 
@@ -24,20 +23,12 @@ class TextFile:
     path: str
     lines: tuple[str, ...]
     bom: bool = False
-    # The lines joined, set by `decode`, which split them from it: a reader of the whole
-    # text then neither joins them again nor checks that they split back the same. Not an
-    # init field, so a copy with other lines (`dataclasses.replace`) starts without it.
-    joined: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @functools.cached_property
     def newline(self) -> str:
         """The dominant line ending, used for lines the review adds (counted once per file)."""
-        if self.joined is not None:  # split at each LF: its CRLF endings are its CRLF pairs
-            crlf = self.joined.count("\r\n")
-            lf = self.joined.count("\n") - crlf
-        else:
-            crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
-            lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
+        crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
+        lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
         return "\r\n" if crlf > lf else "\n"
 
     def text(self) -> str:
@@ -106,9 +97,7 @@ def decode(data: bytes, path: str) -> TextFile:
                 path,
                 text.count("\n", 0, lone.start()) + 1,
             )
-    file = TextFile(path, split_lines(text), bom)
-    object.__setattr__(file, "joined", text)  # frozen: set once, as it is made
-    return file
+    return TextFile(path, split_lines(text), bom)
 
 
 def decode_text(data: bytes, path: str) -> str:
@@ -146,15 +135,3 @@ def check_conflict_markers(text: str | Sequence[str], path: str) -> None:
         raise ParseError(
             "merge-conflict marker; resolve the conflict before running mdmem", path, markers[0]
         )
-
-
-def is_split(lines: tuple[str, ...] | list[str], text: str) -> bool:
-    """True when `lines` are exactly `split_lines(text)`: none is empty, and each holds one
-    LF, at its end (the last line may hold none)."""
-    if not lines:
-        return not text
-    return (
-        bool(lines[-1])
-        and text.count("\n") == len(lines) - (not lines[-1].endswith("\n"))
-        and all(map(str.endswith, lines[:-1], itertools.repeat("\n")))
-    )
