@@ -105,11 +105,12 @@ _TRAILING_PUNCTUATION = re.compile(r"[.:)]+$")
 
 
 # Where the patterns could match. A pattern tried at every offset of a large memory costs
-# tens of milliseconds (every token pattern opens with a lookbehind, so the regex engine
-# cannot skip ahead to a first character), so each runs only on the lines holding a word
-# that every match of it contains: all but the PEM pattern stay within a line, and a line
-# holds the same matches whether it or the whole text is searched. The words are found in
-# an ASCII copy of the text, in a few passes of about a millisecond per megabyte each.
+# far more than a substring search (every token pattern opens with a lookbehind, so the
+# regex engine cannot skip ahead to a first character), so each runs only on the lines
+# holding a word that every match of it contains: all but the PEM pattern stay within a
+# line, and a line holds the same matches whether it or the whole text is searched. The
+# words are found in an ASCII copy of the text, in a few passes that each run at the speed
+# of a substring search.
 
 # In a case-insensitive pattern, ſ matches `s` and the Kelvin sign `k`; no other non-ASCII
 # character matches a letter of the words below.
