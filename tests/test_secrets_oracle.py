@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mdmem.safety import secrets
+from mdmem.safety import candidates, secrets
 from mdmem.safety.secrets import SecretHit, find_secrets, redact
 from tests.test_secrets import (
     AWS_SECRET,
@@ -455,7 +455,7 @@ def test_scan_matches_the_full_scan_on_a_large_memory() -> None:
 
 @given(texts())
 def test_ascii_view_keeps_every_offset(text: str) -> None:
-    view = secrets._ascii_view(text)
+    view = candidates._ascii_view(text)
     assert len(view) == len(text)
     for offset, character in enumerate(text):
         if character.isascii():
@@ -477,7 +477,7 @@ def test_rare_character_search_finds_every_word(
     text: bytes, word_and_rare: tuple[bytes, int]
 ) -> None:
     word, rare = word_and_rare
-    assert secrets._find_all(text, word, rare) == secrets._find_all(text, word)
-    assert secrets._find_all(text, word) == [
+    assert candidates._find_all(text, word, rare) == candidates._find_all(text, word)
+    assert candidates._find_all(text, word) == [
         offset for offset in range(len(text)) if text.startswith(word, offset)
     ]
