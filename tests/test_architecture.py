@@ -245,3 +245,31 @@ def test_architecture_md_names_the_io_modules() -> None:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     for module in IO_MODULES:
         assert "/".join(module.split(".")[1:]) + ".py" in text, module
+
+
+MOST_LINES_PER_MODULE = 400
+MOST_LINES_PER_FUNCTION = 60
+
+
+def long_functions(source: str) -> list[str]:
+    """`name (N lines)` of every function or method longer than the limit."""
+    return [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > MOST_LINES_PER_FUNCTION
+    ]
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[module_name(p) for p in MODULES])
+def test_modules_and_functions_stay_short(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= MOST_LINES_PER_MODULE
+    assert long_functions(source) == []
+
+
+def test_a_long_function_is_caught() -> None:
+    body = "".join(f"    x{number} = {number}\n" for number in range(MOST_LINES_PER_FUNCTION))
+    assert long_functions(f"def long():\n{body}") == [f"long ({MOST_LINES_PER_FUNCTION + 1} lines)"]
+    assert long_functions("def short():\n    return 1\n") == []
