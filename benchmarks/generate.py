@@ -199,6 +199,9 @@ def review_in_place(memory_dir: Path) -> None:
 
     with environment(MDMEM_NO_CACHE="1"):
         review(memory_dir, commit=False)
+    # The lock's file stays after a command (see mdmem.store.lock): not part of a memory,
+    # and an older mdmem, timed beside this one, would wait on it.
+    (memory_dir / ".mdmem.lock").unlink(missing_ok=True)
 
 
 @contextlib.contextmanager

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from mdmem.errors import MdmemError
 from mdmem.format.memory import CONTINUITY, POLICY, SESSIONS
-from mdmem.format.textfile import TextFile, decode
+from mdmem.format.textfile import TextFile
 from mdmem.git.plumbing import config_value, repository, set_config, top_level
+from mdmem.store.files import read
 from mdmem.store.lock import locked
 from mdmem.store.resources import shipped, templates_dir
 from mdmem.store.writer import recover, write_files
@@ -162,7 +163,7 @@ def _extended(project: Path, name: str) -> str | None:
     """The file with the lines mdmem needs appended, or None when it has them all."""
     wanted = IGNORED if name == GITIGNORE else ATTRIBUTES
     path = project / name
-    file = decode(path.read_bytes(), name) if path.is_file() else TextFile(name, ())
+    file = read(path, name) if path.is_file() else TextFile(name, ())
     present = {line.strip() for line in file.lines}
     missing = [line for line in wanted if line not in present]
     if not missing:

@@ -97,8 +97,8 @@ def frozen_at_exit() -> Iterator[None]:
     """The collector stays paused, and what is still alive is frozen (`gc.freeze`) at the end.
 
     The process exits right after a review or lint: a collection then (the one due next,
-    the one at interpreter exit) would walk every object the command made, for nothing
-    (0.1 s at 10,000 logs). Frozen only here, never in the library, where a caller's
+    the one at interpreter exit) would walk every object the command made, for nothing.
+    Frozen only here, never in the library, where a caller's
     garbage cycles would be pinned for good.
     """
     with bulk_allocation():

@@ -1,7 +1,8 @@
-"""The ledger: session log names and the `## Memory References` section of each log.
+"""Session logs: their names, and the `## Memory References` section of each log.
 
-This is the hot path of every review (one read of every session file), so it is a
-streaming scanner over lines, not a markdown parser.
+Every review reads every log, so the section is found with searches over the whole text
+(only lines holding a fence marker or opening with `#` are looked at on their own), not
+with a markdown parser; `reviewing.ledger` indexes what it finds.
 """
 
 from __future__ import annotations

@@ -71,7 +71,8 @@ def _gitdir(dot_git: Path) -> Path | None:
     if not text.startswith("gitdir:"):
         return None
     target = Path(text[len("gitdir:") :].strip())
-    return target if target.is_absolute() else (dot_git.parent / target).resolve()
+    target = target if target.is_absolute() else (dot_git.parent / target).resolve()
+    return target if target.is_dir() else None
 
 
 def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable[[], None]) -> str:

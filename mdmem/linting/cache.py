@@ -3,7 +3,7 @@
 - Findings per file (secrets, conflict markers, poisoning): scanning every session
   log costs more than a review, and committed logs never change, so a file whose
   size and modification time (ns) match what was cached keeps its findings.
-- The history of the session logs (`gitio.LogHistory`) up to a few recent commits:
+- The history of the session logs (`git.plumbing.LogHistory`) up to a few recent commits:
   reading history diffs the flat sessions tree once per commit, so it is read once
   and then only extended by the commits after a known one. Commits never change,
   so these entries never go stale.

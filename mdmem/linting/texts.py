@@ -1,7 +1,7 @@
 """Checks of one file's text: parse errors, conflict markers, secrets, poisoning markers.
 
 Each check reads the raw text alone, so its findings can be cached per file (see
-`cache.py`, whose fingerprint covers this module).
+`cache.py`; a cache written by other mdmem source is not trusted).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from pathlib import Path
 from mdmem.errors import ParseError
 from mdmem.format.textfile import decode
 from mdmem.merging.continuity import Merged, fallback, merge_continuity, merge_lines
+from mdmem.store.files import read_bytes
 from mdmem.store.writer import replace_file
 
 
@@ -21,7 +22,7 @@ def merge_files(
     texts: list[str] = []
     readable = True
     for file in (base, ours, theirs):
-        data = file.read_bytes()
+        data = read_bytes(file, display)
         try:
             texts.append(decode(data, display).text())
         except ParseError:

@@ -10,6 +10,7 @@ from mdmem.reviewing.plan import ReviewPlan, plan_review
 from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
 from mdmem.store import cache
+from mdmem.store.files import read
 from mdmem.store.load import Progress, bulk_allocation, load
 from mdmem.store.lock import locked
 from mdmem.store.writer import recover, write_files
@@ -62,7 +63,8 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
     with locked(root):
         for write in plan.writes:
             path = root / write.path
-            current = path.read_bytes().decode("utf-8") if path.exists() else None
+            exists = path.exists() or path.is_symlink()
+            current = read(path, f"{root.name}/{write.path}").text() if exists else None
             if current != write.before:
                 raise MdmemError(
                     f"{root.name}/{write.path} changed after the review was planned; run it again"

@@ -20,7 +20,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.git.plumbing import git_folder
+from mdmem.safety.blocklist import BLOCKED
 
 # A file as a cache entry saw it: [size, mtime_ns].
 Stamp = list[int]
@@ -46,6 +48,7 @@ def location(root: Path, kind: str) -> Path | None:
     repository's git folder when there is one, else the user's cache folder."""
     if os.environ.get("MDMEM_NO_CACHE"):
         return None
+    root = root.resolve()  # one memory, one cache, whatever path reached it
     digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
     git_dir = git_folder(root)
     folder = git_dir if git_dir is not None else Path(_user_cache())
@@ -87,8 +90,8 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
 # input file has the size and modification time it had right after the last review,
 # that review's outcome (nothing to change, and its counts) still holds.
 
-_TOP_FILES = ("continuity.md", "decay-policy.md", "reviews.md", "blocked.md", "vision.md")
-_FOLDERS = ("archive", "sessions")
+_TOP_FILES = (CONTINUITY, POLICY, REVIEWS, BLOCKED, VISION)
+_FOLDERS = (ARCHIVE, SESSIONS)
 
 
 def fingerprint(root: Path) -> dict[str, Stamp]:

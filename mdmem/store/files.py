@@ -36,7 +36,7 @@ def read_bytes(path: Path | str, display: str) -> bytes:
     try:
         descriptor = os.open(path, _FLAGS)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: the BSDs' answer to a link
             raise ParseError("is a symbolic link; mdmem does not follow links", display) from None
         raise ParseError(f"cannot be read: {exc.strerror}", display) from None
     try:

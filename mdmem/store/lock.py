@@ -1,22 +1,20 @@
 """The memory folder's lock, so that commands sharing a memory take turns.
 
-An OS lock (`flock`, through filelock) on a lock file: the operating system releases it
-when its holder exits, however it exits, so no lock is ever stale and none is broken by
-guessing whether its holder still runs. The file stays after release, since waiters must
-all lock the same file, so it lives where git never shows it: in the repository's git
-folder (`.git/mdmem/`), or beside the memory (`memory/.mdmem.lock`, which init's
-.gitignore lists) outside a repository.
+An OS lock (`flock`, through filelock) on `memory/.mdmem.lock`: the operating system
+releases it when its holder exits, however it exits, so no lock is ever stale and none
+is broken by guessing whether its holder still runs. The file lives in the memory folder
+itself, so that every path that reaches the folder (a link, a bind mount, another case
+of the same name) reaches the same lock; it stays after release, since waiters must all
+lock the same file, and init's .gitignore lists it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
 from mdmem.errors import LockError, WriteError
-from mdmem.git.plumbing import git_folder
 
 LOCK = ".mdmem.lock"
 
@@ -27,16 +25,6 @@ TIMEOUT = 30.0
 _held: set[Path] = set()
 
 
-def lock_path(root: Path) -> Path:
-    """The lock file of the memory folder `root`: one per folder, the same for every process."""
-    root = root.resolve()
-    folder = git_folder(root)
-    if folder is None:
-        return root / LOCK
-    digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
-    return folder / "mdmem" / f"lock-{digest}"
-
-
 @contextlib.contextmanager
 def locked(root: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold the memory folder's lock, waiting up to `timeout` seconds (None: `TIMEOUT`).
@@ -44,16 +32,19 @@ def locked(root: Path, timeout: float | None = None) -> Iterator[None]:
     Re-entrant within one process, so a command may lock and then call library
     functions that lock too.
     """
-    path = lock_path(root)
+    if not root.is_dir():
+        raise WriteError(f"cannot lock {root}: not a folder")
+    path = (root / LOCK).resolve()
     if path in _held:
         yield
         return
     wait = TIMEOUT if timeout is None else timeout
-    import filelock  # a twentieth of a second to import: only for commands that lock
+    if wait < 0:
+        raise ValueError(f"a lock timeout is a number of seconds, not {wait:g}")
+    import filelock  # its import costs more than a short command's own work
 
     lock = filelock.FileLock(path)
     try:
-        path.parent.mkdir(exist_ok=True)
         lock.acquire(timeout=wait)
     except filelock.Timeout:
         raise LockError(
