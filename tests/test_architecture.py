@@ -28,7 +28,7 @@ EVERY = CORE | IO_PACKAGES
 # (`mdmem/__init__.py`, `mdmem/__main__.py`); `errors` is `mdmem/errors.py`.
 ALLOWED: dict[str, frozenset[str]] = {
     "errors": frozenset({"safety"}),
-    "format": frozenset({"errors", "safety"}),
+    "format": frozenset({"errors"}),
     "safety": frozenset({"errors", "format"}),
     "reviewing": frozenset({"errors", "format", "safety"}),
     "linting": frozenset({"errors", "format", "safety", "reviewing"}),

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document
 from mdmem.format.policy import Policy
 from mdmem.format.sessionlog import Session
 from mdmem.format.textfile import TextFile
-from mdmem.safety.blocklist import BlockedEntry
 
 CONTINUITY = "continuity.md"
 SESSIONS = "sessions"

@@ -8,6 +8,7 @@ codes and the finding value live in `findings.py`.
 
 from __future__ import annotations
 
+from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document
 from mdmem.format.memory import Memory
 from mdmem.linting.facts import (
@@ -20,7 +21,6 @@ from mdmem.linting.findings import Finding
 from mdmem.linting.sessions import ledger_findings
 from mdmem.linting.upkeep import plan_findings, shape_findings
 from mdmem.reviewing.plan import plan_review
-from mdmem.safety.blocklist import BlockedEntry
 
 
 def memory_findings(

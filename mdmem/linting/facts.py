@@ -6,11 +6,12 @@ whether a fact is superseded.
 
 from __future__ import annotations
 
+from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Document, Fact
 from mdmem.format.memory import Memory
 from mdmem.format.serves import serves_targets
 from mdmem.linting.findings import Finding, finding
-from mdmem.safety.blocklist import BlockedEntry, blocked_facts
+from mdmem.safety.blocklist import blocked_facts
 
 # Sections whose items are facts by their very name: an item there without a footer is a
 # fact someone forgot to close, even when no other item of the section has a footer yet.

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import ParseError
+from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.format.document import Document, parse_document
 from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import reference_lines
@@ -22,7 +23,6 @@ from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.nearest import Nearest
 from mdmem.linting.sessions import known_ids, unknown_id_findings
 from mdmem.linting.texts import parse_finding, text_findings
-from mdmem.safety.blocklist import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.safety.secrets import redact
 from mdmem.store import workers
 from mdmem.store.files import read, read_bytes

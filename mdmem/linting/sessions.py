@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document
 from mdmem.format.memory import Memory
 from mdmem.format.sessionlog import EVENT_KEYS
 from mdmem.linting.facts import placed
 from mdmem.linting.findings import Finding, finding
-from mdmem.safety.blocklist import BlockedEntry
 
 
 def ledger_findings(memory: Memory) -> list[Finding]:

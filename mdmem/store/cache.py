@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mdmem.format.blocked import BLOCKED
 from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.git.plumbing import git_folder
-from mdmem.safety.blocklist import BLOCKED
 
 # A file as a cache entry saw it: [size, mtime_ns].
 Stamp = list[int]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from mdmem.errors import MdmemError, ParseError
+from mdmem.format.blocked import BLOCKED, parse_blocked
 from mdmem.format.document import parse_document
 from mdmem.format.memory import (
     ARCHIVE,
@@ -32,7 +33,6 @@ from mdmem.format.sessionlog import (
     session_of,
 )
 from mdmem.format.textfile import TextFile
-from mdmem.safety.blocklist import BLOCKED, parse_blocked
 from mdmem.store import workers
 from mdmem.store.files import read, read_bytes, refuse_link
 
