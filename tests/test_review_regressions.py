@@ -291,3 +291,30 @@ def test_drift_opens_one_thread_per_broken_link(tmp_path: Path, no_cache: None) 
     assert "- [ ] Drift: jittered-retries doesn't serve no-such-goal (it names no fact)" in text
     again, _ = review(root, commit=False)
     assert not again.changed
+
+
+ORIGIN_AS = """# Continuity
+
+## Key Decisions
+
+- Retries back off exponentially
+  <!-- id: retry-backoff | created: 2025-12-01 | uses: 1 | tier: working | origin: {origin} -->
+"""
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["2026-01-04-100000", "2026-01-04-100000.md", "sessions/2026-01-04-100000.md"],
+)
+def test_origin_written_as_a_file_name_or_path_names_that_session(
+    tmp_path: Path, no_cache: None, origin: str
+) -> None:
+    """Created in the fourth of five sessions (its `created` date, typed by hand, is older):
+    counted from its origin it is one session old, still working; counted from the date
+    it would be five sessions old, and active."""
+    sessions = {f"2026-01-0{day}-100000": "- Referenced: (none)" for day in range(1, 6)}
+    sessions["2026-01-04-100000"] = "- Created: retry-backoff"
+    root = build(tmp_path, ORIGIN_AS.format(origin=origin), sessions)
+    review(root, commit=False)
+    assert "tier: working" in footer_of(root, "retry-backoff")
+    assert f"origin: {origin} " in footer_of(root, "retry-backoff")

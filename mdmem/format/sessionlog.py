@@ -69,6 +69,12 @@ def parse_session_name(filename: str, path: str) -> SessionName:
     return SessionName(date, time or "", slug or "", filename[:-3])
 
 
+def session_stem(value: str) -> str:
+    """The session a footer's `origin` names: a stem as mdmem writes it, or as people and
+    agents also write it, a file name or a path (`sessions/2026-06-15-183705.md`)."""
+    return value.rpartition("/")[2].removesuffix(".md")
+
+
 def parse_session_names(filenames: Sequence[str], folder: str) -> list[SessionName]:
     """`parse_session_name` of every name in a folder (shown as `folder`, which ends in
     "/"): the error is the first bad name's, in the order given."""

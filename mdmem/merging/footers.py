@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from mdmem.errors import ParseError
 from mdmem.format.footer import Footer
-from mdmem.format.sessionlog import parse_session_name
+from mdmem.format.sessionlog import parse_session_name, session_stem
 from mdmem.merging.diff3 import CONFLICT, OURS, taken_side
 from mdmem.reviewing.ledger import maturity
 from mdmem.reviewing.stamps import stamp_through
@@ -85,7 +85,7 @@ def _maturity(merged: dict[str, str | None], ours: Footer, theirs: Footer) -> st
 
 def through_order(value: str) -> tuple[str, str, str, str]:
     """Ledger order of a session stem (or of a stamp naming one), for picking the newer."""
-    stem = stamp_through(value) or value
+    stem = session_stem(stamp_through(value) or value)
     try:
         name = parse_session_name(stem + ".md", stem)
     except ParseError:

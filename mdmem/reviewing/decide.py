@@ -14,6 +14,7 @@ from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
 from mdmem.format.footer import Footer
 from mdmem.format.memory import Memory
 from mdmem.format.policy import Policy
+from mdmem.format.sessionlog import session_stem
 from mdmem.reviewing.archive import GONE_TIERS, reason_for
 from mdmem.reviewing.ledger import Ledger, maturity
 from mdmem.reviewing.repair import Copy, kept_copy
@@ -177,7 +178,7 @@ def _sessions_since_created(
     if origin is None and fact_id in ledger.created_in:
         origin = ledger.created_in[fact_id]
         changes["origin"] = origin
-    origin_index = ledger.index_of(origin) if origin else None
+    origin_index = ledger.index_of(session_stem(origin)) if origin else None
     if origin_index is not None:
         return ledger.after_index(origin_index)
     created = values.get("created")
