@@ -318,3 +318,26 @@ def test_origin_written_as_a_file_name_or_path_names_that_session(
     review(root, commit=False)
     assert "tier: working" in footer_of(root, "retry-backoff")
     assert f"origin: {origin} " in footer_of(root, "retry-backoff")
+
+
+DOTTED = """# Continuity
+
+## Key Decisions
+
+- The quality gate of Sonar 4.6.2 blocks a merge on new code smells
+  <!-- id: thread-sonar-quality-gate-4.6.2 | created: 2026-01-01 | uses: 1 | tier: working -->
+"""
+
+
+def test_an_id_with_dots_is_an_id_and_a_final_period_is_not_part_of_it(
+    tmp_path: Path, no_cache: None
+) -> None:
+    sessions = {
+        "2026-01-01-100000": "- Created: thread-sonar-quality-gate-4.6.2",
+        "2026-01-02-100000": "- Referenced: thread-sonar-quality-gate-4.6.2.",
+        "2026-01-03-100000": "- Referenced: thread-sonar-quality-gate-4.6.2 (the gate).",
+    }
+    root = build(tmp_path, DOTTED, sessions)
+    review(root, commit=False)
+    footer = footer_of(root, "thread-sonar-quality-gate-4.6.2")
+    assert "uses: 3 " in footer and "last_used: 2026-01-03 " in footer

@@ -15,7 +15,10 @@ from typing import NoReturn
 
 from mdmem.errors import ParseError, quote
 
-ID_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+# Kebab-case of at least two words; real memories also carry ids with dots from version
+# numbers (`release-4.6.2`), read as ids too (mdmem never makes one). A dot must be
+# followed by a letter or digit, so a sentence's final period is not part of an id.
+ID_PATTERN = r"[a-z][a-z0-9]*(?:\.[a-z0-9]+)*(?:-[a-z0-9]+(?:\.[a-z0-9]+)*)+"
 ID_RE = re.compile(rf"^{ID_PATTERN}$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 TIERS = ("core", "active", "working", "archive-candidate", "archived", "superseded")
