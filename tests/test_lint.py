@@ -689,3 +689,29 @@ def test_redacting_a_secret_is_the_one_edit_a_committed_log_allows(tmp_path: Pat
 
 def test_lint_outside_git_skips_history(tmp_path: Path) -> None:
     assert lint(write_memory(tmp_path, {})) == ()
+
+
+def test_a_files_stale_footers_are_one_warning_unless_verbose(tmp_path: Path) -> None:
+    stale = "- A second rule\n" + footer("second-rule", *SEEN[:2], "uses: 5", "tier: working")
+    stale += "- A third rule\n" + footer("third-rule", *SEEN[:2], "uses: 7", "tier: working")
+    root = write_memory(tmp_path, {CONTINUITY: BASE.replace("uses: 1", "uses: 4") + stale})
+    code, out, _ = run(root)
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            "memory/continuity.md:6: W001 3 footers a review would change (hint: run "
+            "`mdmem review`; `mdmem lint --verbose` lists each)",
+            "0 errors, 1 warning.",
+        ],
+    )
+    code, out, _ = run(root, "--verbose")
+    assert code == 0
+    assert [line.split(" is stale")[0] for line in out.splitlines()] == [
+        "memory/continuity.md:6: W001 footer of post-only-mutations",
+        "memory/continuity.md:8: W001 footer of second-rule",
+        "memory/continuity.md:10: W001 footer of third-rule",
+        "0 errors, 3 warnings.",
+    ]
+    code, out, _ = run(root, "--json")
+    assert [item["line"] for item in json.loads(out)] == [6, 8, 10]
+    assert run(root, "--strict")[0] == 1

@@ -24,12 +24,15 @@ from mdmem.errors import EXIT_FINDINGS
 @root_option
 @json_option
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings as well as on errors.")
+@click.option("--verbose", is_flag=True, help="List each stale footer, not one count per file.")
 @handles_errors
-def lint(root: Path | None, as_json: bool, strict: bool) -> None:
+def lint(root: Path | None, as_json: bool, strict: bool, verbose: bool) -> None:
     """Check the memory: footers, ids, immutable session logs, secrets, drift, size.
 
-    Prints `path:line: CODE message (hint: ...)` per finding, then a count; the codes
-    are listed in docs/LINT.md. Exit 1 on an error (and on a warning with --strict).
+    Prints `path:line: CODE message (hint: ...)` per finding, then a count; a file's
+    stale footers (W001) are one finding that counts them, unless --verbose (--json
+    lists each). The codes are listed in docs/LINT.md. Exit 1 on an error (and on a
+    warning with --strict).
 
     Example: mdmem lint --strict
     """
@@ -41,9 +44,10 @@ def lint(root: Path | None, as_json: bool, strict: bool) -> None:
     if as_json:
         click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))
     else:
-        for finding in findings:
+        shown = findings if verbose else findings_module.grouped(findings)
+        for finding in shown:
             click.echo(finding.render())
-        click.echo(findings_module.summary(findings))
+        click.echo(findings_module.summary(shown))
     sys.exit(findings_module.exit_code(findings, strict))
 
 

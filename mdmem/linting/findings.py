@@ -105,6 +105,30 @@ def finish(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(kept, key=lambda f: (f.path, f.line, f.code, f.message, f.hint)))
 
 
+# A file's stale footers are one thing to do (run the review): shown as one finding.
+_GROUPED = "W001"
+
+
+def grouped(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """The findings as a person reads them: a file's stale footers (W001), when there are
+    several, as one finding at the first of them that counts them; the rest as they are."""
+    findings = tuple(findings)
+    stale: dict[str, list[Finding]] = {}
+    for item in findings:
+        if item.code == _GROUPED:
+            stale.setdefault(item.path, []).append(item)
+    shown = []
+    for item in findings:
+        group = stale.get(item.path, []) if item.code == _GROUPED else []
+        if len(group) <= 1:
+            shown.append(item)
+        elif item is group[0]:
+            message = f"{len(group)} footers a review would change"
+            hint = "run `mdmem review`; `mdmem lint --verbose` lists each"
+            shown.append(finding(_GROUPED, item.path, item.line, message, hint))
+    return tuple(shown)
+
+
 def counts(findings: Iterable[Finding]) -> tuple[int, int]:
     """(errors, warnings)."""
     errors = warnings = 0
