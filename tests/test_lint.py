@@ -715,3 +715,19 @@ def test_a_files_stale_footers_are_one_warning_unless_verbose(tmp_path: Path) ->
     code, out, _ = run(root, "--json")
     assert [item["line"] for item in json.loads(out)] == [6, 8, 10]
     assert run(root, "--strict")[0] == 1
+
+
+def test_a_notes_hyphenated_words_are_prose_but_a_near_miss_is_a_typo(tmp_path: Path) -> None:
+    log = BASE_SESSION + (
+        "- Referenced: post-only-mutations (the DLP arc; push-time layers, read-only\n"
+        "  mode and follow-up-work existed), retry-budget-open\n"
+        "- Helpful: post-only-mutations (not post-only-mutatons)\n"
+    )
+    root = write_memory(tmp_path, {SESSION: log})
+    code, out, _ = run(root, "--json")
+    assert code == 0  # warnings only
+    unknown = [item for item in json.loads(out) if item["code"] == "W002"]
+    assert [(item["line"], item["message"]) for item in unknown] == [
+        (6, "unknown id retry-budget-open"),
+        (7, "unknown id post-only-mutatons; nearest known id: post-only-mutations"),
+    ]

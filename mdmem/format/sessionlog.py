@@ -141,8 +141,9 @@ def session_of(name: SessionName, path: str, scan: Scan) -> Session:
 
 def reference_lines(
     data: bytes, path: str, mask: Callable[[str], str] = str
-) -> tuple[tuple[str, int], ...]:
-    """Every id-shaped token of the `## Memory References` section with its 1-based line.
+) -> tuple[tuple[str, int, bool], ...]:
+    """Every id-shaped token of the `## Memory References` section with its 1-based line,
+    and whether it is listed: outside the `(...)` notes of its line.
 
     The scanner keeps only sets; lint calls this for the few logs that name an unknown id.
     Tokens are looked for in `mask(line)`: lint masks secret values there, so that a
@@ -152,11 +153,26 @@ def reference_lines(
     if found is None:
         return ()
     heading_line, section = found
-    return tuple(
-        (token, heading_line + 1 + offset)
-        for offset, line in enumerate(section.split("\n"))
-        for token in _TOKEN.findall(mask(line))
-    )
+    tokens = []
+    for offset, line in enumerate(section.split("\n")):
+        masked = mask(line)
+        listed = set(_TOKEN.findall(_without_notes(masked)))
+        tokens += [
+            (token, heading_line + 1 + offset, token in listed) for token in _TOKEN.findall(masked)
+        ]
+    return tuple(tokens)
+
+
+_NOTE = re.compile(r"\([^()]*\)")
+
+
+def _without_notes(line: str) -> str:
+    """A line with its `(...)` notes blanked: innermost first; a note opened and not closed
+    on the line runs to its end, one closed and not opened runs from its start."""
+    while (blanked := _NOTE.sub(" ", line)) != line:
+        line = blanked
+    line = line.partition("(")[0]
+    return line.rpartition(")")[2]
 
 
 def _section(data: bytes, path: str) -> tuple[int, str] | None:

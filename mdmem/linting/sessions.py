@@ -53,16 +53,20 @@ def known_ids(
 
 def unknown_id_findings(
     path: str,
-    tokens: Iterable[tuple[str, int]],
+    tokens: Iterable[tuple[str, int, bool]],
     unknown: frozenset[str],
     nearest: Callable[[str], str | None],
 ) -> list[Finding]:
-    """A finding per (token, line) of a log's references that names no known id."""
+    """A finding per (token, line) of a log's references that names no known id: a listed
+    one, or one in a `(...)` note that is a near miss of a known id. A note's other
+    hyphenated words are prose."""
     found = []
-    for token, line in dict.fromkeys(tokens):
+    for token, line, listed in dict.fromkeys(tokens):
         if token not in unknown:
             continue
         suggestion = nearest(token)
+        if not listed and suggestion is None:
+            continue
         message = f"unknown id {token}" + (
             f"; nearest known id: {suggestion}" if suggestion else ""
         )
