@@ -341,3 +341,33 @@ def test_an_id_with_dots_is_an_id_and_a_final_period_is_not_part_of_it(
     review(root, commit=False)
     footer = footer_of(root, "thread-sonar-quality-gate-4.6.2")
     assert "uses: 3 " in footer and "last_used: 2026-01-03 " in footer
+
+
+QUOTED_VISION = """# Vision
+
+## North Star
+
+> Merchant webhooks arrive, exactly once,
+> within a minute.
+> <!-- id: reliable-webhooks | created: 2026-01-01 | tier: core -->
+
+Prose about the vision, with a <!-- comment a person sees in the raw file -->.
+"""
+
+
+def test_a_vision_footer_inside_a_blockquote_names_a_live_core_fact(
+    tmp_path: Path, no_cache: None
+) -> None:
+    """(issue 14, item 3) Its id is known: `serves` links to it open no Drift thread, a
+    log citing it names no unknown id, and its footer is no hidden markup."""
+    from mdmem.linting.run import lint
+
+    serving = SERVING.replace("serves: no-such-goal", "serves: reliable-webhooks")
+    sessions = {"2026-01-02-100000": "- Referenced: outbox-for-webhooks, reliable-webhooks"}
+    root = build(tmp_path, serving, sessions, **{"vision.md": QUOTED_VISION})
+    memory = load(root)
+    assert memory.vision is not None
+    assert [(f.id, f.line, f.end) for f in memory.vision.facts] == [("reliable-webhooks", 5, 7)]
+    plan, _ = review(root, commit=False)
+    assert plan.summary is not None and plan.summary.opened == ()
+    assert [(f.code, f.path, f.line) for f in lint(root)] == []

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import ParseError
 from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
-from mdmem.format.document import Document, parse_document
+from mdmem.format.document import Document
 from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import reference_lines
+from mdmem.format.vision import parse_vision
 from mdmem.git.plumbing import blob_bytes, repository, session_log_changes, top_folder
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
 from mdmem.linting.checks import memory_findings
@@ -62,7 +63,7 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
             memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
         except ParseError as error:
             found.append(parse_finding(error, label))
-        vision = _optional_document(root, VISION, found)
+        vision = _vision(root, found)
         entries = _blocked(root, found)
         if memory is not None:
             found += memory_findings(memory, vision, entries)
@@ -76,14 +77,14 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
     return found
 
 
-def _optional_document(root: Path, relative: str, found: list[Finding]) -> Document | None:
-    path = root / relative
+def _vision(root: Path, found: list[Finding]) -> Document | None:
+    path = root / VISION
     if not path.is_file():
         return None
     try:
-        return parse_document(read(path, f"{root.name}/{relative}"))
+        return parse_vision(read(path, f"{root.name}/{VISION}"))
     except ParseError as error:
-        found.append(parse_finding(error, f"{root.name}/{relative}"))
+        found.append(parse_finding(error, f"{root.name}/{VISION}"))
         return None
 
 

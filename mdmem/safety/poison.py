@@ -85,7 +85,7 @@ _NEWLINE = re.compile(r"\n")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
 
-_FOOTER_LINE = re.compile(r"[ \t]*<!--[ \t]*id:(?:(?!-->)[^\n])*-->[ \t]*\r?")
+_FOOTER_LINE = re.compile(r"[ \t]*(?:>[ \t]?)*<!--[ \t]*id:(?:(?!-->)[^\n])*-->[ \t]*\r?")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.S)
 _COMMENT_HIDES_AT = 40
 _TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^<>]*?)?)\s*/?>")

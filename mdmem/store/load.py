@@ -33,6 +33,7 @@ from mdmem.format.sessionlog import (
     session_of,
 )
 from mdmem.format.textfile import TextFile
+from mdmem.format.vision import parse_vision
 from mdmem.store import workers
 from mdmem.store.files import read, read_bytes, refuse_link
 
@@ -206,5 +207,5 @@ def load(
         reviews=_optional(root, REVIEWS),
         index=_optional(root, f"{ARCHIVE}/{INDEX}"),
         blocked=_forward(root, BLOCKED, parse_blocked, ()) if forward_layer else (),
-        vision=_forward(root, VISION, parse_document, None) if forward_layer else None,
+        vision=_forward(root, VISION, parse_vision, None) if forward_layer else None,
     )
