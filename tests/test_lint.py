@@ -87,6 +87,30 @@ EMPTY_SESSION = "# Session: reading only\n\n## Memory References\n- (none)\n"
 
 CASES = [
     pytest.param(
+        {CONTINUITY: BASE + fact("Retries back off", "retry-backoff", " | tpye: rule")},
+        "W010",
+        CONTINUITY,
+        8,
+        id="W010-footer-key-typo",
+    ),
+    pytest.param(
+        {CONTINUITY: BASE + fact("Never mock the database", "never-mock", " | type: antipattern")},
+        "W011",
+        CONTINUITY,
+        8,
+        id="W011-unknown-type",
+    ),
+    pytest.param(
+        {
+            CONTINUITY: BASE
+            + fact("Retries back off", "retry-backoff", " | origin: 2026-03-02-090000")
+        },
+        "W012",
+        CONTINUITY,
+        8,
+        id="W012-origin-names-no-log",
+    ),
+    pytest.param(
         {CONTINUITY: BASE + "- Something else\n  <!-- id: Not_An_Id | created: 2026-03-01 -->\n"},
         "E001",
         CONTINUITY,
@@ -221,7 +245,11 @@ CASES = [
         id="W003-unknown-reference-key",
     ),
     pytest.param(
-        {SESSION: None, "memory/sessions/2026-03-01.md": BASE_SESSION},
+        {
+            SESSION: None,
+            "memory/sessions/2026-03-01.md": BASE_SESSION,
+            CONTINUITY: BASE.replace("origin: 2026-03-01-090000", "origin: 2026-03-01"),
+        },
         "W004",
         "memory/sessions/2026-03-01.md",
         1,

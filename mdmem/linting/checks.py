@@ -18,6 +18,7 @@ from mdmem.linting.facts import (
     structure_findings,
 )
 from mdmem.linting.findings import Finding
+from mdmem.linting.footers import footer_findings
 from mdmem.linting.sessions import ledger_findings
 from mdmem.linting.upkeep import plan_findings, shape_findings
 from mdmem.reviewing.plan import plan_review
@@ -37,6 +38,7 @@ def memory_findings(
     found += link_findings(memory, vision, entries)
     found += ledger_findings(memory)
     found += shape_findings(memory)
+    found += footer_findings(memory)
     if not has_duplicate_ids(memory):
         found += plan_findings(memory, plan_review(memory).decisions)
     return found

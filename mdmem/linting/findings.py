@@ -45,6 +45,9 @@ CHECKS = {
         Check("W007", "review-overdue", WARNING),
         Check("W008", "continuity-bloated", WARNING),
         Check("W009", "invariant-not-core", WARNING),
+        Check("W010", "footer-key-typo", WARNING),
+        Check("W011", "unknown-type", WARNING),
+        Check("W012", "origin-names-no-log", WARNING),
     )
 }
 
