@@ -126,6 +126,16 @@ def test_tokens_and_events_of_a_typical_log() -> None:
     assert session.section_line == 3
 
 
+@pytest.mark.parametrize("arrow", ["→", "->", "=>"])
+def test_a_supersession_arrow_is_read_in_each_spelling(arrow: str) -> None:
+    text = f"## Memory References\n- Superseded: old-rule {arrow} new-rule (the new one)\n"
+    name = SessionName("2026-01-01", "100000", "", "2026-01-01-100000")
+    session = session_of(name, "log.md", scan_log(text.encode("utf-8"), "log.md"))
+    assert [(e.kind, e.ids, e.new_id) for e in session.events] == [
+        ("superseded", ("old-rule",), "new-rule")
+    ]
+
+
 def typed_lines_by_items(section: str, heading_line: int) -> tuple[list[object], list[object]]:
     """The typed-line reading as it was first written: every item through the key pattern."""
     item_re = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
@@ -144,7 +154,7 @@ def typed_lines_by_items(section: str, heading_line: int) -> tuple[list[object],
         if key not in EVENT_KEYS:
             unknown.append([number, keyed[1].strip()])
         elif key == "superseded":
-            parts = re.split("→|->", keyed[2], maxsplit=1)
+            parts = re.split("→|->|=>", keyed[2], maxsplit=1)
             old = token.findall(parts[0])
             new = token.findall(parts[1]) if len(parts) > 1 else []
             if old:

@@ -36,7 +36,7 @@ _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 # A list item and the indented lines that continue it (its text starts after the marker).
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
-_ARROW = re.compile(r"→|->")
+_ARROW = re.compile(r"→|->|=>")
 
 
 @dataclass(frozen=True, order=True, slots=True)
