@@ -323,6 +323,22 @@ def reading(text: str) -> object:
             id="inline_code_span_in_a_section",
         ),
         pytest.param(
+            "- a\n  <!-- id: aa-bb -->\n  <!-- review-note: kept seeded uses:1 -->\n",
+            "## S\n",
+            ("facts", (("aa-bb", 1, 4, None),), ()),
+            id="note_after_the_footer_in_a_section",
+        ),
+        pytest.param(
+            "- a\n  <!-- review-note: first -->\n  <!-- id: aa-bb -->\n",
+            "## S\n",
+            (
+                "error",
+                "fact text contains '<!--', which would hide text from a reader; reword it",
+                3,
+            ),
+            id="comment_before_the_footer_in_a_section",
+        ),
+        pytest.param(
             "- a ```x``` b\n  ```\n  code\n  ```\n  <!-- id: aa-bb -->\n",
             "## S\n",
             ("facts", (("aa-bb", 1, 6, None),), ()),
@@ -510,7 +526,7 @@ def test_property_any_document_reads_or_names_a_line(text: str, unique: bool) ->
         return
     for fact in document.facts:
         assert fact.start < fact.end <= len(file.lines)
-        assert looks_like_footer(document.lines[fact.end - 1].rstrip("\r\n"))
+        assert looks_like_footer(document.lines[fact.footer_index].rstrip("\r\n"))
         assert fact.section  # a fact outside a section is refused
     if unique:
         assert len({fact.id for fact in document.facts}) == len(document.facts)

@@ -759,3 +759,9 @@ def test_a_notes_hyphenated_words_are_prose_but_a_near_miss_is_a_typo(tmp_path: 
         (6, "unknown id retry-budget-open"),
         (7, "unknown id post-only-mutatons; nearest known id: post-only-mutations"),
     ]
+
+
+def test_a_note_after_a_footer_is_no_finding(tmp_path: Path) -> None:
+    note = "  <!-- review-note: kept seeded uses:1 while the quality gate is still on in CI -->\n"
+    root = write_memory(tmp_path, {CONTINUITY: BASE + note})
+    assert run(root, "--strict")[:2] == (0, "No findings.\n")

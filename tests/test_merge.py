@@ -403,3 +403,16 @@ def test_union_line_merge_keeps_both_sides_unmarked() -> None:
     merged = merge_lines("a\nb\nc\n", "a\nB1\nc\n", "a\nB2\nc\n", union=True)
     assert merged.text == "a\nB1\nB2\nc\n"
     assert merged.clean
+
+
+def test_a_note_after_a_footer_stays_with_its_fact() -> None:
+    """Both sides recounted a fact that carries a note: the merge keeps the note, once."""
+    fact = (
+        "# Continuity\n\n## Key Decisions\n\n- Seed the cache first\n"
+        "  <!-- id: seed-the-cache | uses: {uses} | tier: active -->\n"
+        "  <!-- review-note: kept seeded -->\n"
+    )
+    base, ours, theirs = (fact.format(uses=uses) for uses in (1, 2, 3))
+    merged = merge_continuity(base, ours, theirs)
+    assert merged.clean
+    assert merged.text == fact.format(uses=3)

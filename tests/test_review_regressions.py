@@ -371,3 +371,39 @@ def test_a_vision_footer_inside_a_blockquote_names_a_live_core_fact(
     plan, _ = review(root, commit=False)
     assert plan.summary is not None and plan.summary.opened == ()
     assert [(f.code, f.path, f.line) for f in lint(root)] == []
+
+
+NOTED = """# Continuity
+
+## Key Decisions
+
+- Seed the cache before the first request
+  <!-- id: seed-the-cache | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 | tier: active | origin: 2026-01-01-100000 -->
+  <!-- review-note: kept seeded uses:1 while the gate is on -->
+- Webhooks go through an outbox table
+  <!-- id: outbox-for-webhooks | created: 2026-01-01 | uses: 1 | tier: active -->
+"""
+NOTE = "  <!-- review-note: kept seeded uses:1 while the gate is on -->\n"
+SHORT_WINDOWS = "- working_window: 1\n- active_window: 1\n- archive_window: 2\n"
+
+
+def test_a_note_after_the_footer_moves_with_its_fact(tmp_path: Path, no_cache: None) -> None:
+    """(issue 14, item 2) A second comment after the footer belongs to the fact: it goes
+    to the archive with it, byte for byte, and comes back with it."""
+    sessions = {"2026-01-01-100000": "- Created: seed-the-cache"}
+    sessions |= {
+        f"2026-01-0{day}-100000": "- Referenced: outbox-for-webhooks" for day in (2, 3, 4, 5)
+    }
+    root = build(tmp_path, NOTED, sessions, **{"decay-policy.md": SHORT_WINDOWS})
+    review(root, commit=False)
+    archived = (root / "archive" / "2026-Q1.md").read_text()
+    footer_line = archived.index("<!-- id: seed-the-cache")
+    assert archived[archived.index("\n", footer_line) + 1 :].startswith(NOTE)
+    assert NOTE not in (root / "continuity.md").read_text()
+    log(root, "2026-01-06-100000", "- Referenced: seed-the-cache, outbox-for-webhooks")
+    review(root, commit=False)
+    continuity = (root / "continuity.md").read_text()
+    footer_line = continuity.index("<!-- id: seed-the-cache")
+    assert continuity[continuity.index("\n", footer_line) + 1 :].startswith(NOTE)
+    again, _ = review(root, commit=False)
+    assert not again.changed

@@ -32,7 +32,9 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """One footered list item; `start`/`end` are 0-based line indexes, end exclusive."""
+    """One footered list item; `start`/`end` are 0-based line indexes, end exclusive. The
+    footer closes the item's text; `notes` comment lines may follow it (a second HTML
+    comment a person or agent left about the fact), which belong to the fact."""
 
     section: str
     subsection: str
@@ -41,6 +43,7 @@ class Fact:
     footer: Footer
     checkbox: str | None  # None for a plain fact, " " open thread, "x" done
     id: str = field(compare=False)  # the footer's, kept: a review reads it at every step
+    notes: int = 0  # comment lines after the footer
 
     @property
     def line(self) -> int:
@@ -49,7 +52,7 @@ class Fact:
 
     @property
     def footer_index(self) -> int:
-        return self.end - 1
+        return self.end - 1 - self.notes
 
     @property
     def is_open_thread(self) -> bool:
@@ -94,7 +97,12 @@ class Document:
         return None
 
     def fact_text(self, fact: Fact) -> tuple[str, ...]:
-        return self.file.lines[fact.start : fact.end - 1]
+        """The item's lines above its footer."""
+        return self.file.lines[fact.start : fact.footer_index]
+
+    def fact_notes(self, fact: Fact) -> tuple[str, ...]:
+        """The comment lines after the item's footer, kept with the fact byte for byte."""
+        return self.file.lines[fact.footer_index + 1 : fact.end]
 
 
 def heading(line_body: str) -> tuple[int, str] | None:
@@ -224,14 +232,17 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     """The fact a list item holds, or None for an item without a footer."""
     lines = file.lines
     path = file.path
-    last = body(lines[end - 1])
+    footer_at = _footer_line(lines, start, end)
+    last = body(lines[footer_at])
     footer: Footer | None = None
     if last.lstrip().startswith("<!--"):
         if looks_like_footer(last):
-            footer = parse_footer(last, path, end)
+            footer = parse_footer(last, path, footer_at + 1)
         elif "-->" not in last:
-            raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
-    text_end = end - 1 if footer is not None else end
+            raise ParseError(
+                "unclosed footer: the comment has no closing '-->'", path, footer_at + 1
+            )
+    text_end = footer_at if footer is not None else end
     for index in range(start, text_end):
         if "<!--" not in lines[index]:
             continue
@@ -254,7 +265,32 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
         raise ParseError(
             "a fact outside any '## ' section; move it under a section heading", path, start + 1
         )
-    return Fact(section, subsection, start, end, footer, _checkbox(lines[start]), footer.id)
+    checkbox = _checkbox(lines[start])
+    return Fact(section, subsection, start, end, footer, checkbox, footer.id, end - 1 - footer_at)
+
+
+def _footer_line(lines: tuple[str, ...], start: int, end: int) -> int:
+    """Index of the line that may be the item's footer: its last line, or the last one
+    before the whole-line comments that follow a footer (notes)."""
+    index = end - 1
+    while index > start and _is_note(body(lines[index])):
+        index -= 1
+    footer = body(lines[index])
+    if index < end - 1 and footer.lstrip().startswith("<!--") and looks_like_footer(footer):
+        return index
+    return end - 1
+
+
+def _is_note(line_body: str) -> bool:
+    """A line that is one whole HTML comment and no footer."""
+    note = line_body.strip()
+    return (
+        note.startswith("<!--")
+        and note.endswith("-->")
+        and note.count("<!--") == 1
+        and note.count("-->") == 1
+        and not looks_like_footer(note)
+    )
 
 
 def _check_unique(facts: list[Fact], path: str) -> None:

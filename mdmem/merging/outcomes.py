@@ -69,14 +69,13 @@ def _fact(sides: Sides, fact_id: str, union: bool) -> Outcome:
         other = sides.lines(THEIRS, theirs.start, theirs.end)
         kept = tuple(both_sides(mine, other, sides.newline, union))
         return Outcome(kept, conflict=not union, copies=2 if union else 1)
-    if source == OURS:
-        text = sides.lines(OURS, ours.start, ours.footer_index)
-    else:
-        text = sides.lines(THEIRS, theirs.start, theirs.footer_index)
+    name, chosen = (OURS, ours) if source == OURS else (THEIRS, theirs)
+    text = sides.lines(name, chosen.start, chosen.footer_index)
+    notes = sides.lines(name, chosen.footer_index + 1, chosen.end)
     line = sides.ours.document.lines[ours.footer_index]
     changes = {k: v for k, v in fields.items() if v != ours.footer.get(k)}
     footer = ours.footer.updated(changes).render() + ending(line)
-    return Outcome((*text, footer))
+    return Outcome((*text, footer, *notes))
 
 
 def _stamp(sides: Sides, key: str) -> Outcome:

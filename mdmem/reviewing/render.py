@@ -206,6 +206,7 @@ def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | N
 def _fact_lines(document: Document, fact: Fact, decision: Decision, newline: str) -> list[str]:
     lines = list(normalized(document.fact_text(fact), newline))
     lines.append(decision.footer(fact).render() + newline)
+    lines += normalized(document.fact_notes(fact), newline)
     return lines
 
 
