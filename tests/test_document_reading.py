@@ -329,6 +329,18 @@ def reading(text: str) -> object:
             id="note_after_the_footer_in_a_section",
         ),
         pytest.param(
+            "- Use pnpm\n- Use vitest\n- [ ] Use biome\n  <!-- id: tool-chain -->\n",
+            "## S\n",
+            ("facts", (("tool-chain", 1, 5, None),), ()),
+            id="one_footer_closing_a_group_in_a_section",
+        ),
+        pytest.param(
+            "- Use pnpm\n\n- Use biome\n  <!-- id: tool-chain -->\n",
+            "## S\n",
+            ("facts", (("tool-chain", 3, 5, None),), ((1, 2),)),
+            id="a_blank_line_ends_a_group_in_a_section",
+        ),
+        pytest.param(
             "- a\n  <!-- review-note: first -->\n  <!-- id: aa-bb -->\n",
             "## S\n",
             (
@@ -641,7 +653,14 @@ def mdmem_blocks(
         item_line = any(i.start <= number < i.end for i in (*document.facts, *document.footerless))
         if found is not None and found[0] <= 6 and not inside and not item_line:
             headings.add((number, found[0]))
-    items = {item.start for item in (*document.facts, *document.footerless)}
+    # A fact may be a group of list items closed by one footer: each of its lines that
+    # opens an item at the margin is an item of its own to CommonMark.
+    items = {
+        number
+        for item in (*document.facts, *document.footerless)
+        for number in range(item.start, item.end)
+        if lines[number][:2] in ("- ", "* ", "+ ")
+    }
     return headings, fences, items
 
 

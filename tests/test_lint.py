@@ -765,3 +765,10 @@ def test_a_note_after_a_footer_is_no_finding(tmp_path: Path) -> None:
     note = "  <!-- review-note: kept seeded uses:1 while the quality gate is still on in CI -->\n"
     root = write_memory(tmp_path, {CONTINUITY: BASE + note})
     assert run(root, "--strict")[:2] == (0, "No findings.\n")
+
+
+def test_a_list_closed_by_one_footer_is_one_fact(tmp_path: Path) -> None:
+    """(issue 14, item 5) A person reads the list as one fact, not as two forgotten footers."""
+    group = "- Use pnpm\n- Use vitest\n" + fact("Use biome", "tool-chain")
+    root = write_memory(tmp_path, {CONTINUITY: BASE + group})
+    assert run(root, "--strict")[:2] == (0, "No findings.\n")

@@ -7,6 +7,7 @@ It keeps line numbers so every error and every edit names an exact place.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -153,7 +154,7 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
             if fact is None:
                 footerless.append(Item(title, index, end))
             else:
-                facts.append(fact)
+                facts.append(_with_its_group(fact, footerless, lines))
             index = end
             continue
         text = body(line)
@@ -182,6 +183,18 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
         tuple(facts),
         tuple(footerless),
     )
+
+
+def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) -> Fact:
+    """The fact with the footerless items right above it (no blank line between, the same
+    section) taken into it: a list closed by one footer is one fact, as a person reads it.
+    The items taken leave `footerless`."""
+    start = fact.start
+    while footerless and footerless[-1].end == start and footerless[-1].section == fact.section:
+        start = footerless.pop().start
+    if start == fact.start:
+        return fact
+    return dataclasses.replace(fact, start=start, checkbox=_checkbox(lines[start]))
 
 
 def _opens_item(line: str) -> bool:
