@@ -286,7 +286,7 @@ def _footer_line(lines: tuple[str, ...], start: int, end: int) -> int:
     """Index of the line that may be the item's footer: its last line, or the last one
     before the whole-line comments that follow a footer (notes)."""
     index = end - 1
-    while index > start and _is_note(body(lines[index])):
+    while index > start and is_note(body(lines[index])):
         index -= 1
     footer = body(lines[index])
     if index < end - 1 and footer.lstrip().startswith("<!--") and looks_like_footer(footer):
@@ -294,7 +294,7 @@ def _footer_line(lines: tuple[str, ...], start: int, end: int) -> int:
     return end - 1
 
 
-def _is_note(line_body: str) -> bool:
+def is_note(line_body: str) -> bool:
     """A line that is one whole HTML comment and no footer."""
     note = line_body.strip()
     return (

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from mdmem.format.document import is_note
 from mdmem.format.fences import fenced_blocks
 
 
@@ -85,7 +86,6 @@ _NEWLINE = re.compile(r"\n")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
 
-_NOTE_LINE = re.compile(r"[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\r?")
 _FOOTER_LINE = re.compile(r"[ \t]*(?:>[ \t]?)*<!--[ \t]*id:(?:(?!-->)[^\n])*-->[ \t]*\r?")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.S)
 _COMMENT_HIDES_AT = 40
@@ -287,10 +287,10 @@ def _blank_code(text: str) -> str:
     return _CODE_SPAN.sub(lambda span: _NOT_NEWLINE.sub(" ", span.group()), markup)
 
 
-def _is_note(markup: str, line_start: int, line: str) -> bool:
+def _follows_a_footer(markup: str, line_start: int, line: str) -> bool:
     """A whole-line comment right after a fact's footer (or after such a note): a note a
     person or agent left about the fact, in plain sight in the file, as the footer is."""
-    while _NOTE_LINE.fullmatch(line):
+    while is_note(line):
         if line_start == 0:
             return False
         previous_start = markup.rfind("\n", 0, line_start - 1) + 1
@@ -306,7 +306,7 @@ def _comment_hits(markup: str) -> Iterator[tuple[int, str, str]]:
         line_start = markup.rfind("\n", 0, match.start()) + 1
         line_end = markup.find("\n", match.end())
         line = markup[line_start : len(markup) if line_end == -1 else line_end]
-        if _FOOTER_LINE.fullmatch(line) or _is_note(markup, line_start, line):
+        if _FOOTER_LINE.fullmatch(line) or _follows_a_footer(markup, line_start, line):
             continue
         if not match.group().endswith("-->"):
             yield match.start(), "hidden-markup", "unterminated HTML comment hides the rest"
