@@ -7,14 +7,16 @@ interleave. What does not parse becomes a finding, and lint goes on with the res
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mdmem.errors import ParseError
 from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.format.document import Document
 from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import reference_lines
+from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
 from mdmem.git.plumbing import blob_bytes, repository, session_log_changes, top_folder
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
@@ -63,8 +65,9 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
             memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
         except ParseError as error:
             found.append(parse_finding(error, label))
-        vision = _vision(root, found)
-        entries = _blocked(root, found)
+        vision = _forward(root, VISION, parse_vision, None, found)
+        no_entries: tuple[BlockedEntry, ...] = ()
+        entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
         if memory is not None:
             found += memory_findings(memory, vision, entries)
         scanned = shared.results([_scan_job(job) for job in shared.own])
@@ -77,26 +80,22 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
     return found
 
 
-def _vision(root: Path, found: list[Finding]) -> Document | None:
-    path = root / VISION
-    if not path.is_file():
-        return None
-    try:
-        return parse_vision(read(path, f"{root.name}/{VISION}"))
-    except ParseError as error:
-        found.append(parse_finding(error, f"{root.name}/{VISION}"))
-        return None
+T = TypeVar("T")
 
 
-def _blocked(root: Path, found: list[Finding]) -> tuple[BlockedEntry, ...]:
-    path = root / BLOCKED
+def _forward(
+    root: Path, relative: str, parse: Callable[[TextFile], T], absent: T, found: list[Finding]
+) -> T:
+    """`parse` of a forward-layer file (vision.md, blocked.md), or `absent` when the file is
+    missing or does not read; its error is a finding of its own."""
+    path = root / relative
     if not path.is_file():
-        return ()
+        return absent
     try:
-        return parse_blocked(read(path, f"{root.name}/{BLOCKED}"))
+        return parse(read(path, f"{root.name}/{relative}"))
     except ParseError as error:
-        found.append(parse_finding(error, f"{root.name}/{BLOCKED}"))
-        return ()
+        found.append(parse_finding(error, f"{root.name}/{relative}"))
+        return absent
 
 
 def _documents(root: Path) -> list[_Job]:
