@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from mdmem.format.memory import Memory
     from mdmem.format.policy import Policy
     from mdmem.linting.findings import Finding
+    from mdmem.linting.gate import review
     from mdmem.linting.run import lint
-    from mdmem.reviewing.apply import ApplyResult, apply, commit_message, review
+    from mdmem.reviewing.apply import ApplyResult, apply, commit_message
     from mdmem.reviewing.plan import ReviewPlan, plan_review
     from mdmem.reviewing.summary import ReviewSummary
     from mdmem.store.load import find_root, load
@@ -39,7 +40,7 @@ _HOME = {
     "ApplyResult": "mdmem.reviewing.apply",
     "apply": "mdmem.reviewing.apply",
     "commit_message": "mdmem.reviewing.apply",
-    "review": "mdmem.reviewing.apply",
+    "review": "mdmem.linting.gate",
     "GitError": "mdmem.errors",
     "LockError": "mdmem.errors",
     "MdmemError": "mdmem.errors",

@@ -63,6 +63,10 @@ class SecretError(ParseError):
     """Secret material where mdmem would write or print it; names where, never the value."""
 
 
+class LintError(MdmemError):
+    """Lint errors in the memory: the review refuses to run over them, as the hook does."""
+
+
 class WriteError(MdmemError):
     """A write that could not be completed; nothing was changed."""
 

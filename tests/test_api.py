@@ -12,7 +12,7 @@ import pytest
 
 import mdmem
 from mdmem.linting import run
-from tests.test_lint import write_memory
+from tests.test_lint import EMPTY_SESSION, write_memory
 
 
 def every_module() -> list[str]:
@@ -37,7 +37,7 @@ def test_unknown_name_is_an_attribute_error() -> None:
 
 
 def test_lint_is_exported_and_finds_what_the_runner_finds(tmp_path: Path) -> None:
-    root = write_memory(tmp_path, {"memory/sessions/2026-03-02.md": "# Session\n"})
+    root = write_memory(tmp_path, {"memory/sessions/2026-03-02.md": EMPTY_SESSION})
     found = mdmem.lint(root)
     assert mdmem.lint is run.lint
     assert [(f.code, f.path) for f in found] == [("W004", "memory/sessions/2026-03-02.md")]

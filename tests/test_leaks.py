@@ -120,7 +120,8 @@ PLACES = {
     "fact-text": (in_facts, "refused"),
     "footer-field": (in_footer_fields, "refused"),
     "archived-fact": (in_archive, "refused"),
-    "session-log": (in_session, "accepted"),
+    # A secret in a log is a lint error, and every lint error stops the review too.
+    "session-log": (in_session, "refused"),
 }
 
 
@@ -215,10 +216,8 @@ def test_refusal_names_category_and_line_of_each_secret(
     text = (repo / CONTINUITY).read_text("utf-8").splitlines()
     for category in CATEGORIES:
         line = next(n for n, li in enumerate(text, 1) if f"id: {slug(category)} " in li) - 1
-        assert f"memory/continuity.md:{line} ({category})" in result.stderr or (
-            result.stderr.startswith(
-                f"mdmem: memory/continuity.md:{line}: secret material ({category})"
-            )
+        assert f"memory/continuity.md:{line}: E009 secret material ({category})" in (
+            result.stderr
         ), (category, result.stderr)
 
 

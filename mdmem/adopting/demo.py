@@ -8,7 +8,8 @@ from pathlib import Path
 
 from mdmem.adopting.init import IGNORED
 from mdmem.git.plumbing import commit_all, init_repository, show_commit
-from mdmem.reviewing.apply import ApplyResult, review
+from mdmem.linting.gate import review
+from mdmem.reviewing.apply import ApplyResult
 from mdmem.reviewing.plan import ReviewPlan
 from mdmem.store.resources import shipped, templates_dir
 

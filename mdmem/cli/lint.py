@@ -31,8 +31,9 @@ def lint(root: Path | None, as_json: bool, strict: bool, verbose: bool) -> None:
 
     Prints `path:line: CODE message (hint: ...)` per finding, then a count; a file's
     stale footers (W001) are one finding that counts them, unless --verbose (--json
-    lists each). The codes are listed in docs/LINT.md. Exit 1 on an error (and on a
-    warning with --strict).
+    lists each); warnings about committed session logs, which nobody can edit, are one
+    line that counts them. The codes are listed in docs/LINT.md. Exit 1 on an error
+    (and on a warning with --strict, but for those about committed logs).
 
     Example: mdmem lint --strict
     """
@@ -47,6 +48,9 @@ def lint(root: Path | None, as_json: bool, strict: bool, verbose: bool) -> None:
         shown = findings if verbose else findings_module.grouped(findings)
         for finding in shown:
             click.echo(finding.render())
+        note = None if verbose else findings_module.committed_note(findings)
+        if note is not None:
+            click.echo(note)
         click.echo(findings_module.summary(shown))
     sys.exit(findings_module.exit_code(findings, strict))
 

@@ -36,7 +36,7 @@ def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> 
 
     Example: mdmem review --dry-run
     """
-    from mdmem.reviewing.apply import review as run_review
+    from mdmem.linting.gate import review as run_review
 
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
         plan, result = run_review(

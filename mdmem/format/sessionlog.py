@@ -36,7 +36,8 @@ _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 # A list item and the indented lines that continue it (its text starts after the marker).
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
-_ARROW = re.compile(r"→|->|=>")
+# `OLD → NEW`, and as people also write it, `OLD -> NEW`, `OLD => NEW`, `OLD to NEW`.
+_ARROW = re.compile(r"→|->|=>|[ \t]to[ \t]")
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -149,18 +150,22 @@ def reference_lines(
     Tokens are looked for in `mask(line)`: lint masks secret values there, so that a
     password shaped like an id is never printed as an unknown id.
     """
-    found = _section(data, path)
-    if found is None:
-        return ()
-    heading_line, section = found
     tokens = []
-    for offset, line in enumerate(section.split("\n")):
+    for number, line in section_lines(data, path).items():
         masked = mask(line)
         listed = set(_TOKEN.findall(_without_notes(masked)))
-        tokens += [
-            (token, heading_line + 1 + offset, token in listed) for token in _TOKEN.findall(masked)
-        ]
+        tokens += [(token, number, token in listed) for token in _TOKEN.findall(masked)]
     return tuple(tokens)
+
+
+def section_lines(data: bytes, path: str) -> dict[int, str]:
+    """The lines of the `## Memory References` section by 1-based line number (empty
+    when the log has none): lint reads a few logs' lines this way, to quote them."""
+    found = _section(data, path)
+    if found is None:
+        return {}
+    heading_line, section = found
+    return {heading_line + 1 + offset: line for offset, line in enumerate(section.split("\n"))}
 
 
 _NOTE = re.compile(r"\([^()]*\)")
@@ -246,8 +251,8 @@ def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list
         if key not in EVENT_KEYS:
             unknown.append([number, keyed[1].strip()])
             continue
-        if key == "superseded":
-            parts = _ARROW.split(rest, maxsplit=1)
+        if key == "superseded":  # a note may hold an arrow or "to" of its own
+            parts = _ARROW.split(_without_notes(rest.replace("\n", " ")), maxsplit=1)
             old = _TOKEN.findall(parts[0])
             new = _TOKEN.findall(parts[1]) if len(parts) > 1 else []
             if old:

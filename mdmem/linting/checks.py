@@ -20,7 +20,12 @@ from mdmem.linting.facts import (
 from mdmem.linting.findings import Finding
 from mdmem.linting.footers import footer_findings
 from mdmem.linting.sessions import ledger_findings
-from mdmem.linting.upkeep import plan_findings, shape_findings
+from mdmem.linting.upkeep import (
+    footers_may_lag,
+    plan_findings,
+    shape_findings,
+    unrecorded_findings,
+)
 from mdmem.reviewing.plan import plan_review
 
 
@@ -31,7 +36,8 @@ def memory_findings(
 
     What a review would change is asked only when every id is unique: with two copies
     of a fact, which footer is "stale" depends on the copy the review keeps, so the
-    duplicates are the finding to fix first.
+    duplicates are the finding to fix first. Footers a review would merely recount are
+    not reported while they may lag the ledger (`footers_may_lag`).
     """
     found = structure_findings(memory, vision)
     found += blocked_findings(memory, entries)
@@ -39,6 +45,8 @@ def memory_findings(
     found += ledger_findings(memory)
     found += shape_findings(memory)
     found += footer_findings(memory)
+    found += unrecorded_findings(memory)
     if not has_duplicate_ids(memory):
-        found += plan_findings(memory, plan_review(memory).decisions)
+        decisions = plan_review(memory).decisions
+        found += plan_findings(memory, decisions, stale=not footers_may_lag(memory))
     return found

@@ -56,19 +56,21 @@ def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]
             continue
         where, at = first[fact.id]
         archived = document.path in archives
-        if where == memory.continuity.path and archived:
-            code, message = "E004", f"id {fact.id} is also live at {where}:{at}"
+        live = where == memory.continuity.path and archived
+        if live:
+            message = f"id {fact.id} is also live at {where}:{at}"
         else:
-            code, message = "E003", f"duplicate id {fact.id} (first at {where}:{at})"
-        # Parallel reviews leave these after a merge; the next review keeps one copy.
-        merged = archived and (code == "E004" or where in archives)
-        hint = (
-            "run `mdmem review`: it keeps one copy, the same on every machine, and opens "
-            "a thread if the two texts differ"
-            if merged
-            else "give one of the two facts a new id, or merge them if they say the same"
-        )
-        found.append(finding(code, document.path, line, message, hint))
+            message = f"duplicate id {fact.id} (first at {where}:{at})"
+        if archived and (live or where in archives):
+            # Parallel reviews leave these after a merge; the next review keeps one copy.
+            hint = (
+                "run `mdmem review`: it keeps one copy, the same on every machine, and "
+                "opens a thread if the two texts differ"
+            )
+            found.append(finding("W020", document.path, line, message, hint))
+        else:
+            hint = "give one of the two facts a new id, or merge them if they say the same"
+            found.append(finding("E003", document.path, line, message, hint))
     return found
 
 

@@ -29,8 +29,6 @@ CHECKS = {
         Check("E001", "unparseable", ERROR),
         Check("E002", "missing-footer", ERROR),
         Check("E003", "duplicate-id", ERROR),
-        Check("E004", "id-in-continuity-and-archive", ERROR),
-        Check("E005", "archived-fact-in-use", ERROR),
         Check("E006", "session-log-changed", ERROR),
         Check("E007", "conflict-marker", ERROR),
         Check("E008", "near-blocked-entry", ERROR),
@@ -48,6 +46,14 @@ CHECKS = {
         Check("W010", "footer-key-typo", WARNING),
         Check("W011", "unknown-type", WARNING),
         Check("W012", "origin-names-no-log", WARNING),
+        Check("W014", "no-references-section", WARNING),
+        Check("W015", "not-a-session-log", WARNING),
+        Check("W016", "session-named-in-future", WARNING),
+        Check("W017", "supersession-without-successor", WARNING),
+        Check("W018", "cites-retired-fact", WARNING),
+        Check("W019", "fact-not-recorded", WARNING),
+        Check("W020", "copies-a-review-repairs", WARNING),
+        Check("W021", "archived-fact-in-use", WARNING),
     )
 }
 
@@ -60,6 +66,7 @@ class Finding:
     line: int
     message: str
     hint: str
+    committed: bool = False  # a warning about a committed log, which can never be edited
 
     @property
     def name(self) -> str:
@@ -81,6 +88,7 @@ class Finding:
             "line": self.line,
             "message": self.message,
             "hint": self.hint,
+            "committed": self.committed,
         }
 
 
@@ -114,8 +122,9 @@ _GROUPED = "W001"
 
 def grouped(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     """The findings as a person reads them: a file's stale footers (W001), when there are
-    several, as one finding at the first of them that counts them; the rest as they are."""
-    findings = tuple(findings)
+    several, as one finding at the first of them that counts them; warnings about
+    committed logs left out (`committed_note` counts them); the rest as they are."""
+    findings = tuple(item for item in findings if not item.committed)
     stale: dict[str, list[Finding]] = {}
     for item in findings:
         if item.code == _GROUPED:
@@ -130,6 +139,17 @@ def grouped(findings: Iterable[Finding]) -> tuple[Finding, ...]:
             hint = "run `mdmem review`; `mdmem lint --verbose` lists each"
             shown.append(finding(_GROUPED, item.path, item.line, message, hint))
     return tuple(shown)
+
+
+def committed_note(findings: Iterable[Finding]) -> str | None:
+    """The one line that stands for the warnings about committed logs, if any."""
+    number = sum(1 for item in findings if item.committed)
+    if not number:
+        return None
+    return (
+        f"{_count(number, 'warning')} about committed session logs, which can no longer be "
+        "edited: --strict does not fail on them (`mdmem lint --verbose` lists them)."
+    )
 
 
 def counts(findings: Iterable[Finding]) -> tuple[int, int]:
@@ -156,6 +176,7 @@ def _count(number: int, word: str) -> str:
 
 
 def exit_code(findings: Iterable[Finding], strict: bool) -> int:
-    """1 on an error, and on a warning too when `strict`; else 0."""
-    errors, warnings = counts(findings)
+    """1 on an error, and on a warning too when `strict` (but for warnings about
+    committed logs, which nobody can fix); else 0."""
+    errors, warnings = counts(item for item in findings if not item.committed)
     return EXIT_FINDINGS if errors or (strict and warnings) else EXIT_OK

@@ -6,6 +6,8 @@ interleave. What does not parse becomes a finding, and lint goes on with the res
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -15,14 +17,28 @@ from mdmem.errors import ParseError
 from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.format.document import Document
 from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
-from mdmem.format.sessionlog import reference_lines
+from mdmem.format.sessionlog import Session, parse_session_name, reference_lines, section_lines
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
-from mdmem.git.plumbing import blob_bytes, repository, session_log_changes, top_folder
+from mdmem.git.plumbing import (
+    blob_bytes,
+    committed_paths,
+    relative_path,
+    repository,
+    session_log_changes,
+    top_folder,
+)
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
 from mdmem.linting.checks import memory_findings
 from mdmem.linting.findings import Finding, finish
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
+from mdmem.linting.logs import (
+    future_findings,
+    heading_findings,
+    retired_citation_findings,
+    stray_file_findings,
+    supersession_findings,
+)
 from mdmem.linting.nearest import Nearest
 from mdmem.linting.sessions import known_ids, unknown_id_findings
 from mdmem.linting.texts import parse_finding, text_findings
@@ -51,7 +67,8 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
     found: list[Finding] = []
     texts = TextCache(root)
     folder = root / SESSIONS
-    logs = _logs(root, folder) if folder.is_dir() else []
+    logs, strays = _logs(root, folder) if folder.is_dir() else ([], [])
+    found += stray_file_findings(f"{label}/{SESSIONS}", strays)
     jobs: list[_Job] = []
     for job in [*logs, *_documents(root)]:
         cached = texts.cached(job[1], job[2], job[3])
@@ -75,9 +92,12 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
         texts.record(display, size, mtime_ns, rows)
         found += from_rows(display, rows)
     found += _unknown_ids(logs, memory, vision, entries)
+    if memory is not None:
+        found += _log_findings(root, memory, entries)
     texts.save()
-    found += _history(root)
-    return found
+    history_found, committed = _history(root)
+    found += history_found
+    return [_committed(item, committed) for item in found]
 
 
 T = TypeVar("T")
@@ -110,18 +130,24 @@ def _documents(root: Path) -> list[_Job]:
     return documents
 
 
-def _logs(root: Path, folder: Path) -> list[_Job]:
-    """Every session log (regular files, links left out) with its size and mtime, by name."""
+def _logs(root: Path, folder: Path) -> tuple[list[_Job], list[str]]:
+    """Every session log (regular files, links left out) with its size and mtime, by name;
+    and the names of the other files there (dot files left out), which are no logs."""
     logs = []
+    strays = []
     prefix = f"{root.name}/{SESSIONS}/"
     with os.scandir(folder) as entries:
         for entry in entries:
-            if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+            if not entry.is_file(follow_symlinks=False) or entry.name.startswith("."):
+                continue
+            if entry.name.endswith(".md"):
                 stat = entry.stat(follow_symlinks=False)
                 logs.append(
                     (entry.path, prefix + entry.name, stat.st_size, stat.st_mtime_ns, False)
                 )
-    return sorted(logs)
+            else:
+                strays.append(entry.name)
+    return sorted(logs), strays
 
 
 # A file to scan: its path, path as shown, size, mtime_ns, and whether facts live in it.
@@ -169,13 +195,41 @@ def _unknown_ids(
     return found
 
 
-def _history(root: Path) -> list[Finding]:
-    """Committed session logs that changed, from one pass over git's history."""
+def _log_findings(root: Path, memory: Memory, entries: tuple[BlockedEntry, ...]) -> list[Finding]:
+    """The checks of the logs as files (`linting.logs`), each log read only when quoted."""
+    label = root.name
+
+    def data(session: Session) -> bytes:
+        return read_bytes(root / SESSIONS / session.name.filename, session.path)
+
+    found: list[Finding] = []
+    for session in memory.sessions:
+        if not session.section_line:
+            found += heading_findings(session, data(session).decode("utf-8", "replace").split("\n"))
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d-%H%M%S")
+    found += future_findings(memory, parse_session_name(now + ".md", label))
+    found += supersession_findings(memory, lambda s: section_lines(data(s), s.path))
+    found += retired_citation_findings(
+        memory, entries, lambda s: reference_lines(data(s), s.path, mask=redact)
+    )
+    return found
+
+
+def _committed(item: Finding, committed: frozenset[str]) -> Finding:
+    """`item`, marked when it is a warning about a committed log, which nobody can fix."""
+    if item.is_error or item.path not in committed:
+        return item
+    return dataclasses.replace(item, committed=True)
+
+
+def _history(root: Path) -> tuple[list[Finding], frozenset[str]]:
+    """Committed session logs that changed, from one pass over git's history; and the
+    logs git holds at HEAD, as shown."""
     repo = repository(root)
     folder = root / SESSIONS
     log_history = None if repo is None else history(root, repo, folder)
     if repo is None or log_history is None:
-        return []
+        return [], frozenset()
     top = top_folder(repo)
     changed = []
     for change in session_log_changes(repo, folder, log_history):
@@ -186,7 +240,14 @@ def _history(root: Path) -> list[Finding]:
         if change.kind == "changed" and _only_redacted(repo, change.original, path, display):
             continue
         changed.append(ChangedLog(display, change.kind, change.since, change.path))
-    return history_findings(changed)
+    pathspec = relative_path(repo, folder)
+    held = committed_paths(repo, pathspec) if pathspec is not None else frozenset()
+    committed = frozenset(
+        f"{root.name}/{SESSIONS}/{(top / relative).name}"
+        for relative in held
+        if (top / relative).parent == folder
+    )
+    return history_findings(changed), committed
 
 
 def _only_redacted(repo: git.Repo, original: str, path: Path, display: str) -> bool:

@@ -16,8 +16,11 @@ from mdmem.reviewing.decide import Decision
 from mdmem.reviewing.stamps import last_review_through, read_stamps
 
 
-def plan_findings(memory: Memory, decisions: Iterable[Decision]) -> list[Finding]:
-    """Archived facts the ledger brought back, and footers a review would rewrite."""
+def plan_findings(
+    memory: Memory, decisions: Iterable[Decision], *, stale: bool = True
+) -> list[Finding]:
+    """Archived facts the ledger brought back, and (when `stale`) footers a review would
+    rewrite."""
     by_id = {decision.fact_id: decision for decision in decisions}
     found = []
     for document, fact in placed(memory, None):
@@ -29,14 +32,14 @@ def plan_findings(memory: Memory, decisions: Iterable[Decision]) -> list[Finding
             last = decision.change("last_used") or fact.get("last_used") or "never"
             found.append(
                 finding(
-                    "E005",
+                    "W021",
                     document.path,
                     fact.line,
                     f"archived fact {fact.id} is still in use by the ledger (last used {last})",
                     "run `mdmem review`: it moves the fact back into continuity",
                 )
             )
-        elif decision.move is None:
+        elif stale and decision.move is None:
             footer = fact.footer
             updated = footer.updated(dict(decision.changes))
             if updated is not footer and updated.render() != footer.render():
@@ -123,6 +126,39 @@ def _decays(fact: Fact) -> bool:
     if fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION:
         return False
     return not fact.is_open_thread and not is_superseded(fact)
+
+
+def footers_may_lag(memory: Memory) -> bool:
+    """Whether footers may lag the ledger now: some logs came after the last review, but
+    not more than `review_every` (REVIEW.md: review every `review_every` sessions). Before
+    any new log, a footer a review would change was edited by hand; past the cadence,
+    the review is due and its changes are worth listing."""
+    since, _ = _sessions_since_review(memory)
+    return 0 < since <= memory.policy.review_every
+
+
+def unrecorded_findings(memory: Memory) -> list[Finding]:
+    """Live facts with no `created` date that no session log names: the review cannot
+    tell their age, and counts them unused since the first log."""
+    undated = [fact for fact in memory.continuity.facts if fact.get("created") is None]
+    if not undated:
+        return []
+    named: set[str] = set()
+    for session in memory.sessions:
+        named |= session.references
+    return [
+        finding(
+            "W019",
+            memory.continuity.path,
+            fact.footer_index + 1,
+            f"fact {fact.id} has no created date and no session log names it: the review "
+            "would count it unused since the first log",
+            f"record `- Created: {fact.id}` in the current session log and give the footer "
+            "its born fields (created, uses: 1, tier: working, origin)",
+        )
+        for fact in undated
+        if fact.id not in named
+    ]
 
 
 def _sessions_since_review(memory: Memory) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,12 +147,20 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
 
 
 def review(
-    root: Path, *, dry_run: bool = False, commit: bool = True, progress: Progress | None = None
+    root: Path,
+    *,
+    dry_run: bool = False,
+    commit: bool = True,
+    progress: Progress | None = None,
+    check: Callable[[Path], None] | None = None,
 ) -> tuple[ReviewPlan, ApplyResult]:
     """Lock the memory, finish any interrupted write, plan the review and carry it out.
 
     When no file changed since the last review, its recorded outcome is used instead
     of re-reading the memory (see mdmem.store.cache: validated by size and mtime).
+    Otherwise `check(root)` runs once the memory has been read and planned (so that a
+    file that does not parse is the review's own error), under the lock, and may refuse
+    by raising: `mdmem.review` passes lint's, so that every lint error stops the review.
     """
     with locked(root):
         recover(root)
@@ -162,6 +171,8 @@ def review(
             return ReviewPlan(root, (), summary), ApplyResult((), None, None)
         with bulk_allocation():  # the whole review: collections would walk every parsed line
             plan = plan_review(load(root, progress=progress))
+            if check is not None:
+                check(root)
             if dry_run:
                 refuse_secrets(plan, shown=True)
                 return plan, ApplyResult((), None, None)
