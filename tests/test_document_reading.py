@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from mdmem.errors import ParseError
-from mdmem.format.document import Document, heading, parse_document
+from mdmem.format.document import Document, fact_text_spans, heading, parse_document
 from mdmem.format.fences import fenced_blocks
 from mdmem.format.footer import (
     CANONICAL,
@@ -542,6 +542,9 @@ def test_property_any_document_reads_or_names_a_line(text: str, unique: bool) ->
         assert fact.section  # a fact outside a section is refused
     if unique:
         assert len({fact.id for fact in document.facts}) == len(document.facts)
+    # The scanners' reading of fact text (which refuses nothing) is the parser's.
+    spans = [range(fact.start, fact.footer_index) for fact in document.facts]
+    assert fact_text_spans(file.lines) == spans
     if "\r" not in text.replace("\r\n", ""):  # what decode accepts reads the same
         decoded = decode(text.encode(), "memory/continuity.md")
         assert parse_document(decoded, unique_ids=unique) == document

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,24 +20,55 @@ from mdmem.cli.options import (
 )
 from mdmem.errors import EXIT_FINDINGS
 
+if TYPE_CHECKING:
+    from mdmem.linting.explain import Explanation
+
+
+def _explained(
+    _ctx: click.Context, _param: click.Parameter, query: str | None
+) -> Explanation | None:
+    """The explanation `--explain` asks for; an unknown code is a usage error naming them all."""
+    if query is None:
+        return None
+    from mdmem.linting.explain import explain, explanations
+
+    found = explain(query)
+    if found is None:
+        codes = ", ".join(known.code for known in explanations())
+        raise click.BadParameter(f"no lint code or name {query!r}; the codes are {codes}")
+    return found
+
 
 @main.command()
 @root_option
 @json_option
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings as well as on errors.")
 @click.option("--verbose", is_flag=True, help="List each stale footer, not one count per file.")
+@click.option(
+    "--explain",
+    "explained",
+    metavar="CODE",
+    callback=_explained,
+    help="Print what a code (W002) or its name (unknown-id) means and how to fix it; no lint.",
+)
 @handles_errors
-def lint(root: Path | None, as_json: bool, strict: bool, verbose: bool) -> None:
+def lint(
+    root: Path | None, as_json: bool, strict: bool, verbose: bool, explained: Explanation | None
+) -> None:
     """Check the memory: footers, ids, immutable session logs, secrets, drift, size.
 
     Prints `path:line: CODE message (hint: ...)` per finding, then a count; a file's
     stale footers (W001) are one finding that counts them, unless --verbose (--json
     lists each); warnings about committed session logs, which nobody can edit, are one
-    line that counts them. The codes are listed in docs/LINT.md. Exit 1 on an error
-    (and on a warning with --strict, but for those about committed logs).
+    line that counts them. `mdmem lint --explain CODE` tells what a code means and how
+    to fix it. Exit 1 on an error (and on a warning with --strict, but for those about
+    committed logs).
 
     Example: mdmem lint --strict
     """
+    if explained is not None:
+        click.echo(json.dumps(explained.as_dict(), indent=2) if as_json else explained.render())
+        return
     from mdmem.linting import findings as findings_module
     from mdmem.linting.run import lint as run_lint
 

@@ -294,6 +294,38 @@ def _footer_line(lines: tuple[str, ...], start: int, end: int) -> int:
     return end - 1
 
 
+def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
+    """The 0-based line ranges of every fact's text: an item's lines above its footer, with
+    the footerless items right above it that it closes (a group). Items are read as
+    `parse_document` reads them, but nothing is refused: for scanners of any memory text."""
+    spans: list[range] = []
+    fence: str | None = None
+    group: int | None = None  # first line of the footerless items right above
+    index, count = 0, len(lines)
+    while index < count:
+        line = lines[index]
+        if fence is not None:
+            fence = None if closes(line, fence) else fence
+            index += 1
+        elif line.startswith(_BULLETS) and _opens_item(line):
+            end = _item_end(lines, index)
+            footer_at = _footer_line(lines, index, end)
+            start = index if group is None else group
+            if looks_like_footer(body(lines[footer_at])):
+                spans.append(range(start, footer_at))
+                group = None
+            else:
+                group = start
+            index = end
+        else:
+            text = body(line)
+            if "```" in text or "~~~" in text:
+                fence = opening(text)
+            group = None
+            index += 1
+    return spans
+
+
 def is_note(line_body: str) -> bool:
     """A line that is one whole HTML comment and no footer."""
     note = line_body.strip()

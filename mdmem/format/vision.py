@@ -23,18 +23,27 @@ _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?")
 
 def parse_vision(file: TextFile) -> Document:
     """The vision document, blockquotes holding a footer read as list items."""
-    lines = list(file.lines)
+    lines = quotes_as_items(file.lines)
+    return parse_document(file.with_lines(lines) if lines != file.lines else file)
+
+
+def quotes_as_items(lines: tuple[str, ...]) -> tuple[str, ...]:
+    """The lines with each blockquote closed by a footer written as a list item, line for
+    line (a text with no such quote comes back as it is)."""
+    if not any(_QUOTE.match(line) for line in lines):
+        return lines
+    read = list(lines)
     index = 0
-    while index < len(lines):
+    while index < len(read):
         end = index
-        while end < len(lines) and _QUOTE.match(lines[end]):
+        while end < len(read) and _QUOTE.match(read[end]):
             end += 1
         if end > index:
-            lines[index:end] = _as_item(lines[index:end])
+            read[index:end] = _as_item(read[index:end])
             index = end
         else:
             index += 1
-    return parse_document(file.with_lines(lines) if lines != list(file.lines) else file)
+    return tuple(read)
 
 
 def _as_item(quoted: list[str]) -> list[str]:

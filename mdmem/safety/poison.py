@@ -1,15 +1,26 @@
-"""Flag text in a memory file that tries to hide itself or to override an agent's instructions."""
+"""Flag text in a memory file that tries to hide itself or to override an agent's instructions.
+
+Where the line is: an injection phrase, an invisible or bidi character, and markup that
+only hides (a hidden attribute, a hiding style, an empty link's long title) are found
+anywhere. A comment (`<!-- -->`, or a link reference written as one) is in plain sight in
+the raw file, so in prose it is found only when it holds an injection phrase; inside a
+fact's text, which an agent obeys, also when it hides more than a tooling directive's
+length. Footers and the notes after them are the format's own comments. A comment left
+open, or one that swallows another's opening (a footer, say), hides text wherever it is.
+"""
 
 from __future__ import annotations
 
 import bisect
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from mdmem.format.document import is_note
+from mdmem.format.document import fact_text_spans, is_note
 from mdmem.format.fences import fenced_blocks
+from mdmem.format.textfile import split_lines
+from mdmem.format.vision import quotes_as_items
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,12 +275,13 @@ def _injection_hits(text: str) -> Iterator[tuple[int, str, str]]:
         yield offsets[start], "injection-phrase", family
 
 
-def _hides_text(hidden: str) -> str | None:
-    """Why hidden text matters (too long to be a tooling directive, or an injection), or None."""
+def _hides_text(hidden: str, *, in_fact: bool = True) -> str | None:
+    """Why hidden text matters (an injection; or, in a fact's text or markup that only
+    hides, too long to be a tooling directive), or None."""
     visible, _offsets = _visible(hidden.strip())
     if _injection_spans(visible):
         return "an injection phrase"
-    if len(visible) > _COMMENT_HIDES_AT:
+    if in_fact and len(visible) > _COMMENT_HIDES_AT:
         return f"{len(visible)} characters"
     return None
 
@@ -301,7 +313,23 @@ def _follows_a_footer(markup: str, line_start: int, line: str) -> bool:
     return False
 
 
-def _comment_hits(markup: str) -> Iterator[tuple[int, str, str]]:
+def _fact_text(text: str, line_starts: list[int]) -> Callable[[int], bool]:
+    """Whether an offset of `text` lies in a fact's text; the items are read when first asked
+    (most files hold no comment but footers and notes, and are never read so)."""
+    in_fact: list[bool] = []
+
+    def holds(offset: int) -> bool:
+        if not in_fact:
+            lines = quotes_as_items(split_lines(text))
+            in_fact.extend([False] * (len(lines) + 1))
+            for span in fact_text_spans(lines):
+                in_fact[span.start : span.stop] = [True] * len(span)
+        return in_fact[bisect.bisect_right(line_starts, offset) - 1]
+
+    return holds
+
+
+def _comment_hits(markup: str, in_fact: Callable[[int], bool]) -> Iterator[tuple[int, str, str]]:
     for match in _COMMENT.finditer(markup):
         line_start = markup.rfind("\n", 0, match.start()) + 1
         line_end = markup.find("\n", match.end())
@@ -310,7 +338,9 @@ def _comment_hits(markup: str) -> Iterator[tuple[int, str, str]]:
             continue
         if not match.group().endswith("-->"):
             yield match.start(), "hidden-markup", "unterminated HTML comment hides the rest"
-        elif (reason := _hides_text(match[1])) is not None:
+        elif "<!--" in match[1]:
+            yield match.start(), "hidden-markup", "HTML comment hides another comment's opening"
+        elif (reason := _hides_text(match[1], in_fact=in_fact(match.start()))) is not None:
             yield match.start(), "hidden-markup", f"HTML comment hides {reason}"
 
 
@@ -327,11 +357,11 @@ def _tag_hits(markup: str) -> Iterator[tuple[int, str, str]]:
                         yield tag.start(), "hidden-markup", f"<{tag[1]}> styled {label}"
 
 
-def _reference_hits(markup: str) -> Iterator[tuple[int, str, str]]:
+def _reference_hits(markup: str, in_fact: Callable[[int], bool]) -> Iterator[tuple[int, str, str]]:
     for match in _COMMENT_REFERENCE.finditer(markup):
         hidden = match["paren"] or match["double"] or match["single"] or ""
-        if (reason := _hides_text(hidden)) is not None:
-            start = match.start() + len(match.group()) - len(match.group().lstrip())
+        start = match.start() + len(match.group()) - len(match.group().lstrip())
+        if (reason := _hides_text(hidden, in_fact=in_fact(start))) is not None:
             yield start, "hidden-markup", f"link reference used as a comment hides {reason}"
     for match in _TITLED_EMPTY_LINK.finditer(markup):
         title = match["double"] or match["single"] or match["paren"] or ""
@@ -342,14 +372,15 @@ def _reference_hits(markup: str) -> Iterator[tuple[int, str, str]]:
 def find_poison(text: str) -> tuple[PoisonHit, ...]:
     """Every injection phrase, invisible or bidi character run, and hiding markup, sorted."""
     markup = _blank_code(text)
+    line_starts = [0] + [newline.end() for newline in _NEWLINE.finditer(text)]
+    in_fact = _fact_text(text, line_starts)
     found = [
         *_injection_hits(text),
         *_unicode_hits(text),
-        *_comment_hits(markup),
+        *_comment_hits(markup, in_fact),
         *_tag_hits(markup),
-        *_reference_hits(markup),
+        *_reference_hits(markup, in_fact),
     ]
-    line_starts = [0] + [newline.end() for newline in _NEWLINE.finditer(text)]
     hits = set()
     for offset, kind, detail in found:
         line_index = bisect.bisect_right(line_starts, offset) - 1

@@ -1,0 +1,255 @@
+"""What each lint code means and how to fix it: the text `mdmem lint --explain CODE` prints.
+
+The text ships with the package (an adopting repository has no docs folder). The table of
+codes in docs/LINT.md is this text, row for row: `tests/test_explain.py` holds them equal
+and prints the rows to paste when they differ. A new code in `findings.CHECKS` needs its
+entry here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from dataclasses import dataclass
+
+from mdmem.linting.findings import CHECKS
+
+_WIDTH = 88
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One lint code: its name and severity (from `CHECKS`), what it means, how to fix it."""
+
+    code: str
+    name: str
+    severity: str
+    meaning: str
+    fix: str
+
+    def render(self) -> str:
+        """The text a person reads: a title line, then the two paragraphs, wrapped."""
+        return "\n".join(
+            [
+                f"{self.code} {self.name} ({self.severity})",
+                "",
+                "What it means:",
+                _paragraph(self.meaning),
+                "",
+                "How to fix it:",
+                _paragraph(self.fix),
+            ]
+        )
+
+    def as_dict(self) -> dict[str, str]:
+        return dataclasses.asdict(self)
+
+    def table_row(self) -> str:
+        """The row of docs/LINT.md's table of codes (a `|` in the text escaped)."""
+        cells = (self.code, self.name, self.severity, self.meaning, self.fix)
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def _paragraph(text: str) -> str:
+    return textwrap.fill(
+        text,
+        _WIDTH,
+        initial_indent="  ",
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def explanations() -> tuple[Explanation, ...]:
+    """Every code's explanation, in the order of `CHECKS`."""
+    return tuple(
+        Explanation(check.code, check.name, check.severity, *_TEXTS[check.code])
+        for check in CHECKS.values()
+    )
+
+
+def explain(query: str) -> Explanation | None:
+    """The explanation of a code (`W002`) or a name (`unknown-id`), any case; else None."""
+    wanted = query.strip().lower()
+    for explained in explanations():
+        if wanted in (explained.code.lower(), explained.name):
+            return explained
+    return None
+
+
+# code -> (what it means, how to fix it)
+_TEXTS: dict[str, tuple[str, str]] = {
+    "E001": (
+        "A memory file that does not parse: a footer that breaks the format (bad id, "
+        "`-->` in a value, a duplicate field), an unclosed fence, bytes that are not "
+        "UTF-8, a bad session file name, a `blocked.md` entry without its date or "
+        "reason.",
+        "Fix the file at the line named; mdmem reads nothing else of that file until then.",
+    ),
+    "E002": (
+        "A top-level item without a footer in a section that holds footered facts, or "
+        "in `## Architectural Invariants`, `## Key Decisions` or `## Open Threads` (`## "
+        "Project State` bullets are not facts).",
+        "Close it with `<!-- id: some-kebab-id | created: DATE -->` on its own indented "
+        "line, or move it to a prose section.",
+    ),
+    "E003": (
+        "An id used by two facts in one file (continuity or one archive file), or in a "
+        "file and `vision.md`. Copies a review repairs (an id archived twice) are W020.",
+        "Give one of the two facts a new id, or merge them if they say the same.",
+    ),
+    "E006": (
+        "A committed session log whose content is not what the commit that added it "
+        "held: edited, deleted or renamed, committed or not. An untracked or newly "
+        "staged log may still change.",
+        "Put it back: `git checkout COMMIT^ -- PATH` (the commit is named in the "
+        "finding), or `git checkout HEAD -- PATH` for an uncommitted edit.",
+    ),
+    "E007": (
+        "A merge-conflict marker line (`<<<<<<<`, `=======`, `>>>>>>>`, `|||||||`) in "
+        "any memory file.",
+        "Resolve the conflict, keeping the facts of both sides.",
+    ),
+    "E008": (
+        "A live or archived fact whose words have Jaccard similarity >= 0.85 (`100 * "
+        "|A∩B| >= 85 * |A∪B|`, lowercase word tokens) with an entry of `blocked.md`; "
+        "the entry is named.",
+        "Delete the fact; only editing `blocked.md` by hand lifts a block.",
+    ),
+    "E009": (
+        "A secret (API key, token, private key, password assignment, credentials in a "
+        "URL) in continuity, the archive, any other memory file, or a session log. "
+        "Category and position only.",
+        "Remove it and rotate the credential. In a committed session log, replace the "
+        "value with `[REDACTED]`: the one edit E006 and the hook allow.",
+    ),
+    "E010": (
+        "Text that hides itself or overrides an agent, at its exact line: an injection "
+        'phrase ("ignore previous instructions", "you are now …") anywhere, comments '
+        "included; invisible or bidirectional-control characters; markup that hides "
+        "text from a human reading the rendered file (`<div hidden>`, `display:none`, "
+        "zero-size or transparent text, an empty link's long title). A comment (`<!-- "
+        "-->`, or `[//]: # (...)`) is in plain sight in the raw file: in prose "
+        "(`vision.md`, `instructions.md`, a prose section) only an injection phrase in "
+        "it counts; inside a fact's text (above its footer) also more than 40 "
+        "characters. A comment left open, or one that swallows another's opening, "
+        "always counts. Footers and the notes after them are not markers, nor are "
+        "imperative facts.",
+        "Delete it: memory must read the same to a person and to an agent.",
+    ),
+    "W001": (
+        "A footer a review would rewrite (uses, last_used, tier, origin, links, "
+        "feedback) for a fact the review would not move. A file's stale footers print "
+        "as one finding that counts them; `--verbose` and `--json` list each.",
+        "Run `mdmem review`.",
+    ),
+    "W002": (
+        "An id-shaped token in a log's `## Memory References` that names no fact (nor a "
+        "forgotten one), with the nearest known id by edit distance when one is within "
+        "a typo's reach (a third of the token's length, at least 2 edits; ties: the "
+        "alphabetically first). A hyphenated word inside a `(...)` note is prose, "
+        "reported only when it is a near miss of a known id (a typo).",
+        "Correct it while the log is uncommitted; after that, cite the right id in the next log.",
+    ),
+    "W003": (
+        "A `- Key: ...` line in `## Memory References` whose key is none of Referenced, "
+        "Created, Reactivated, Superseded, Restored, Helpful, Harmful (it counts as "
+        "Referenced).",
+        "Use a known key in new logs.",
+    ),
+    "W004": (
+        "A session log named `YYYY-MM-DD.md`: it sorts before every timed log of its day.",
+        "Name new logs `YYYY-MM-DD-HHMMSS[-slug].md`.",
+    ),
+    "W005": (
+        "A `supersedes` or `superseded-by` field naming no fact.",
+        "Correct the id, or drop the link if that fact was forgotten.",
+    ),
+    "W006": (
+        "A `serves:` link (footer field, or `→ serves: ID` in a Blueprint item) of a "
+        "live fact pointing at no fact, a forgotten one, an archived one or a "
+        "superseded one (SPEC §10).",
+        "Point it at a live fact, or close the item.",
+    ),
+    "W007": (
+        "More than `review_every` session logs after the last review's through-session "
+        "(the `last_review` stamp, else the last row of `reviews.md`).",
+        "Run `mdmem review`.",
+    ),
+    "W008": (
+        "More than `continuity_max_facts` decaying facts in `continuity.md` (core "
+        "facts, invariants, open threads and superseded facts do not count), or more "
+        "than `continuity_max_lines` lines.",
+        "Merge or supersede overlapping facts; shorten long ones.",
+    ),
+    "W009": (
+        "A fact under `## Architectural Invariants` whose tier is not `core` (the "
+        "review treats it as core anyway).",
+        "Set `tier: core`, or move the fact to a section where it may decay.",
+    ),
+    "W010": (
+        "A footer key mdmem does not read that is a near miss of one it does (`orgin`, "
+        "`tpye`, `supersede`, `tag`): the review would keep it and write the real key "
+        "beside it.",
+        "Rename it.",
+    ),
+    "W011": (
+        "A `type` other than `rule` or `anti-pattern` (`antipattern`).",
+        "Write `type: anti-pattern`, or drop the field for a rule.",
+    ),
+    "W012": (
+        "An `origin` that names no session log (a stem, a file name or a path are all read).",
+        "Correct it, or drop it: the review fills it in from the log whose `Created` "
+        "line names the fact.",
+    ),
+    "W014": (
+        "A session log without a `## Memory References` section. When a heading of "
+        "another level or case (`### Memory references`) stands where it should, that "
+        "line is named: only the exact heading is read as the ledger (as the protocol's "
+        "own scripts read it), so the ids under it count for nothing.",
+        "Write the heading as `## Memory References` while the log is uncommitted; after "
+        "that, cite the ids again in the next log.",
+    ),
+    "W015": (
+        "A file in `sessions/` that is not a `.md` log (`notes.txt`): mdmem reads only "
+        "`.md` files there. Dot files are left alone.",
+        "Rename it to `YYYY-MM-DD-HHMMSS[-slug].md` if it is a log, else move it out of "
+        "`sessions/`.",
+    ),
+    "W016": (
+        "A session log named for a time after now (UTC): it sorts after every log written"
+        " later, and the review's ledger date follows it.",
+        "Name logs after the UTC time the session ends (`date -u +%Y-%m-%d-%H%M%S`).",
+    ),
+    "W017": (
+        "A `Superseded: OLD` line with neither a successor (`OLD → NEW`; `->`, `=>` and "
+        "`OLD to NEW` are read too) nor `(invalidated)`: the fact is retired with nothing"
+        " in its place. A successor that names no fact is an unknown id (W002).",
+        "Write `Superseded: OLD → NEW`, or `Superseded: OLD (invalidated)` when nothing "
+        "replaces it.",
+    ),
+    "W018": (
+        "A log that cites, outside a `(...)` note, a fact superseded by an earlier log's "
+        "`Superseded:` line (and not restored since), or one forgotten in `blocked.md` "
+        "before the log's day. The finding names the successor or the reason.",
+        "Cite the fact that holds now.",
+    ),
+    "W019": (
+        "A live fact with no `created` date that no session log names (a bare `<!-- id: x"
+        " -->`): the review cannot tell its age and counts it unused since the first log.",
+        "Record `- Created: ID` in the current session log and give the footer its born "
+        "fields (`created`, `uses: 1`, `tier: working`, `origin`).",
+    ),
+    "W020": (
+        "An id live in `continuity.md` and also in an archive file, or archived in two "
+        "archive files: what two reviews on two branches leave after a merge.",
+        "Run `mdmem review`: it keeps one copy, the same on every machine, and opens a "
+        "thread when the two texts differ.",
+    ),
+    "W021": (
+        "An archived fact that the ledger says is in use again (a review would move it "
+        "back into continuity).",
+        "Run `mdmem review`.",
+    ),
+}
