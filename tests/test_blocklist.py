@@ -13,6 +13,7 @@ from mdmem.format.blocked import BlockedEntry
 from mdmem.format.words import Claim, claim, item_claim, normalised_tokens, stem
 from mdmem.linting.run import lint
 from mdmem.safety.blocklist import blocking, blocklist, near
+from mdmem.store.resources import shipped
 from tests.paraphrases import ACCEPTED, REFUSED
 from tests.test_lint import fact, write_memory
 
@@ -142,3 +143,18 @@ def test_the_index_finds_the_first_near_entry(entries: list[str], text: str) -> 
     blocked = [entry(index, words) for index, words in enumerate(entries)]
     first = next((e for e in blocked if near(claim(text), item_claim(e.text))), None)
     assert blocking(claim(text), blocklist(blocked)) == first
+
+
+def test_the_table_in_decay_md_holds() -> None:
+    """Every row of DECAY.md's table of refused and accepted texts is what the rule does."""
+    text = shipped("DECAY.md").read_text(encoding="utf-8")
+    table = text[text.index("| blocked entry | refused") :].split("\n\n")[0].splitlines()[2:]
+    checked = 0
+    entry_claim = Claim(frozenset(), False)
+    for row in table:
+        blocked, refused, accepted = (cell.strip() for cell in row.strip("|").split("|"))
+        entry_claim = claim(blocked) if blocked else entry_claim
+        assert near(claim(refused), entry_claim), refused
+        assert not near(claim(accepted), entry_claim), accepted
+        checked += 1
+    assert checked >= 10
