@@ -12,7 +12,6 @@ from mdmem.cli import main
 from mdmem.linting.findings import CHECKS
 from mdmem.linting.nearest import Nearest, edit_distance
 from mdmem.linting.run import lint
-from mdmem.safety.blocklist import near, word_tokens
 from tests.helpers import copy_tree, git, make_repo
 
 DEMO = Path(__file__).parent.parent / "templates" / "demo"
@@ -519,25 +518,6 @@ def test_nearest_breaks_ties_by_the_smaller_id() -> None:
 def test_nearest_suggests_only_what_a_typo_could_be(token: str, expected: str | None) -> None:
     nearest = Nearest(["post-only-mutations", "cache-ttls", "webhook-outbox", "retry-backoff"])
     assert nearest(token) == expected
-
-
-@pytest.mark.parametrize(
-    ("shared", "only_one", "result"),
-    [
-        pytest.param(17, 3, True, id="exactly-85-percent"),
-        pytest.param(16, 3, False, id="just-under"),
-        pytest.param(10, 0, True, id="identical"),
-        pytest.param(0, 0, False, id="both-empty"),
-    ],
-)
-def test_near_is_an_integer_jaccard_test(shared: int, only_one: int, result: bool) -> None:
-    common = [f"word{index}" for index in range(shared)]
-    extra = [f"extra{index}" for index in range(only_one)]
-    assert near(frozenset(common), frozenset(common + extra)) is result
-
-
-def test_word_tokens_ignore_case_and_markdown() -> None:
-    assert word_tokens("Use **POST**, not `PUT`!") == {"use", "post", "not", "put"}
 
 
 def test_a_warm_lint_reports_the_same_and_never_trusts_a_changed_file(tmp_path: Path) -> None:

@@ -1,43 +1,66 @@
 """The blocklist's nearness test: text that comes near a forgotten fact (`blocked.md`).
 
-Text whose word tokens have a Jaccard similarity of at least 0.85 with an entry (in
-integers: `100 * |A∩B| >= 85 * |A∪B|`) is that entry coming back, however it is reworded.
+Both texts are read as claims (`mdmem.format.words`: normalised content words and
+polarity), so case, punctuation, filler, plurals, tenses, word order and passive voice do
+not hide a blocked rule. In integers, text T is near entry E when they have the same
+polarity and
+- T holds every word of E, and E has at least `CONTAINED_MIN` words (E with a clause or a
+  qualifier added), or
+- E holds every word of T, and T keeps `100 * |T| >= SHORTENED_PERCENT * |E|` of them (E
+  with a stray word dropped), or
+- their words nearly coincide: `100 * |T∩E| >= NEAR_PERCENT * |T∪E|` (token Jaccard).
+A rule of opposite polarity, or one that swaps a word of the entry for another (another
+subject, object, tool or number), is not near.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
-from mdmem.format.textfile import body
+from mdmem.format.words import Claim, item_claim
 
-NEAR_PERCENT = 85
-
-_WORD = re.compile(r"[^\W_]+")
-_MARKER = re.compile(r"^\s*[-*+]\s+(?:\[[ xX]\]\s+)?")
-
-
-def word_tokens(text: str) -> frozenset[str]:
-    """The lowercase words of a text (markdown punctuation and list markers dropped)."""
-    return frozenset(_WORD.findall(text.lower()))
+CONTAINED_MIN = 3
+SHORTENED_PERCENT = 80
+NEAR_PERCENT = 90
+# Text near an entry of n words misses at most this share of them (see `blocklist`).
+_MISSED_PERCENT = 100 - min(SHORTENED_PERCENT, NEAR_PERCENT)
 
 
-def item_tokens(lines: Iterable[str]) -> frozenset[str]:
-    """The words of a list item's text lines, without its bullet and checkbox."""
-    parts = [
-        _MARKER.sub("", body(line), count=1) if i == 0 else body(line)
-        for i, line in enumerate(lines)
-    ]
-    return word_tokens("\n".join(parts))
-
-
-def near(first: frozenset[str], second: frozenset[str]) -> bool:
-    """Token Jaccard >= 0.85, in integers; empty texts are never near anything."""
-    if not first or not second:
+def near(text: Claim, entry: Claim) -> bool:
+    """Whether `text` is `entry` coming back (see the module's docstring); empty claims
+    are never near anything."""
+    if text.negative != entry.negative or not text.words or not entry.words:
         return False
-    return 100 * len(first & second) >= NEAR_PERCENT * len(first | second)
+    if entry.words <= text.words:
+        return len(entry.words) >= CONTAINED_MIN or text.words == entry.words
+    if text.words <= entry.words:
+        return 100 * len(text.words) >= SHORTENED_PERCENT * len(entry.words)
+    return 100 * len(text.words & entry.words) >= NEAR_PERCENT * len(text.words | entry.words)
+
+
+@dataclass(frozen=True)
+class Blocklist:
+    """The entries of `blocked.md` with their claims, and an index from a few words of each
+    entry to its place: text near an entry holds at least one of them (see `blocklist`)."""
+
+    entries: tuple[tuple[BlockedEntry, Claim], ...]
+    keys: Mapping[str, tuple[int, ...]]
+
+
+def blocklist(entries: Iterable[BlockedEntry]) -> Blocklist:
+    """The blocklist of `entries`, in file order. Text near an entry misses at most
+    `_MISSED_PERCENT * n // 100` of its n words, so it holds one of any one more of them:
+    each entry is indexed under that many of its words (the longest, then by name)."""
+    claimed = tuple((entry, item_claim(entry.text)) for entry in entries)
+    keys: dict[str, list[int]] = {}
+    for place, (_, entry_claim) in enumerate(claimed):
+        count = _MISSED_PERCENT * len(entry_claim.words) // 100 + 1
+        for word in sorted(entry_claim.words, key=lambda word: (-len(word), word))[:count]:
+            keys.setdefault(word, []).append(place)
+    return Blocklist(claimed, {word: tuple(places) for word, places in keys.items()})
 
 
 def blocked_facts(
@@ -46,25 +69,20 @@ def blocked_facts(
     """Every fact whose words come near a forgotten one, with the first such entry."""
     if not entries:
         return
-    blocked = [(entry, item_tokens(entry.text)) for entry in entries]
+    blocked = blocklist(entries)
     for document in documents:
         for fact in document.facts:
-            entry = blocking(item_tokens(document.fact_text(fact)), blocked)
+            entry = blocking(item_claim(document.fact_text(fact)), blocked)
             if entry is not None:
                 yield document, fact, entry
 
 
-def blocking(
-    tokens: frozenset[str], blocked: list[tuple[BlockedEntry, frozenset[str]]]
-) -> BlockedEntry | None:
-    """The first entry (in file order) that `tokens` comes near, else None; `blocked` holds
-    each entry with its tokens."""
-    size = len(tokens)
-    for entry, entry_tokens in blocked:
-        # Jaccard >= 0.85 needs the smaller set to hold at least 85% of the larger.
-        small, large = sorted((size, len(entry_tokens)))
-        if 100 * small < NEAR_PERCENT * large:
-            continue
-        if near(tokens, entry_tokens):
+def blocking(text: Claim, blocked: Blocklist) -> BlockedEntry | None:
+    """The first entry (in file order) that `text` comes near, else None."""
+    keys = blocked.keys
+    places = {place for word in text.words if word in keys for place in keys[word]}
+    for place in sorted(places):
+        entry, entry_claim = blocked.entries[place]
+        if near(text, entry_claim):
             return entry
     return None
