@@ -112,9 +112,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Resolve the conflict, keeping the facts of both sides.",
     ),
     "E008": (
-        "A live or archived fact whose words have Jaccard similarity >= 0.85 (`100 * "
-        "|A∩B| >= 85 * |A∪B|`, lowercase word tokens) with an entry of `blocked.md`; "
-        "the entry is named.",
+        "A live or archived fact near an entry of `blocked.md`; the entry is named. Each "
+        "item's own text (nested notes left out) is read as normalised content words T "
+        "and E (lowercase, filler dropped, plurals and tenses stemmed) and a polarity "
+        "(§8); near means the same polarity and T ⊇ E with |E| >= 3, or T ⊆ E with `100 *"
+        " |T| >= 80 * |E|`, or `100 * |T∩E| >= 90 * |T∪E|` (DECAY.md, Forgetting).",
         "Delete the fact; only editing `blocked.md` by hand lifts a block.",
     ),
     "E009": (
