@@ -59,6 +59,7 @@ UNREVIEWED = "unreviewed"
 # What `--uncached` sets for the twin columns it adds: mdmem then neither reads nor
 # writes any cache.
 NO_CACHE = (("MDMEM_NO_CACHE", "1"),)
+FAR_FUTURE = "4102444800"  # 2100-01-01T00:00:00Z
 UNCACHED = "_uncached"
 
 
@@ -126,7 +127,16 @@ class Version:
         # mdmem caches parsed session logs per memory path in the user's cache folder
         # (outside a git repository): each copy gets its own, so its first review is
         # cold, a second finds what the first left, and nothing piles up in ~/.cache.
-        return {**os.environ, "PYTHONPATH": path, "XDG_CACHE_HOME": str(cache), **dict(extra)}
+        # The generated ledger runs past today; a fixed "now" after its last log keeps
+        # lint from calling thousands of logs future-named, on any day (lint, W016).
+        fixed = {"SOURCE_DATE_EPOCH": FAR_FUTURE}
+        return {
+            **os.environ,
+            "PYTHONPATH": path,
+            "XDG_CACHE_HOME": str(cache),
+            **fixed,
+            **dict(extra),
+        }
 
 
 NEW = Version("new", REPOSITORY)

@@ -141,3 +141,11 @@ def test_warnings_about_committed_logs_are_one_line_and_do_not_fail_strict(
 def test_a_dot_file_in_sessions_is_not_a_stray_log(tmp_path: Path) -> None:
     root = write_memory(tmp_path, {"memory/sessions/.gitkeep": ""})
     assert codes(root) == []
+
+
+def test_now_is_source_date_epoch_when_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = write_memory(tmp_path, {LATER: later("- (none)")})  # 2026-03-02-090000
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1772441999")  # 2026-03-02T08:59:59Z
+    assert codes(root) == [("W016", LATER, 1)]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1772442000")  # 2026-03-02T09:00:00Z
+    assert codes(root) == []

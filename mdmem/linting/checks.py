@@ -26,18 +26,23 @@ from mdmem.linting.upkeep import (
     shape_findings,
     unrecorded_findings,
 )
+from mdmem.reviewing.decide import Decision
 from mdmem.reviewing.plan import plan_review
 
 
 def memory_findings(
-    memory: Memory, vision: Document | None, entries: tuple[BlockedEntry, ...]
+    memory: Memory,
+    vision: Document | None,
+    entries: tuple[BlockedEntry, ...],
+    decisions: tuple[Decision, ...] | None = None,
 ) -> list[Finding]:
     """Every check that reads the parsed memory (texts and git history are checked apart).
 
     What a review would change is asked only when every id is unique: with two copies
     of a fact, which footer is "stale" depends on the copy the review keeps, so the
     duplicates are the finding to fix first. Footers a review would merely recount are
-    not reported while they may lag the ledger (`footers_may_lag`).
+    not reported while they may lag the ledger (`footers_may_lag`). `decisions` are the
+    review's over this memory, when a review has just planned them.
     """
     found = structure_findings(memory, vision)
     found += blocked_findings(memory, entries)
@@ -47,6 +52,7 @@ def memory_findings(
     found += footer_findings(memory)
     found += unrecorded_findings(memory)
     if not has_duplicate_ids(memory):
-        decisions = plan_review(memory).decisions
+        if decisions is None:
+            decisions = plan_review(memory).decisions
         found += plan_findings(memory, decisions, stale=not footers_may_lag(memory))
     return found

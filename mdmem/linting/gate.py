@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mdmem.errors import LintError
+from mdmem.format.memory import Memory
 from mdmem.linting.run import lint
 from mdmem.reviewing.apply import ApplyResult
 from mdmem.reviewing.apply import review as apply_review
@@ -24,10 +25,11 @@ def review(
     )
 
 
-def refuse_errors(root: Path) -> None:
-    """Raise LintError naming each error lint finds in the memory at `root`: the first
-    as the error's own file and line, the others after it."""
-    errors = [item for item in lint(root) if item.is_error]
+def refuse_errors(plan: ReviewPlan, memory: Memory) -> None:
+    """Raise LintError naming each error lint finds in the memory the review read: the
+    first as the error's own file and line, the others after it."""
+    loaded = (memory, plan.decisions)
+    errors = [item for item in lint(plan.root, loaded=loaded) if item.is_error]
     if errors:
         first, *others = errors
         lines = [f"{first.code} {first.message} (hint: {first.hint})"]

@@ -42,6 +42,7 @@ from mdmem.linting.logs import (
 from mdmem.linting.nearest import Nearest
 from mdmem.linting.sessions import known_ids, unknown_id_findings
 from mdmem.linting.texts import parse_finding, text_findings
+from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
 from mdmem.store import workers
 from mdmem.store.files import read, read_bytes
@@ -52,17 +53,25 @@ if TYPE_CHECKING:
     import git
 
 
-def lint(root: Path, progress: Progress | None = None) -> tuple[Finding, ...]:
+def lint(
+    root: Path, progress: Progress | None = None, *, loaded: Loaded | None = None
+) -> tuple[Finding, ...]:
     """Every finding for the memory folder `root`, sorted by path, line and code.
 
     `progress(done, total)` is called now and then while the session logs are read.
+    `loaded` is the memory as a review just read it (with its forward layer) and the
+    review's decisions, so that the review's own check reads and plans nothing twice.
     """
     root = Path(root).resolve()
     with locked(root), bulk_allocation():
-        return finish(_lint(root, progress))
+        return finish(_lint(root, progress, loaded))
 
 
-def _lint(root: Path, progress: Progress | None) -> list[Finding]:
+# A memory read with its forward layer, and the review's decisions over it.
+Loaded = tuple[Memory, tuple[Decision, ...]]
+
+
+def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[Finding]:
     label = root.name
     found: list[Finding] = []
     texts = TextCache(root)
@@ -78,15 +87,20 @@ def _lint(root: Path, progress: Progress | None) -> list[Finding]:
             found += cached
     memory: Memory | None = None
     with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
-        try:
-            memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
-        except ParseError as error:
-            found.append(parse_finding(error, label))
-        vision = _forward(root, VISION, parse_vision, None, found)
-        no_entries: tuple[BlockedEntry, ...] = ()
-        entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
-        if memory is not None:
-            found += memory_findings(memory, vision, entries)
+        if loaded is not None:
+            memory, decisions = loaded
+            vision, entries = memory.vision, memory.blocked
+            found += memory_findings(memory, vision, entries, decisions)
+        else:
+            try:
+                memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
+            except ParseError as error:
+                found.append(parse_finding(error, label))
+            vision = _forward(root, VISION, parse_vision, None, found)
+            no_entries: tuple[BlockedEntry, ...] = ()
+            entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
+            if memory is not None:
+                found += memory_findings(memory, vision, entries)
         scanned = shared.results([_scan_job(job) for job in shared.own])
     for (_, display, size, mtime_ns, _), rows in zip(jobs, scanned, strict=True):
         texts.record(display, size, mtime_ns, rows)
@@ -206,13 +220,24 @@ def _log_findings(root: Path, memory: Memory, entries: tuple[BlockedEntry, ...])
     for session in memory.sessions:
         if not session.section_line:
             found += heading_findings(session, data(session).decode("utf-8", "replace").split("\n"))
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d-%H%M%S")
-    found += future_findings(memory, parse_session_name(now + ".md", label))
+    found += future_findings(memory, parse_session_name(_now() + ".md", label))
     found += supersession_findings(memory, lambda s: section_lines(data(s), s.path))
     found += retired_citation_findings(
         memory, entries, lambda s: reference_lines(data(s), s.path, mask=redact)
     )
     return found
+
+
+def _now() -> str:
+    """The UTC time now as a session log names it; SOURCE_DATE_EPOCH (the reproducible-
+    builds convention) sets it, so that lint's output can be made independent of the day."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    moment = (
+        datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+        if epoch.isdigit()
+        else datetime.datetime.now(datetime.timezone.utc)
+    )
+    return moment.strftime("%Y-%m-%d-%H%M%S")
 
 
 def _committed(item: Finding, committed: frozenset[str]) -> Finding:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError, SecretError
+from mdmem.format.memory import Memory
 from mdmem.reviewing.plan import ReviewPlan, plan_review
 from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
@@ -152,15 +153,16 @@ def review(
     dry_run: bool = False,
     commit: bool = True,
     progress: Progress | None = None,
-    check: Callable[[Path], None] | None = None,
+    check: Callable[[ReviewPlan, Memory], None] | None = None,
 ) -> tuple[ReviewPlan, ApplyResult]:
     """Lock the memory, finish any interrupted write, plan the review and carry it out.
 
     When no file changed since the last review, its recorded outcome is used instead
     of re-reading the memory (see mdmem.store.cache: validated by size and mtime).
-    Otherwise `check(root)` runs once the memory has been read and planned (so that a
-    file that does not parse is the review's own error), under the lock, and may refuse
-    by raising: `mdmem.review` passes lint's, so that every lint error stops the review.
+    Otherwise `check(plan, memory)` runs once the memory has been read and planned (so
+    that a file that does not parse is the review's own error), under the lock, and may
+    refuse by raising: `mdmem.review` passes lint's, so that every lint error stops the
+    review.
     """
     with locked(root):
         recover(root)
@@ -170,9 +172,10 @@ def review(
             summary = ReviewSummary.from_settled(settled)
             return ReviewPlan(root, (), summary), ApplyResult((), None, None)
         with bulk_allocation():  # the whole review: collections would walk every parsed line
-            plan = plan_review(load(root, progress=progress))
+            memory = load(root, progress=progress)
+            plan = plan_review(memory)
             if check is not None:
-                check(root)
+                check(plan, memory)
             if dry_run:
                 refuse_secrets(plan, shown=True)
                 return plan, ApplyResult((), None, None)
