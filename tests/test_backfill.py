@@ -320,3 +320,26 @@ def test_a_log_newer_than_now_is_refused(repo: Path, monkeypatch: pytest.MonkeyP
         "mdmem: memory/sessions/2026-03-01-090000.md: this log is named for a time at or after now"
     )
     assert snapshot(repo) == before
+
+
+def test_a_thread_the_review_opens_leaves_a_legacy_thread_apart(tmp_path: Path) -> None:
+    # Written right under `- [ ] Decide ...`, the new thread's footer would close both.
+    memory = tmp_path / "repo" / "memory"
+    (memory / "sessions").mkdir(parents=True)
+    (memory / "continuity.md").write_text(
+        "# Continuity\n\n## Architectural Invariants\n\n- Money is integer minor units\n"
+        "  <!-- id: money-minor-units | created: 2026-03-01 | last_used: 2026-03-01 | uses: 1 "
+        "| tier: core | origin: 2026-03-01-090000 -->\n\n## Open Threads\n\n"
+        "- [ ] Decide the retry policy\n"
+    )
+    (memory / "decay-policy.md").write_text("verify_invariants_every: 1\n")
+    for stem, key in (("2026-03-01-090000", "Created"), ("2026-03-02-090000", "Referenced")):
+        (memory / "sessions" / f"{stem}.md").write_text(
+            f"# Session\n\n## Memory References\n- {key}: money-minor-units\n"
+        )
+    make_repo(tmp_path / "repo")
+    result = run(tmp_path / "repo", "review")
+    assert result.exit_code == 0, result.output
+    text = (memory / "continuity.md").read_text(encoding="utf-8")
+    assert "- [ ] Decide the retry policy\n\n- [ ] Re-verify invariants" in text
+    assert [(f.code, f.line) for f in lint(memory)] == [("W013", 10)]
