@@ -8,6 +8,7 @@ The library API the command line uses::
     print(plan.diff())
     result = mdmem.apply(plan)            # atomic write + one git commit
     findings = mdmem.lint(memory.root)    # every lint finding, sorted
+    done = mdmem.backfill(memory.root)    # footers for legacy facts, and the log creating them
 
 Names are imported on first use, so a command pays only for the modules it needs.
 """
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from mdmem.reviewing.plan import ReviewPlan, plan_review
     from mdmem.reviewing.summary import ReviewSummary
     from mdmem.store.load import find_root, load
+    from mdmem.writing.apply_backfill import backfill
+    from mdmem.writing.backfill import BackfillPlan, plan_backfill
 
 _HOME = {
     "ApplyResult": "mdmem.reviewing.apply",
@@ -56,10 +59,14 @@ _HOME = {
     "ReviewPlan": "mdmem.reviewing.plan",
     "ReviewSummary": "mdmem.reviewing.summary",
     "plan_review": "mdmem.reviewing.plan",
+    "backfill": "mdmem.writing.apply_backfill",
+    "BackfillPlan": "mdmem.writing.backfill",
+    "plan_backfill": "mdmem.writing.backfill",
 }
 
 __all__ = [
     "ApplyResult",
+    "BackfillPlan",
     "Finding",
     "GitError",
     "LockError",
@@ -72,10 +79,12 @@ __all__ = [
     "ReviewSummary",
     "WriteError",
     "apply",
+    "backfill",
     "commit_message",
     "find_root",
     "lint",
     "load",
+    "plan_backfill",
     "plan_review",
     "review",
 ]

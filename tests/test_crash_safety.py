@@ -34,6 +34,7 @@ from click.testing import CliRunner, Result
 from mdmem.cli import main
 from mdmem.store import writer
 from mdmem.store.load import load
+from mdmem.writing import apply_backfill
 from tests.helpers import GIT_ENV, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
@@ -56,7 +57,12 @@ WRITE_COMMANDS = [
     pytest.param(["merge-driver", *MERGE_FILES], RERUN, id="merge-driver"),
     pytest.param(["merge-driver", "--union", *MERGE_FILES], RERUN, id="merge-driver-union"),
     pytest.param(["hooks", "install"], RERUN, id="hooks-install"),
+    pytest.param(["backfill"], NEXT, id="backfill"),
 ]
+# The clock backfill names its log by, the same for every run of a trial.
+BACKFILL_STAMP = "2026-11-01-120000"
+# A legacy fact (no footer), for backfill to give one; every other command leaves it be.
+LEGACY = "- Refunds are issued in the original currency\n\n"
 
 PRE_JOURNAL = ("pending", "temp:", "journal", "file-")  # before the commit point: old stands
 
@@ -78,6 +84,11 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = tmp_path_factory.mktemp("pristine") / "repo"
     repo.mkdir()
     shutil.copytree(DEMO, repo / "memory")
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text("utf-8").replace(
+        "## Key Decisions\n\n", "## Key Decisions\n\n" + LEGACY
+    )
+    continuity.write_text(text, "utf-8")
     base = (DEMO / "continuity.md").read_text("utf-8")
     added = {
         "base": "",
@@ -120,6 +131,7 @@ class Trial:
 
 @pytest.fixture
 def trial(pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Trial:
+    monkeypatch.setattr(apply_backfill, "utc_stamp", lambda: BACKFILL_STAMP)
     return Trial(pristine, tmp_path, monkeypatch)
 
 

@@ -14,6 +14,8 @@ from mdmem.cli import main
 from tests.helpers import git, git_init, make_repo
 from tests.test_lint import BASE, EMPTY_SESSION, LATER, SESSION, TOKEN, write_memory
 
+DUPLICATE = BASE + BASE.split("\n", 4)[4]  # the one fact twice: an error (E003)
+
 ROOT = Path(__file__).parent.parent
 
 
@@ -119,13 +121,11 @@ def test_a_clean_commit_passes(repo: Path) -> None:
 
 def test_a_lint_error_blocks_the_commit(repo: Path) -> None:
     install(repo)
-    (repo / "memory" / "continuity.md").write_text(BASE + "- A rule without a footer\n")
+    (repo / "memory" / "continuity.md").write_text(DUPLICATE)
     before = head(repo)
     done = commit(repo, "memory")
     assert done.returncode != 0
-    assert "memory/continuity.md:7: E002 an item in ## Key Decisions without a footer" in (
-        done.stderr
-    )
+    assert "memory/continuity.md:8: E003 duplicate id post-only-mutations" in done.stderr
     assert "mdmem: commit refused" in done.stderr
     assert head(repo) == before
 
@@ -139,7 +139,7 @@ def test_lint_warnings_do_not_block(repo: Path) -> None:
 
 
 def test_a_commit_outside_the_memory_skips_lint(repo: Path) -> None:
-    (repo / "memory" / "continuity.md").write_text(BASE + "- A rule without a footer\n")
+    (repo / "memory" / "continuity.md").write_text(DUPLICATE)
     install(repo)
     (repo / "src" / "app.py").write_text("print('changed')\n")
     done = commit(repo, "src")

@@ -69,6 +69,7 @@ COMMANDS = {
     "merge-driver": [["merge-driver", "{repo}/base.md", "{repo}/ours.md", "{repo}/theirs.md"]],
     "init": [["init"]],
     "hooks": [["hooks", "install"]],
+    "backfill": [["backfill", "--dry-run"], ["backfill", "--json"], ["backfill"]],
 }
 NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
 
@@ -249,6 +250,20 @@ def test_an_error_quoting_a_value_masks_the_secret(
     review = results["review"]
     assert review.exit_code == 3
     assert f"[REDACTED:{category}]" in review.stderr
+
+
+def test_backfill_refuses_a_legacy_fact_holding_a_secret_and_prints_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    legacy = "".join(f"- Use {PLANTED[c][1]}\n\n" for c in CATEGORIES)
+    repo = build(tmp_path, lambda repo: with_facts(repo, legacy))
+    before = snapshot(repo)
+    results = run_all(repo, monkeypatch, ["backfill"])
+    assert_no_value(results, CATEGORIES)
+    for result in results.values():
+        assert result.exit_code == 3, result.output
+        assert "secret material (" in result.stderr
+    assert snapshot(repo) == before
 
 
 def test_every_command_is_covered() -> None:

@@ -19,6 +19,9 @@ from mdmem.format.textfile import TextFile, body, check_conflict_markers
 INVARIANTS_SECTION = "Architectural Invariants"
 OPEN_THREADS_SECTION = "Open Threads"
 PROJECT_STATE_SECTION = "Project State"
+# Sections whose items are facts by their very name: an item there without a footer is a
+# legacy fact, even when no other item of the section has a footer yet.
+FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
 
 _CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
 _BULLETS = ("-", "*", "+")
@@ -104,6 +107,21 @@ class Document:
     def fact_notes(self, fact: Fact) -> tuple[str, ...]:
         """The comment lines after the item's footer, kept with the fact byte for byte."""
         return self.file.lines[fact.footer_index + 1 : fact.end]
+
+    def legacy_facts(self) -> tuple[Item, ...]:
+        """The footerless items of fact sections: facts written before footers (SPEC §3).
+
+        A fact section is one that holds a footered fact, or one named for facts
+        (`FACT_SECTIONS`); `## Project State` bullets and the preamble are never facts.
+        """
+        with_facts = {fact.section for fact in self.facts}
+        return tuple(
+            item
+            for item in self.footerless
+            if item.section
+            and item.section != PROJECT_STATE_SECTION
+            and (item.section in with_facts or item.section in FACT_SECTIONS)
+        )
 
 
 def heading(line_body: str) -> tuple[int, str] | None:

@@ -69,9 +69,15 @@ def explanations() -> tuple[Explanation, ...]:
     )
 
 
+# Retired codes -> the code that took their place, so that an old CI log still explains.
+RETIRED = {"e002": "w013", "missing-footer": "w013"}
+
+
 def explain(query: str) -> Explanation | None:
-    """The explanation of a code (`W002`) or a name (`unknown-id`), any case; else None."""
+    """The explanation of a code (`W002`) or a name (`unknown-id`), any case, or of the
+    code that replaced a retired one (`E002`); else None."""
     wanted = query.strip().lower()
+    wanted = RETIRED.get(wanted, wanted)
     for explained in explanations():
         if wanted in (explained.code.lower(), explained.name):
             return explained
@@ -86,13 +92,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "UTF-8, a bad session file name, a `blocked.md` entry without its date or "
         "reason.",
         "Fix the file at the line named; mdmem reads nothing else of that file until then.",
-    ),
-    "E002": (
-        "A top-level item without a footer in a section that holds footered facts, or "
-        "in `## Architectural Invariants`, `## Key Decisions` or `## Open Threads` (`## "
-        "Project State` bullets are not facts).",
-        "Close it with `<!-- id: some-kebab-id | created: DATE -->` on its own indented "
-        "line, or move it to a prose section.",
     ),
     "E003": (
         "An id used by two facts in one file (continuity or one archive file), or in a "
@@ -204,6 +203,18 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "An `origin` that names no session log (a stem, a file name or a path are all read).",
         "Correct it, or drop it: the review fills it in from the log whose `Created` "
         "line names the fact.",
+    ),
+    "W013": (
+        "Top-level items without a footer in a fact section: one that holds footered "
+        "facts, or `## Architectural Invariants`, `## Key Decisions`, `## Open Threads` "
+        "(`## Project State` bullets are not facts). Memories kept before footers hold "
+        "such legacy facts; the review leaves them as they are, byte for byte. One "
+        "finding per section, at its first such item, counting them. Items right above a "
+        "footered item (no blank line between, same section) are that fact's group, not "
+        "legacy facts. (It replaces E002, an error until then.)",
+        "In `continuity.md`: `mdmem backfill` gives each one a footer and writes one "
+        "session log that creates them; then `mdmem review` and commit. Elsewhere: add a "
+        "footer by hand, or move the items to a prose section.",
     ),
     "W014": (
         "A session log without a `## Memory References` section. When a heading of "

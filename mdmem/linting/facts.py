@@ -7,16 +7,11 @@ whether a fact is superseded.
 from __future__ import annotations
 
 from mdmem.format.blocked import BlockedEntry
-from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Document, Fact
+from mdmem.format.document import Document, Fact
 from mdmem.format.memory import Memory
 from mdmem.format.serves import serves_targets
 from mdmem.linting.findings import Finding, finding
 from mdmem.safety.blocklist import blocked_facts
-
-# Sections whose items are facts by their very name: an item there without a footer is a
-# fact someone forgot to close, even when no other item of the section has a footer yet.
-FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
-PROSE_SECTIONS = frozenset({"Project State"})
 
 
 def placed(memory: Memory, vision: Document | None) -> list[tuple[Document, Fact]]:
@@ -30,23 +25,11 @@ def is_superseded(fact: Fact) -> bool:
 
 
 def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]:
-    """Facts without a footer, and ids that appear more than once."""
+    """Legacy facts without a footer (one warning per section), and ids that appear more
+    than once."""
     found: list[Finding] = []
     for document in (memory.continuity, *memory.archives, *([vision] if vision else [])):
-        sections_with_facts = {fact.section for fact in document.facts}
-        for item in document.footerless:
-            fact_section = item.section in sections_with_facts or item.section in FACT_SECTIONS
-            if item.section and item.section not in PROSE_SECTIONS and fact_section:
-                found.append(
-                    finding(
-                        "E002",
-                        document.path,
-                        item.start + 1,
-                        f"an item in ## {item.section} without a footer",
-                        "close it with <!-- id: some-kebab-id | created: DATE --> on its own "
-                        "indented line, or move it to a prose section",
-                    )
-                )
+        found += legacy_findings(document, document is memory.continuity)
     archives = {document.path for document in memory.archives}
     first: dict[str, tuple[str, int]] = {}
     for document, fact in placed(memory, vision):
@@ -71,6 +54,26 @@ def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]
         else:
             hint = "give one of the two facts a new id, or merge them if they say the same"
             found.append(finding("E003", document.path, line, message, hint))
+    return found
+
+
+def legacy_findings(document: Document, backfilled: bool) -> list[Finding]:
+    """One warning per section that holds legacy facts (items without a footer), counting
+    them, at the first. `backfilled`: `mdmem backfill` gives this document's footers."""
+    sections: dict[str, list[int]] = {}
+    for item in document.legacy_facts():
+        sections.setdefault(item.section, []).append(item.start + 1)
+    hint = (
+        "run `mdmem backfill` to give them footers"
+        if backfilled
+        else "give each a footer (<!-- id: some-kebab-id | created: DATE -->) on its own "
+        "indented line, or move them to a prose section"
+    )
+    found = []
+    for section, lines in sections.items():
+        items = "1 item" if len(lines) == 1 else f"{len(lines)} items"
+        message = f"{items} without a footer in ## {section} (first at line {lines[0]})"
+        found.append(finding("W013", document.path, lines[0], message, hint))
     return found
 
 

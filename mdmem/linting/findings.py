@@ -27,7 +27,6 @@ CHECKS = {
     check.code: check
     for check in (
         Check("E001", "unparseable", ERROR),
-        Check("E002", "missing-footer", ERROR),
         Check("E003", "duplicate-id", ERROR),
         Check("E006", "session-log-changed", ERROR),
         Check("E007", "conflict-marker", ERROR),
@@ -46,6 +45,7 @@ CHECKS = {
         Check("W010", "footer-key-typo", WARNING),
         Check("W011", "unknown-type", WARNING),
         Check("W012", "origin-names-no-log", WARNING),
+        Check("W013", "legacy-facts-without-footer", WARNING),
         Check("W014", "no-references-section", WARNING),
         Check("W015", "not-a-session-log", WARNING),
         Check("W016", "session-named-in-future", WARNING),

@@ -238,7 +238,9 @@ def _insertions(
             continue
         point, loose = append_point(continuity, section, removed)
         lines = _items(groups, loose, newline)
-        if loose or point == section.start + 1:
+        # Right under an item without a footer, a fact would take that item into its group.
+        after_legacy = any(item.end == point for item in continuity.footerless)
+        if loose or point == section.start + 1 or after_legacy:
             lines.insert(0, newline)
         edits.append(Edit(point, point, tuple(lines)))
     if tail:
