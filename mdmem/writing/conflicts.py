@@ -1,0 +1,79 @@
+"""What a new fact's text meets before it is written (SPEC §8, §9): a fact that already
+says it, a superseded fact it would bring back, a blocked entry, a live fact it
+contradicts, or secret material. Pure: the facts come in as parsed documents.
+
+Texts are compared as `format.words` reads them (normalised content words and a
+polarity), with the blocklist's integer nearness (`safety.blocklist.near`): the same
+rule keeps a forgotten text out and finds a duplicate, whatever the rewording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from mdmem.format.blocked import BlockedEntry
+from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
+from mdmem.format.words import Claim, claim, item_claim
+from mdmem.safety.blocklist import blocking, blocklist, near
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """What a new text meets: `kind` is one of the KINDS, `fact_id` the fact or entry."""
+
+    kind: str
+    fact_id: str
+    successor: str | None = None  # for "superseded": the fact that replaced it
+    core: bool = False  # for "contradiction": the live fact is core
+    entry: BlockedEntry | None = None  # for "blocked"
+
+
+DUPLICATE = "duplicate"
+SUPERSEDED = "superseded"
+BLOCKED = "blocked"
+CONTRADICTION = "contradiction"
+KINDS = (BLOCKED, SUPERSEDED, DUPLICATE, CONTRADICTION)
+
+
+def meetings(
+    text: str,
+    section: str,
+    documents: Iterable[Document],
+    entries: tuple[BlockedEntry, ...],
+) -> tuple[Meeting, ...]:
+    """Everything `text`, about to be added under `section`, meets, most serious first:
+    a blocked entry; superseded facts it would bring back; a live fact that says the same
+    (a duplicate); live facts of `section`, or core facts, that say the opposite."""
+    new = claim(text)
+    found: list[Meeting] = []
+    entry = blocking(new, blocklist(entries))
+    if entry is not None:
+        found.append(Meeting(BLOCKED, entry.fact_id, entry=entry))
+    flipped = replace(new, negative=not new.negative)
+    for document in documents:
+        for fact in document.facts:
+            if fact.is_done_thread:
+                continue
+            old = item_claim(document.lines[fact.start : fact.footer_index])
+            meeting = _meeting(fact, old, new, flipped, section)
+            if meeting is not None:
+                found.append(meeting)
+    order = {kind: rank for rank, kind in enumerate(KINDS)}
+    return tuple(sorted(found, key=lambda m: (order[m.kind], m.fact_id)))
+
+
+def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -> Meeting | None:
+    superseded = fact.get("tier") == "superseded" or fact.get("superseded-by") is not None
+    if superseded:
+        if near(new, old):
+            return Meeting(SUPERSEDED, fact.id, successor=fact.get("superseded-by"))
+        return None
+    if fact.get("tier") == "archived":
+        return None  # faded, not false: citing it brings it back, adding it again is new
+    if near(new, old):
+        return Meeting(DUPLICATE, fact.id)
+    core = fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION
+    if (core or fact.section == section) and near(flipped, old):
+        return Meeting(CONTRADICTION, fact.id, core=core)
+    return None
