@@ -13,16 +13,16 @@ import re
 from dataclasses import dataclass
 
 from mdmem.errors import MdmemError, ParseError, SecretError
-from mdmem.format.document import INVARIANTS_SECTION, Document, Item, is_note, parse_document
+from mdmem.format.document import Document, Item, is_note, parse_document
 from mdmem.format.edit import Edit, apply_edits
 from mdmem.format.footer import new_footer
 from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
 from mdmem.format.sessionlog import parse_session_name
 from mdmem.format.textfile import TextFile, body, ending
+from mdmem.writing.facts import FOOTER_INDENT, born_footer
 from mdmem.writing.ids import derive_id
 
 SLUG = "backfill"
-FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
 _MARKER = re.compile(r"^\s*[-*+][ \t]+(?:\[[ xX]\][ \t]+)?")
 _WRAP = 88  # the Created line's width before it continues on an indented line
 
@@ -87,9 +87,10 @@ def plan_backfill(memory: Memory, stamp: str) -> BackfillPlan:
     for item in items:
         fact_id = derive_id(item_text(document, item), taken)
         taken.add(fact_id)
-        tier = "core" if item.section == INVARIANTS_SECTION else "working"
+        edit = _footer_edit(document, item, fact_id, name.date, name.stem)
+        tier = born_footer(fact_id, item.section, name.date, name.stem)["tier"]
         facts.append(Backfilled(fact_id, item.section, item.start + 1, tier))
-        edits.append(_footer_edit(document, item, fact_id, tier, name.date, name.stem))
+        edits.append(edit)
     lines = apply_edits(document.lines, edits, document.file.newline)
     after = document.file.with_lines(lines)
     _check(after, facts)
@@ -112,11 +113,9 @@ def _text_end(document: Document, item: Item) -> int:
     return end
 
 
-def _footer_edit(
-    document: Document, item: Item, fact_id: str, tier: str, date: str, origin: str
-) -> Edit:
-    fields = {"id": fact_id, "created": date, "last_used": date, "uses": "1", "tier": tier}
-    footer = new_footer(FOOTER_INDENT, {**fields, "origin": origin}).render()
+def _footer_edit(document: Document, item: Item, fact_id: str, date: str, origin: str) -> Edit:
+    fields = born_footer(fact_id, item.section, date, origin)
+    footer = new_footer(FOOTER_INDENT, fields).render()
     at = _text_end(document, item)
     lines = document.lines
     # A last line without an ending stays without one: the footer becomes that last line.

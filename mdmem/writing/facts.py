@@ -1,0 +1,82 @@
+"""Facts as the write path writes them into `continuity.md`: born footers (SPEC §3), items
+appended at the end of their section, Open Threads, footer changes. Pure: a document in,
+its new text out; every line it does not write stays byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from mdmem.errors import MdmemError
+from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Document, Fact
+from mdmem.format.edit import Edit, append_point, apply_edits, blank
+from mdmem.format.footer import new_footer
+from mdmem.format.textfile import body
+
+FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
+
+
+def born_footer(
+    fact_id: str,
+    section: str,
+    date: str,
+    origin: str,
+    extra: Mapping[str, str] = {},
+) -> dict[str, str]:
+    """The footer a new fact is born with (SPEC §3): `working` (`core` under Architectural
+    Invariants), one use, created and last used on its session's date, that session as
+    its origin; then `extra` fields (supersedes, scope, type, tags) in that order."""
+    tier = "core" if section == INVARIANTS_SECTION else "working"
+    fields = {"id": fact_id, "created": date, "last_used": date, "uses": "1", "tier": tier}
+    return {**fields, "origin": origin, **extra}
+
+
+def item_lines(text: str, footer: Mapping[str, str], checkbox: str | None = None) -> list[str]:
+    """A list item of `text` (its later lines indented under it) closed by `footer`."""
+    first, *rest = [line.rstrip() for line in text.strip().splitlines()] or [""]
+    if not first or "<!--" in text or "-->" in text:
+        raise MdmemError(
+            "a fact's text must hold words and no HTML comment (`<!--`, `-->`): the footer "
+            "is the fact's one comment"
+        )
+    marker = "- " if checkbox is None else f"- [{checkbox}] "
+    lines = [marker + first, *(f"  {line.strip()}" if line.strip() else "" for line in rest)]
+    return [*lines, new_footer(FOOTER_INDENT, footer).render()]
+
+
+def with_item(document: Document, section: str, lines: Sequence[str]) -> str:
+    """`document`'s text with the item `lines` appended at the end of `section` (a new
+    `## section` at the end of the file when there is none)."""
+    newline = document.file.newline
+    item = [line + newline for line in lines]
+    found = document.section(section)
+    if found is None:
+        end = len(document.lines)
+        opening = [newline] if document.lines and not blank(document.lines[-1]) else []
+        edit = Edit(end, end, (*opening, f"## {section}{newline}", newline, *item))
+    else:
+        point, loose = append_point(document, found, set())
+        # A blank line keeps a footerless item above from joining the new fact's group.
+        after_legacy = point > 0 and _ends_legacy_item(document, point)
+        opening = [newline] if loose or point == found.start + 1 or after_legacy else []
+        edit = Edit(point, point, (*opening, *item))
+    return document.file.with_lines(apply_edits(document.lines, [edit], newline)).text()
+
+
+def _ends_legacy_item(document: Document, point: int) -> bool:
+    """Whether the line before `point` ends an item that has no footer."""
+    return any(item.end == point for item in document.footerless)
+
+
+def with_footer(document: Document, fact: Fact, changes: Mapping[str, str | None]) -> str:
+    """`document`'s text with `fact`'s footer changed (set a str, drop None), nothing else."""
+    index = fact.footer_index
+    line = document.lines[index]
+    updated = fact.footer.updated(changes).render() + line[len(body(line)) :]
+    lines = apply_edits(document.lines, [Edit(index, index + 1, (updated,))], "\n")
+    return document.file.with_lines(lines).text()
+
+
+def thread_lines(text: str, thread_id: str, date: str, origin: str) -> list[str]:
+    """An open thread (`- [ ] text`) with its born footer."""
+    return item_lines(text, born_footer(thread_id, OPEN_THREADS_SECTION, date, origin), " ")
