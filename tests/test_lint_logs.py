@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from mdmem.cli import main
 from mdmem.format.sessionlog import scan_log
 from mdmem.linting.run import lint
+from mdmem.reviewing.stamps import stamp_through
 from tests.helpers import git, make_repo
 from tests.test_lint import BASE, BASE_SESSION, LATER, REVIEWED, SESSION, write_memory
 
@@ -122,7 +123,7 @@ def test_warnings_about_committed_logs_are_one_line_and_do_not_fail_strict(
         [
             "1 warning about committed session logs, which can no longer be edited: "
             "--strict does not fail on them (`mdmem lint --verbose` lists them).",
-            "No findings.",
+            "No other findings.",
         ],
     )
     verbose = runner.invoke(main, ["lint", "--root", str(root), "--verbose"])
@@ -149,3 +150,19 @@ def test_now_is_source_date_epoch_when_set(tmp_path: Path, monkeypatch: pytest.M
     assert codes(root) == [("W016", LATER, 1)]
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1772442000")  # 2026-03-02T09:00:00Z
     assert codes(root) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "through"),
+    [
+        pytest.param("2026-07-16 | through 2026-07-16-154437", "2026-07-16-154437", id="mdmem"),
+        pytest.param("2026-07-16 (through 2026-07-16-154437)", "2026-07-16-154437", id="parens"),
+        pytest.param("2026-07-16, through 2026-07-16-154437.", "2026-07-16-154437", id="period"),
+        pytest.param("2026-07-16 through 2026-07-16-1544-api", "2026-07-16-1544-api", id="slug"),
+        pytest.param("2026-07-16", None, id="no-session"),
+    ],
+)
+def test_a_review_stamp_names_its_session_as_people_write_it(
+    value: str, through: str | None
+) -> None:
+    assert stamp_through(value) == through

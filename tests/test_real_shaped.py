@@ -38,9 +38,6 @@ from tests.helpers import git, git_init, snapshot
 
 REALSHAPED = Path(__file__).resolve().parent / "realshaped"
 SESSIONS = "memory/sessions"
-LEGACY = pytest.mark.xfail(
-    strict=True, reason="footerless items become a warning with the backfill branch"
-)
 
 # Footer fields the review writes; every other field stays as it was, in its place.
 REVIEW_FIELDS = frozenset(
@@ -63,9 +60,8 @@ class Shape:
     warnings: frozenset[Key]  # exactly what lint reports; no memory here has an error
 
 
-def shape(name: str, uncommitted: int, *warnings: Key, legacy: bool = False) -> object:
-    marks = [LEGACY] if legacy else []
-    return pytest.param(Shape(name, uncommitted, frozenset(warnings)), id=name, marks=marks)
+def shape(name: str, uncommitted: int, *warnings: Key) -> object:
+    return pytest.param(Shape(name, uncommitted, frozenset(warnings)), id=name)
 
 
 def log(stem: str) -> str:
@@ -123,7 +119,6 @@ SHAPES = [
         1,
         ("W013", C, 26, False),
         ("W013", C, 66, False),
-        legacy=True,
     ),
 ]
 
@@ -426,7 +421,7 @@ def scaled(tmp_path: Path) -> Path:
 README_LINT = [
     "1 warning about committed session logs, which can no longer be edited: --strict does "
     "not fail on them (`mdmem lint --verbose` lists them).",
-    "No findings.",
+    "No other findings.",
 ]
 
 

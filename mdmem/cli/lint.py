@@ -83,7 +83,8 @@ def lint(
         note = None if verbose else findings_module.committed_note(findings)
         if note is not None:
             click.echo(note)
-        click.echo(findings_module.summary(shown))
+        count = findings_module.summary(shown)
+        click.echo("No other findings." if note and not shown else count)
     sys.exit(findings_module.exit_code(findings, strict))
 
 

@@ -10,7 +10,9 @@ from mdmem.format.textfile import TextFile, body, ending
 from mdmem.reviewing.rows import throughs
 
 _STAMP = re.compile(r"^(?P<lead>[-*+][ \t]+\*\*(?P<key>[a-z_]+):\*\*[ \t]*)(?P<value>.*?)[ \t]*$")
-_THROUGH = re.compile(r"\bthrough\s+(\S+)")
+# The session a stamp names: `through STEM`, as mdmem writes it, also inside parentheses or
+# followed by punctuation (`(through 2026-07-16-154437)`), as people write it.
+_THROUGH = re.compile(r"\bthrough\s+([\w.-]*\w)")
 
 
 def read_stamps(document: Document) -> dict[str, tuple[int, str]]:
