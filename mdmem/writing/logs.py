@@ -1,0 +1,98 @@
+"""Session logs the write path makes and finds: new names, the template, the current log.
+
+Pure: the clock's reading, the folder's listing and what git has committed come in as
+values. A log's name is `YYYY-MM-DD-HHMMSS[-slug].md` in UTC (SPEC §2); a new log
+never replaces one, so a name already taken moves to the next free second.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from mdmem.errors import MdmemError, ParseError
+from mdmem.format.sessionlog import parse_session_name, session_stem
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SLUG_RULE = "lowercase letters, digits and single hyphens, like api-refunds"
+TITLE_MARK = "{title}"
+UNTITLED = "untitled"
+FREE_SECONDS = 60  # seconds after the clock's one a new log may take before giving up
+NEWEST_FIRST = 16  # logs asked about at once when looking for the current one
+
+START_HINT = "start one with 'mdmem session start [--slug S]'"
+NO_SESSION = (
+    "no current session: every session log is committed, or there is none; "
+    f"{START_HINT}, or name one with --session or MDMEM_SESSION"
+)
+
+
+def check_slug(slug: str) -> str:
+    if not SLUG.match(slug):
+        raise MdmemError(f"slug {slug!r} must be {SLUG_RULE}")
+    return slug
+
+
+def log_stem(moment: dt.datetime, slug: str | None) -> str:
+    """The stem of a log started at `moment` (converted to UTC)."""
+    stamp = moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%d-%H%M%S")
+    return f"{stamp}-{slug}" if slug else stamp
+
+
+def free_stem(moment: dt.datetime, slug: str | None, taken: Callable[[str], bool]) -> str:
+    """The first stem from `moment` on, a second at a time, that no log has yet."""
+    for offset in range(FREE_SECONDS):
+        stem = log_stem(moment + dt.timedelta(seconds=offset), slug)
+        if not taken(stem):
+            return stem
+    raise MdmemError(
+        f"every log name of the {FREE_SECONDS} seconds from {log_stem(moment, slug)} is "
+        "taken; give another --slug"
+    )
+
+
+def log_text(template: str, slug: str | None) -> str:
+    """A new log from the template: its title the slug's words, or `untitled`."""
+    return template.replace(TITLE_MARK, slug.replace("-", " ") if slug else UNTITLED)
+
+
+def named_stem(value: str) -> str:
+    """The stem a `--session` / MDMEM_SESSION value names: a stem, a file name or a path."""
+    stem = session_stem(value.strip().replace("\\", "/"))
+    parse_session_name(stem + ".md", value)
+    return stem
+
+
+def current(
+    filenames: Sequence[str], committed: Callable[[Sequence[str]], frozenset[str]]
+) -> str | None:
+    """The current session: the stem of the newest log that `committed` (stems -> those
+    HEAD holds) leaves out; None when every log is committed.
+
+    Only the newest few names are looked at first; the whole folder only when all of them
+    are committed (then there is most likely no current session at all). Stems sort in
+    ledger order as text; names that are no session log's are passed over (lint reports
+    them).
+    """
+    first = _stems(heapq.nlargest(NEWEST_FIRST, filenames))
+    found = committed(first)
+    stem = next((stem for stem in first if stem not in found), None)
+    if stem is not None or len(filenames) <= NEWEST_FIRST:
+        return stem
+    every = sorted(_stems(filenames), reverse=True)
+    found = committed(every)
+    return next((stem for stem in every if stem not in found), None)
+
+
+def _stems(filenames: Iterable[str]) -> list[str]:
+    """The stems of the file names that are session logs', in the order given."""
+    stems = []
+    for filename in filenames:
+        if filename.endswith(".md"):
+            try:
+                stems.append(parse_session_name(filename, filename).stem)
+            except ParseError:
+                continue
+    return stems
