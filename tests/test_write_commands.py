@@ -18,6 +18,7 @@ from mdmem.cli import main
 from mdmem.store.resources import templates_dir
 from mdmem.writing import apply, logs
 from tests.helpers import git, make_repo, snapshot
+from tests.test_lock import HOLD
 
 NOW = dt.datetime(2026, 7, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
 COMMITTED_LOG = "2026-06-20-090000"
@@ -467,16 +468,6 @@ def test_ref_outside_a_git_repository_takes_the_newest_log(tmp_path: Path) -> No
     assert (memory / "sessions" / "2026-06-02-090000.md").read_text("utf-8") == (
         "# new\n\n## Memory References\n- Referenced: post-only-mutations\n"
     )
-
-
-HOLD = """
-import sys, time
-from pathlib import Path
-from mdmem.store.lock import locked
-with locked(Path(sys.argv[1])):
-    print("held", flush=True)
-    time.sleep(30)
-"""
 
 
 def test_a_held_lock_exits_4_and_writes_nothing(repo: Path) -> None:

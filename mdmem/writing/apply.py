@@ -19,8 +19,8 @@ from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.format.document import Document, parse_document
 from mdmem.format.footer import ID_RE
 from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, SESSIONS, VISION
-from mdmem.format.sessionlog import Event, scan_log
-from mdmem.format.textfile import decode
+from mdmem.format.sessionlog import Event, Scan, scan_log
+from mdmem.format.textfile import decode, decode_text
 from mdmem.format.vision import parse_vision
 from mdmem.git import committed as git_committed
 from mdmem.git.plumbing import top_level
@@ -73,7 +73,7 @@ def start_session(
     moment = utc_now() if now is None else now
     with locked(root):
         folder = root / SESSIONS
-        stem = logs.free_stem(moment, slug, lambda stem: (folder / f"{stem}.md").exists())
+        stem = logs.free_stem(moment, slug, lambda stem: os.path.lexists(folder / f"{stem}.md"))
         log = SessionLog(root, stem, NEWEST)
         write_files(root, {log.relative: logs.log_text(template, slug)})
     return log
@@ -87,7 +87,7 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
         log = SessionLog(root, logs.named_stem(named), source)
         if not log.path.is_file():
             raise MdmemError(f"no such session log; {logs.START_HINT}", log.display)
-        if _committed(root, [log.stem]):
+        if _committed(root, [log.path.name]):
             raise MdmemError(
                 "committed to git, and a committed log is never edited; "
                 + logs.START_HINT.replace("start one", "start a new one"),
@@ -101,17 +101,19 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
     return SessionLog(root, stem, NEWEST)
 
 
-def _committed(root: Path, stems: Sequence[str]) -> frozenset[str]:
-    """The stems among `stems` whose logs HEAD holds (none outside a git repository)."""
+def _committed(root: Path, filenames: Sequence[str] | None) -> frozenset[str]:
+    """The names among `filenames` (None: in the whole sessions folder) of the logs HEAD
+    holds; none outside a git repository."""
     top = top_level(root)
-    if top is None or not stems:
+    if top is None or (filenames is not None and not filenames):
         return frozenset()
     folder = Path(os.path.relpath(root / SESSIONS, top)).as_posix()
-    if len(stems) > logs.NEWEST_FIRST:  # the whole folder: one listing of HEAD's tree
+    if filenames is None:  # the whole folder: one listing of HEAD's tree
         paths = git_committed.committed_in(top, folder)
     else:
-        paths = git_committed.committed(top, [f"{folder}/{stem}.md" for stem in stems])
-    return frozenset(path.rpartition("/")[2][:-3] for path in paths)
+        paths = git_committed.committed(top, [f"{folder}/{name}" for name in filenames])
+    cut = len(folder) + 1
+    return frozenset(path[cut:] for path in paths)
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,11 @@ def reference(
 
 def log_events(data: bytes, display: str) -> tuple[Event, ...]:
     """The typed lines of one log's `## Memory References`."""
-    _, events, _, _ = scan_log(data, display)
+    return _events(scan_log(data, display))
+
+
+def _events(scan: Scan) -> tuple[Event, ...]:
+    _, events, _, _ = scan
     return tuple(Event(kind, tuple(ids), new_id, line) for kind, ids, new_id, line in events)
 
 
@@ -228,7 +234,11 @@ class Citations:
 
 
 def citations(log: SessionLog) -> Citations:
-    """The references and typed lines of one log (the only log this reads)."""
+    """The references and typed lines of one log (the only log this reads), to be shown:
+    its secret material is masked first, so that no secret shaped like an id (a
+    `password: long-pass-phrase`) is read as one and printed."""
+    from mdmem.safety.secrets import redact  # only the command that prints a log needs it
+
     data = read_bytes(log.path, log.display)
-    references, _, _, _ = scan_log(data, log.display)
-    return Citations(tuple(references), log_events(data, log.display))
+    scan = scan_log(redact(decode_text(data, log.display)).encode("utf-8"), log.display)
+    return Citations(tuple(scan[0]), _events(scan))

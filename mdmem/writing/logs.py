@@ -66,33 +66,31 @@ def named_stem(value: str) -> str:
 
 
 def current(
-    filenames: Sequence[str], committed: Callable[[Sequence[str]], frozenset[str]]
+    filenames: Sequence[str], committed: Callable[[Sequence[str] | None], frozenset[str]]
 ) -> str | None:
-    """The current session: the stem of the newest log that `committed` (stems -> those
-    HEAD holds) leaves out; None when every log is committed.
+    """The current session: the stem of the newest log whose file name `committed` (file
+    names, or None for the whole folder -> those HEAD holds) leaves out; None when every
+    log is committed.
 
-    Only the newest few names are looked at first; the whole folder only when all of them
-    are committed (then there is most likely no current session at all). Stems sort in
-    ledger order as text; names that are no session log's are passed over (lint reports
-    them).
+    Only the newest few names are asked about first; the whole folder, in one listing
+    of HEAD's tree, only when all of them are committed (then there is most likely no
+    current session at all). Stems sort in ledger order as text; names that are no
+    session log's are passed over (lint reports them).
     """
-    first = _stems(heapq.nlargest(NEWEST_FIRST, filenames))
+    first = heapq.nlargest(NEWEST_FIRST, filenames)
     found = committed(first)
-    stem = next((stem for stem in first if stem not in found), None)
+    stem = _first_log(name for name in first if name not in found)
     if stem is not None or len(filenames) <= NEWEST_FIRST:
         return stem
-    every = sorted(_stems(filenames), reverse=True)
-    found = committed(every)
-    return next((stem for stem in every if stem not in found), None)
+    return _first_log(sorted(set(filenames) - committed(None), reverse=True))
 
 
-def _stems(filenames: Iterable[str]) -> list[str]:
-    """The stems of the file names that are session logs', in the order given."""
-    stems = []
+def _first_log(filenames: Iterable[str]) -> str | None:
+    """The stem of the first of the file names that is a session log's."""
     for filename in filenames:
         if filename.endswith(".md"):
             try:
-                stems.append(parse_session_name(filename, filename).stem)
+                return parse_session_name(filename, filename).stem
             except ParseError:
                 continue
-    return stems
+    return None
