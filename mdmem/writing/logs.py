@@ -74,15 +74,25 @@ def current(
 
     Only the newest few names are asked about first; the whole folder, in one listing
     of HEAD's tree, only when all of them are committed (then there is most likely no
-    current session at all). Stems sort in ledger order as text; names that are no
-    session log's are passed over (lint reports them).
+    current session at all). Names that are no session log's are passed over (lint
+    reports them).
+
+    Stems sort in ledger order as text, and file names nearly so: `X-slug.md` sorts
+    before `X.md` (`-` before `.`), though stem X comes first. So the few names are the
+    newest by file name, put in stem order; the one found is the newest log unless the
+    names left out may hold logs that extend its stem, which then all get looked at.
     """
     first = heapq.nlargest(NEWEST_FIRST, filenames)
     found = committed(first)
-    stem = _first_log(name for name in first if name not in found)
-    if stem is not None or len(filenames) <= NEWEST_FIRST:
+    stem = _first_log(sorted((n for n in first if n not in found), key=_stem, reverse=True))
+    if len(filenames) <= NEWEST_FIRST or (stem is not None and not min(first).startswith(stem)):
         return stem
-    return _first_log(sorted(set(filenames) - committed(None), reverse=True))
+    uncommitted = set(filenames) - committed(None)
+    return _first_log(sorted(uncommitted, key=_stem, reverse=True))
+
+
+def _stem(filename: str) -> str:
+    return filename[:-3] if filename.endswith(".md") else filename
 
 
 def _first_log(filenames: Iterable[str]) -> str | None:
