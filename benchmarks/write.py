@@ -110,19 +110,17 @@ def measure(repo: Path, ids: list[str], repeat: int) -> dict[str, list[float]]:
     return seconds
 
 
-def table(results: dict[int, dict[str, list[float]]]) -> str:
-    header = ["sessions", *(f"{name} s" for name in COMMANDS)]
+def table(results: dict[str, dict[str, list[float]]]) -> str:
+    """One row per size (`SESSIONS:FACTS`): each command's median, and its ratio to version."""
+    header = ["sessions", "facts", *(f"{name} s" for name in COMMANDS)]
     rows = [header, ["---:"] * len(header)]
-    for sessions, seconds in results.items():
+    for size, seconds in results.items():
         yardstick = statistics.median(seconds["version"])
-        row = [str(sessions)]
+        row = size.split(":")
         for name in COMMANDS:
             median = statistics.median(seconds[name])
-            row.append(
-                f"{median:.3f}"
-                if name == "version"
-                else f"{median:.3f} (x{median / yardstick:.1f})"
-            )
+            ratio = "" if name == "version" else f" (x{median / yardstick:.1f})"
+            row.append(f"{median:.3f}{ratio}")
         rows.append(row)
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
@@ -142,10 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     run.prepare(run.NEW)
-    results: dict[int, dict[str, list[float]]] = {}
+    results: dict[str, dict[str, list[float]]] = {}
     for sessions, facts in run.parse_sizes(args.sizes):
         memory, made = run.cached_memory(
-            sessions, facts, args.seed, run.REVIEWED, OUT, by_code=False
+            sessions, facts, args.seed, run.REVIEWED, args.trees, by_code=False
         )
         if made is not None:
             run.progress(f"generated {sessions} sessions in {made.seconds:.1f}s")
@@ -154,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         ) as scratch:
             repo = committed_repository(memory, Path(scratch))
             run.progress(f"size {sessions}: committed {sessions} logs")
-            results[sessions] = measure(repo, live_ids(memory), args.repeat)
+            results[f"{sessions}:{facts}"] = measure(repo, live_ids(memory), args.repeat)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"seconds": results}, indent=2, sort_keys=True) + "\n")
     print(table(results))
