@@ -26,7 +26,8 @@ def session_option(func: F) -> F:
         metavar="PATH|STEM",
         envvar=SESSION_VARIABLE,
         show_envvar=True,
-        help="The session log to write to. Default: the newest log git has not committed.",
+        help="The session log (a stem, file name or path). Default: the newest log git "
+        "has not committed.",
     )(func)
 
 
@@ -77,11 +78,12 @@ def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | N
 @json_option
 @handles_errors
 def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
-    """Start a session: a new log memory/sessions/YYYY-MM-DD-HHMMSS[-slug].md (UTC).
+    """Start a session: create its log from the template and print its path.
 
-    The log holds a title, ## Summary, an empty ## Memory References and ## Next steps.
-    An existing log is never replaced: when the name is taken, the next free second is
-    used. Prints the new log's path; it is the current session until it is committed.
+    The log is memory/sessions/YYYY-MM-DD-HHMMSS[-slug].md, named by the UTC time; it
+    holds a title, ## Summary, an empty ## Memory References and ## Next steps. An
+    existing log is never replaced: when the name is taken, the next free second is
+    used. The new log is the current session until it is committed.
 
     Example: mdmem session start --slug refunds-queue
     """

@@ -9,6 +9,7 @@ and last in every archive file (an index a review has not refreshed yet).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -86,16 +87,12 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
     if named:
         log = SessionLog(root, logs.named_stem(named), source)
         if not log.path.is_file():
-            raise MdmemError(f"no such session log; {logs.START_HINT}", log.display)
+            raise MdmemError(logs.NO_SUCH_LOG, log.display)
         if _committed(root, [log.path.name]):
-            raise MdmemError(
-                "committed to git, and a committed log is never edited; "
-                + logs.START_HINT.replace("start one", "start a new one"),
-                log.display,
-            )
+            raise MdmemError(logs.COMMITTED_LOG, log.display)
         return log
     names = os.listdir(folder) if folder.is_dir() else []
-    stem = logs.current(names, lambda stems: _committed(root, stems))
+    stem = logs.current(names, functools.partial(_committed, root))
     if stem is None:
         raise MdmemError(logs.NO_SESSION)
     return SessionLog(root, stem, NEWEST)

@@ -22,10 +22,14 @@ UNTITLED = "untitled"
 FREE_SECONDS = 60  # seconds after the clock's one a new log may take before giving up
 NEWEST_FIRST = 16  # logs asked about at once when looking for the current one
 
-START_HINT = "start one with 'mdmem session start [--slug S]'"
+START = "'mdmem session start [--slug S]'"
 NO_SESSION = (
-    "no current session: every session log is committed, or there is none; "
-    f"{START_HINT}, or name one with --session or MDMEM_SESSION"
+    "no current session: every session log is committed, or there is none; start one "
+    f"with {START}, or name one with --session or MDMEM_SESSION"
+)
+NO_SUCH_LOG = f"no such session log; start one with {START}"
+COMMITTED_LOG = (
+    f"committed to git, and a committed log is never edited; start a new one with {START}"
 )
 
 
