@@ -524,3 +524,18 @@ def test_a_repository_without_a_commit_has_every_log_uncommitted(tmp_path: Path)
     (memory / "sessions" / "2026-06-02-090000.md").write_text("# new\n", "utf-8")
     result = CliRunner().invoke(main, ["ref", "--root", str(repo), "retry-with-backoff"])
     assert result.stdout == "memory/sessions/2026-06-02-090000.md: Referenced: retry-with-backoff\n"
+
+
+def test_ref_works_on_a_dirty_tree_and_leaves_the_index_alone(repo: Path) -> None:
+    log = started(repo)
+    continuity = repo / "memory" / "continuity.md"
+    continuity.write_text(CONTINUITY.replace("Webhooks fire", "Webhooks always fire"), "utf-8")
+    git(repo, "add", "memory/continuity.md")
+    (repo / "notes.txt").write_text("scratch\n", "utf-8")
+    status = git(repo, "status", "--porcelain")
+    staged = git(repo, "diff", "--cached")
+    result = run("ref", "webhook-fire-forget")
+    assert result.exit_code == 0, result.output
+    assert git(repo, "diff", "--cached") == staged
+    assert git(repo, "status", "--porcelain") == status
+    assert "- Referenced: webhook-fire-forget\n" in log.read_text("utf-8")
