@@ -16,10 +16,12 @@ tree's mdmem:
 - `session_start`: `mdmem session start --slug bench` (a new log every round);
 - `ref`: `mdmem ref ID`, a live id not cited yet this round, so that it writes;
 - `ref_again`: the same again, which finds it there and writes nothing;
-- `session`: `mdmem session`, which shows the current log.
+- `session`: `mdmem session`, which shows the current log;
+- `supersede`: `mdmem supersede ID --invalidate` on the round's id (cited just before),
+  which edits its footer in `continuity.md` and records the event in the log.
 
 The table gives each command's median wall time over the rounds and, in brackets, its
-ratio to the median of `version`. The issue's target: `session start` and `ref` within
+ratio to the median of `version`. The issue's target: `session start`, `ref` and `supersede` within
 3x `version` at 10,000 sessions, and flat from 1,000 to 100,000.
 """
 
@@ -67,6 +69,8 @@ COMMANDS: dict[str, Callable[[Path, str], list[str]]] = {
     "ref": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
     "ref_again": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
     "session": lambda repo, fact_id: ["session", "--root", str(repo)],
+    # Last, as the id is cited first: a supersession writes continuity and the log.
+    "supersede": lambda repo, fact_id: ["supersede", "--root", str(repo), fact_id, "--invalidate"],
 }
 
 

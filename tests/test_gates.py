@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mdmem.writing import logs
-from tests.helpers import git, snapshot
+from tests.helpers import git, snapshot, where
 from tests.test_secrets import STRIPE
 from tests.test_write_commands import ARCHIVE, BLOCKED, CONTINUITY, INDEX, run, started
 from tests.test_write_commands import repo as repo  # the fixture: a committed memory
@@ -474,3 +474,36 @@ def test_the_gates_work_on_a_dirty_tree_and_leave_the_index_alone(
 )
 def test_help_has_an_example(command: str, example: str) -> None:
     assert f"Example: {example}" in ok(command, "--help")
+
+
+# -- what the next review makes of it ---------------------------------------------------------
+
+
+def test_the_review_after_supersede_restore_and_forget(repo: Path, session: Path) -> None:
+    """The gates leave footers and a log that the review, in a real repository, turns into
+    the tiers and moves SPEC §8 and §9 ask for."""
+    ok("supersede", "webhook-fire-forget", "--by", "retry-with-backoff")
+    ok("supersede", "post-only-mutations", "--invalidate")
+    ok("restore", "post-only-mutations")
+    ok("restore", "refunds-sync-call")
+    ok("forget", "drizzle-over-prisma", "--reason", "we moved to Prisma")
+    ok("ref", "retry-with-backoff")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "session gates")
+    result = run("review")
+    assert result.exit_code == 0, result.output
+    found = where(repo / "memory")
+    assert found["webhook-fire-forget"] == ("archive/2026-Q3.md", "superseded")
+    assert found["cache-five-minutes"] == ("archive/2026-Q3.md", "superseded")
+    assert found["version-in-uri"] == ("archive/2026-Q3.md", "superseded")
+    # Two logs in all: a fact cited by one of them only is still on probation (rule 5).
+    assert found["post-only-mutations"] == ("continuity.md", "active")  # cited by both
+    assert found["refunds-sync-call"] == ("continuity.md", "working")
+    assert found["retry-with-backoff"] == ("continuity.md", "working")
+    assert "drizzle-over-prisma" not in found
+    continuity = memory_file(repo, "continuity.md")
+    assert "supersedes: webhook-fire-forget" in continuity
+    assert "superseded-by" not in continuity
+    assert "drizzle-over-prisma" not in memory_file(repo, "archive/INDEX.md")
+    assert git(repo, "status", "--porcelain") == ""
+    assert run("lint").exit_code == 0
