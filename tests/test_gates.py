@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from mdmem.linting.run import lint
 from mdmem.writing import logs
 from tests.helpers import git, snapshot, where
+from tests.test_lint import BASE, BASE_SESSION, SESSION, write_memory
 from tests.test_secrets import STRIPE
 from tests.test_write_commands import ARCHIVE, BLOCKED, CONTINUITY, INDEX, run, started
 from tests.test_write_commands import repo as repo  # the fixture: a committed memory
@@ -507,3 +509,15 @@ def test_the_review_after_supersede_restore_and_forget(repo: Path, session: Path
     assert "drizzle-over-prisma" not in memory_file(repo, "archive/INDEX.md")
     assert git(repo, "status", "--porcelain") == ""
     assert run("lint").exit_code == 0
+
+
+def test_a_link_to_a_forgotten_fact_is_not_dangling(tmp_path: Path) -> None:
+    continuity = BASE.replace("tier: working", "tier: working | supersedes: old-post-rule")
+    blocked = (
+        "# Blocked\n\n## Blocked\n\n- Mutations may use PUT\n"
+        "  <!-- id: old-post-rule | blocked: 2026-02-01 | reason: wrong -->\n"
+    )
+    files = {"memory/continuity.md": continuity, "memory/blocked.md": blocked}
+    assert lint(write_memory(tmp_path / "kept", files)) == ()
+    dangling = {"memory/continuity.md": continuity, SESSION: BASE_SESSION}
+    assert [f.code for f in lint(write_memory(tmp_path / "gone", dangling))] == ["W005"]

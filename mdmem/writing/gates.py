@@ -22,10 +22,10 @@ from mdmem.store.writer import write_files
 from mdmem.writing import conflicts
 from mdmem.writing.apply import SessionLog, current_session, log_events
 from mdmem.writing.events import record_event
-from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_item
+from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
-from mdmem.writing.marks import checked_off, with_footers
+from mdmem.writing.marks import checked_off
 from mdmem.writing.references import record
 
 NOTHING = "nothing written"

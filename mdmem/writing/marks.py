@@ -7,7 +7,6 @@ every line not named stays byte for byte.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BLOCKED_SECTION
@@ -28,18 +27,6 @@ reworded or not. Only editing this file by hand lifts a block.
 """
 KEPT_FIELDS = ("created", "origin")  # provenance a tombstone keeps from the fact's footer
 _OPEN_BOX = re.compile(r"^[-*+][ \t]+\[( )\]")
-
-
-def with_footers(
-    document: Document, changes: Sequence[tuple[Fact, Mapping[str, str | None]]]
-) -> str:
-    """`document`'s text with each fact's footer changed (set a str, drop None)."""
-    edits = []
-    for fact, change in changes:
-        line = document.lines[fact.footer_index]
-        updated = fact.footer.updated(change).render() + line[len(body(line)) :]
-        edits.append(Edit(fact.footer_index, fact.footer_index + 1, (updated,)))
-    return document.file.with_lines(apply_edits(document.lines, edits, "\n")).text()
 
 
 def check_reason(reason: str) -> str:
