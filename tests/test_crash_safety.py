@@ -62,6 +62,7 @@ WRITE_COMMANDS = [
     pytest.param(["backfill"], NEXT, id="backfill"),
     pytest.param(["session", "start", "--slug", "crash"], NEXT, id="session-start"),
     pytest.param(["ref", "--helpful", "money-integer-minor-units"], NEXT, id="ref"),
+    pytest.param(["add", "Payouts batch nightly", "--section", "Key Decisions"], NEXT, id="add"),
 ]
 # The clock backfill names its log by, the same for every run of a trial.
 BACKFILL_STAMP = "2026-11-01-120000"
