@@ -62,6 +62,7 @@ WRITE_COMMANDS = [
     pytest.param(["backfill"], NEXT, id="backfill"),
     pytest.param(["session", "start", "--slug", "crash"], NEXT, id="session-start"),
     pytest.param(["ref", "--helpful", "money-integer-minor-units"], NEXT, id="ref"),
+    pytest.param(["add", "Payouts batch nightly", "--section", "Key Decisions"], NEXT, id="add"),
     pytest.param(["supersede", "fastify-over-express", "--invalidate"], NEXT, id="supersede"),
     pytest.param(
         ["supersede", "fastify-over-express", "--by-text", "Hono is the HTTP layer"],

@@ -19,7 +19,6 @@ from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing.apply import SessionLog
-from mdmem.writing.events import record_event
 from mdmem.writing.gates import NOTHING, current, refuse_secrets
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.marks import (
@@ -29,6 +28,7 @@ from mdmem.writing.marks import (
     with_tombstone,
     without_fact,
 )
+from mdmem.writing.references import record_event
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def forget(
             BLOCKED: with_tombstone(read_optional(root, BLOCKED), label, entry_lines),
             session.log.relative: record_event(
                 session.text, "forgotten", fact_id, None, session.log.display
-            ),
+            ).text,
         }
         index = read_optional(root, f"{ARCHIVE}/{INDEX}") if not place.live else None
         if index is not None and (text := index_without(index, fact_id)) is not None:

@@ -21,12 +21,11 @@ from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts
 from mdmem.writing.apply import SessionLog, current_session, log_events
-from mdmem.writing.events import record_event
 from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
 from mdmem.writing.marks import checked_off
-from mdmem.writing.references import record
+from mdmem.writing.references import record, record_event
 
 NOTHING = "nothing written"
 Changes = Mapping[str, str | None]
@@ -99,7 +98,7 @@ def supersede(
             log_text = record(log_text, "created", [new], session.log.display).text
         files[session.log.relative] = record_event(
             log_text, "superseded", old, new, session.log.display
-        )
+        ).text
         write_files(root, files)
     return Superseded(session.log, old, new, home if text is not None else None, linked)
 
@@ -220,7 +219,7 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
         files = _edited(memory, edits)
         files[session.log.relative] = record_event(
             session.text, "restored", old, None, session.log.display
-        )
+        ).text
         write_files(root, files)
     return Restored(session.log, old, place, tier, unlinked)
 
