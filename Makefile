@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint fuzz bench clean
+.PHONY: demo test lint fuzz bench report clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,14 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# The demo memory's HTML report and a screenshot of it (needs Chromium), in build/.
+report: $(STAMP)
+	rm -rf build/demo
+	mkdir -p build
+	$(BIN)/mdmem demo --keep build/demo >/dev/null
+	$(BIN)/mdmem report --root build/demo/memory --html build/report.html
+	$(BIN)/python scripts/browser.py build/report.html build/report.png
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -91,6 +91,13 @@ COMMANDS = {
     "core": [["core", "leak-jwt"], ["core", "--json", "webhook-fire-forget"]],
     "thread": [["thread", f"Rotate {STRIPE}"], ["thread", "--json", "Rotate the leaked keys"]],
     "done": [["done", "retry-budget-open"], ["done", "--json", "leak-jwt"]],
+    "health": [
+        ["stats"],
+        ["stats", "--json"],
+        ["trend"],
+        ["trend", "--json"],
+        ["report", "--json", "--html", "{repo}/../report.html"],
+    ],
 }
 GATES = ["supersede", "restore", "forget", "blocked", "core", "thread", "done"]
 NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
@@ -248,8 +255,22 @@ def test_other_commands_print_nothing_of_the_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = build(tmp_path, in_facts)
-    results = run_all(repo, monkeypatch, ["merge-driver", "init", "hooks"])
+    results = run_all(repo, monkeypatch, ["merge-driver", "init", "hooks", "health"])
     assert_no_value(results, CATEGORIES)
+
+
+@pytest.mark.parametrize("place", ["fact-text", "footer-field"])
+def test_the_html_report_masks_every_secret(
+    place: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = build(tmp_path, PLACES[place][0])
+    results = run_all(repo, monkeypatch, ["health"])
+    assert all(result.exit_code == 0 for result in results.values()), results
+    page = (repo.parent / "report.html").read_text("utf-8")
+    for category in CATEGORIES:
+        value = PLANTED[category][0]
+        assert value not in page and value[len(value) // 3 :][:12] not in page, category
+        assert f"secret material ({category})" in page  # lint's finding, shown in the page
 
 
 @pytest.mark.parametrize("category", CATEGORIES)

@@ -71,7 +71,7 @@ def shape_findings(memory: Memory) -> list[Finding]:
     continuity = memory.continuity
     policy = memory.policy
     found = []
-    since, line = _sessions_since_review(memory)
+    since, line = sessions_since_review(memory)
     if since > policy.review_every:
         found.append(
             finding(
@@ -133,7 +133,7 @@ def footers_may_lag(memory: Memory) -> bool:
     not more than `review_every` (REVIEW.md: review every `review_every` sessions). Before
     any new log, a footer a review would change was edited by hand; past the cadence,
     the review is due and its changes are worth listing."""
-    since, _ = _sessions_since_review(memory)
+    since, _ = sessions_since_review(memory)
     return 0 < since <= memory.policy.review_every
 
 
@@ -161,7 +161,7 @@ def unrecorded_findings(memory: Memory) -> list[Finding]:
     ]
 
 
-def _sessions_since_review(memory: Memory) -> tuple[int, int]:
+def sessions_since_review(memory: Memory) -> tuple[int, int]:
     """(session logs after the last review's through-session, the line of its stamp)."""
     stamp = read_stamps(memory.continuity).get("last_review")
     line = stamp[0] + 1 if stamp is not None else 1

@@ -7,7 +7,7 @@ The review only proposes; people approve by editing the thread or the fact.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from mdmem.format.document import Document, Fact
@@ -94,6 +94,11 @@ def _verify_invariants(
         f"(due through {through})"
     )
     return [new_thread(thread_id, text, ledger.newest_date)], stamps
+
+
+def last_invariant_check(continuity: Document, facts: Iterable[Fact]) -> SessionName | None:
+    """The session through which invariants were last checked (stamped or a done thread)."""
+    return _last_check(continuity, [f for f in facts if f.id.startswith(VERIFY_PREFIX)])[0]
 
 
 def _last_check(

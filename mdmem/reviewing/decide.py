@@ -35,6 +35,7 @@ class Decision:
     move: str | None  # "out" of continuity, "in" from the archive, or None
     reason: str | None  # why it moved out: faded, superseded, completed
     refreshed: bool  # uses or last_used changed
+    sessions_since_last_used: int  # sslu, as the tier rules compared it (SPEC §5)
 
     def change(self, key: str) -> str | None:
         for changed, value in self.changes:
@@ -152,7 +153,9 @@ def _decide_at(
     refreshed = bool(refs) and (
         changes["uses"] != values.get("uses") or changes["last_used"] != values.get("last_used")
     )
-    return Decision(fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed)
+    return Decision(
+        fact.id, tier_before, tier, tuple(changes.items()), move, reason, refreshed, since_used
+    )
 
 
 def _usage(

@@ -14,7 +14,7 @@ from mdmem.errors import ParseError
 from mdmem.format.memory import Memory
 from mdmem.reviewing.cadence import ThreadPlan, plan_threads
 from mdmem.reviewing.decide import Decision, decide_copies, decisions_tiers, link_changes
-from mdmem.reviewing.ledger import build_ledger
+from mdmem.reviewing.ledger import Ledger, build_ledger
 from mdmem.reviewing.render import FileWrite, render_documents, reviews_write, stamped
 from mdmem.reviewing.repair import copy_key, group_copies, merge_threads
 from mdmem.reviewing.rows import in_order
@@ -29,6 +29,7 @@ class ReviewPlan:
     writes: tuple[FileWrite, ...]
     summary: ReviewSummary | None  # None when there is no session log yet
     decisions: tuple[Decision, ...] = field(default=(), repr=False)
+    ledger: Ledger | None = field(default=None, repr=False, compare=False)  # what it read
 
     @property
     def changed(self) -> bool:
@@ -77,13 +78,13 @@ def plan_review(memory: Memory) -> ReviewPlan:
     last = last_review_through(continuity, memory.reviews)
     if not writes and last == through and in_order(memory.reviews):
         summary = summarize(ledger, decisions.values())
-        return ReviewPlan(memory.root, (), summary, tuple(decisions.values()))
+        return ReviewPlan(memory.root, (), summary, tuple(decisions.values()), ledger)
     opened = tuple(thread.fact_id for thread in threads.opened)
     summary = summarize(ledger, decisions.values(), opened, archive_name, tuple(sorted(duplicates)))
     writes = stamped(memory, writes, threads, through, date)
     writes.append(reviews_write(memory, summary.row()))
     writes.sort(key=lambda write: write.path)
-    return ReviewPlan(memory.root, tuple(writes), summary, tuple(decisions.values()))
+    return ReviewPlan(memory.root, tuple(writes), summary, tuple(decisions.values()), ledger)
 
 
 def _refuse_blocked(memory: Memory) -> None:

@@ -59,6 +59,44 @@ def throughs(file: TextFile | None) -> list[str]:
     return found
 
 
+def read_rows(file: TextFile | None) -> list[ReviewRow]:
+    """Every row as a value, in ledger order, exact duplicates once (as `in_ledger_order`).
+
+    A row whose cells are not the review's columns raises a ParseError naming its line.
+    """
+    if file is None:
+        return []
+    keyed: dict[str, tuple[tuple[str, str, str, str], ReviewRow]] = {}
+    for number, line in enumerate(file.lines, 1):
+        text = body(line).strip()
+        if _ROW.match(text) and text not in keyed:
+            keyed[text] = (_ledger_key(text), _parse_row(text, file.path, number))
+    return [row for _, row in sorted(keyed.values(), key=lambda pair: pair[0])]
+
+
+def _parse_row(text: str, path: str, line: int) -> ReviewRow:
+    cells = [cell.strip() for cell in text.strip("|").split("|")]
+    numbers = cells[2:]
+    if len(cells) != len(COLUMNS) or not all(cell.isascii() and cell.isdigit() for cell in numbers):
+        raise ParseError(
+            f"a review row has {len(COLUMNS)} cells, whole numbers after the first two "
+            f"({' | '.join(COLUMNS)})",
+            path,
+            line,
+        )
+    counts = [int(cell) for cell in numbers]
+    tiers = len(TIER_COLUMNS)
+    return ReviewRow(
+        ledger_date=cells[0],
+        through=cells[1],
+        sessions=counts[0],
+        tiers=tuple(counts[1 : 1 + tiers]),
+        open_threads=counts[1 + tiers],
+        moved_out=counts[2 + tiers],
+        moved_in=counts[3 + tiers],
+    )
+
+
 def appended(file: TextFile | None, row: ReviewRow, newline: str) -> str:
     if file is None:
         return header(newline) + row.render() + newline

@@ -1,0 +1,1 @@
+"""Stats, trend and the HTML report: the memory's health, read from the review's own plan."""
