@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from mdmem.errors import ParseError
 
 BOM = "\ufeff"
+BOM_BYTES = BOM.encode("utf-8")
 LONE_CR = re.compile(r"\r(?!\n)")
 # A merge-conflict marker line: one of git's marker runs, then whitespace or the line's end.
 MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
@@ -86,7 +87,11 @@ def decode(data: bytes, path: str) -> TextFile:
     together (a file with classic Mac endings would hold no facts at all), and read
     as a line ending it could not be written back byte for byte.
     """
-    bom = data.startswith(b"\xef\xbb\xbf")
+    return TextFile(path, split_lines(checked_text(data, path)), data.startswith(BOM_BYTES))
+
+
+def checked_text(data: bytes, path: str) -> str:
+    """The text `decode` splits into lines: `decode_text`, with no lone carriage return."""
     text = decode_text(data, path)
     if "\r" in text:
         lone = LONE_CR.search(text)
@@ -97,12 +102,12 @@ def decode(data: bytes, path: str) -> TextFile:
                 path,
                 text.count("\n", 0, lone.start()) + 1,
             )
-    return TextFile(path, split_lines(text), bom)
+    return text
 
 
 def decode_text(data: bytes, path: str) -> str:
     """The text of a file's bytes: strict UTF-8, a leading BOM dropped, no BOM elsewhere."""
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(BOM_BYTES):
         data = data[3:]
     try:
         text = data.decode("utf-8")
@@ -121,9 +126,13 @@ def decode_text(data: bytes, path: str) -> str:
 
 def conflict_marker_lines(text: str | Sequence[str]) -> list[int]:
     """The 1-based numbers of the lines of a text, or of its lines, that are conflict markers."""
+    whole = text if isinstance(text, str) else "".join(text)
+    for run in MARKER_RUNS:
+        if run in whole:
+            break
+    else:
+        return []  # the usual text, found clean by substring search alone
     if isinstance(text, str):
-        if not any(run in text for run in MARKER_RUNS):
-            return []  # the usual text, found clean by substring search alone
         text = split_lines(text)
     return [number for number, line in enumerate(text, 1) if _CONFLICT_MARKER.match(line)]
 

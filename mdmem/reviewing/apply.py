@@ -166,7 +166,9 @@ def review(
     """
     with locked(root):
         recover(root)
-        before = cache.fingerprint(root)  # before anything is read: see `save_memo`
+        # Taken before anything is read (see `save_memo`); with caches off, no memo is
+        # read or saved, so no file is stat'ed for one.
+        before = cache.fingerprint(root) if cache.enabled() else {}
         settled = cache.settled(cache.read_memo(root), before)
         if settled is not None:
             summary = ReviewSummary.from_settled(settled)
