@@ -264,19 +264,14 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     lines = file.lines
     path = file.path
     footer_at = _footer_line(lines, start, end)
-    footer: Footer | None = None
-    if footer_at is not None:
-        footer = parse_footer(body(lines[footer_at]), path, footer_at + 1)
-        text_end = footer_at
-    else:
+    if footer_at is None:
         last = body(lines[end - 1])
         if "-->" not in last and last.lstrip().startswith("<!--"):
             raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
-        text_end = end
-    if "<!--" in "".join(lines[start:text_end]):  # rare: find the line that holds it
-        _refuse_comment(lines, start, text_end, path, footered=footer is not None)
-    if footer is None:
+        _refuse_comments(lines, start, end, path, footered=False)
         return None
+    footer = parse_footer(body(lines[footer_at]), path, footer_at + 1)
+    _refuse_comments(lines, start, footer_at, path, footered=True)
     if not section:
         raise ParseError(
             "a fact outside any '## ' section; move it under a section heading", path, start + 1
@@ -285,10 +280,12 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     return Fact(section, subsection, start, end, footer, checkbox, footer.id, end - 1 - footer_at)
 
 
-def _refuse_comment(
+def _refuse_comments(
     lines: tuple[str, ...], start: int, end: int, path: str, *, footered: bool
 ) -> None:
     """Refuse a footer among an item's text lines, or any comment there when it has one."""
+    if "<!--" not in "".join(lines[start:end]):
+        return  # the usual item: one search over its text
     for index in range(start, end):
         if "<!--" not in lines[index]:
             continue

@@ -6,6 +6,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from mdmem.errors import ParseError
 
@@ -28,8 +29,8 @@ class TextFile:
     @functools.cached_property
     def newline(self) -> str:
         """The dominant line ending, used for lines the review adds (counted once per file)."""
-        crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
-        lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
+        crlf = sum(map(str.endswith, self.lines, repeat("\r\n")))
+        lf = sum(map(str.endswith, self.lines, repeat("\n"))) - crlf
         return "\r\n" if crlf > lf else "\n"
 
     def text(self) -> str:
