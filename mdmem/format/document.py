@@ -333,7 +333,7 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
             end = _item_end(lines, index)
             footer_at = _footer_line(lines, index, end)
             start = index if group is None else group
-            if looks_like_footer(body(lines[footer_at])):
+            if footer_at is not None:
                 spans.append(range(start, footer_at))
                 group = None
             else:
