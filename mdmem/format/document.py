@@ -264,34 +264,14 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     lines = file.lines
     path = file.path
     footer_at = _footer_line(lines, start, end)
-    last = body(lines[footer_at])
-    footer: Footer | None = None
-    if last.lstrip().startswith("<!--"):
-        if looks_like_footer(last):
-            footer = parse_footer(last, path, footer_at + 1)
-        elif "-->" not in last:
-            raise ParseError(
-                "unclosed footer: the comment has no closing '-->'", path, footer_at + 1
-            )
-    text_end = footer_at if footer is not None else end
-    for index in range(start, text_end):
-        if "<!--" not in lines[index]:
-            continue
-        text = body(lines[index])
-        if looks_like_footer(text):
-            raise ParseError(
-                "a footer must be the last line of its item; move the text after it above it",
-                path,
-                index + 1,
-            )
-        if footer is not None:
-            raise ParseError(
-                "fact text contains '<!--', which would hide text from a reader; reword it",
-                path,
-                index + 1,
-            )
-    if footer is None:
+    if footer_at is None:
+        last = body(lines[end - 1])
+        if "-->" not in last and last.lstrip().startswith("<!--"):
+            raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
+        _refuse_comments(lines, start, end, path, footered=False)
         return None
+    footer = parse_footer(body(lines[footer_at]), path, footer_at + 1)
+    _refuse_comments(lines, start, footer_at, path, footered=True)
     if not section:
         raise ParseError(
             "a fact outside any '## ' section; move it under a section heading", path, start + 1
@@ -300,16 +280,40 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     return Fact(section, subsection, start, end, footer, checkbox, footer.id, end - 1 - footer_at)
 
 
-def _footer_line(lines: tuple[str, ...], start: int, end: int) -> int:
-    """Index of the line that may be the item's footer: its last line, or the last one
-    before the whole-line comments that follow a footer (notes)."""
+def _refuse_comments(
+    lines: tuple[str, ...], start: int, end: int, path: str, *, footered: bool
+) -> None:
+    """Refuse a footer among an item's text lines, or any comment there when it has one."""
+    if "<!--" not in "".join(lines[start:end]):
+        return  # the usual item: one search over its text
+    for index in range(start, end):
+        if "<!--" not in lines[index]:
+            continue
+        if looks_like_footer(body(lines[index])):
+            raise ParseError(
+                "a footer must be the last line of its item; move the text after it above it",
+                path,
+                index + 1,
+            )
+        if footered:
+            raise ParseError(
+                "fact text contains '<!--', which would hide text from a reader; reword it",
+                path,
+                index + 1,
+            )
+
+
+def _footer_line(lines: tuple[str, ...], start: int, end: int) -> int | None:
+    """Index of the item's footer: its last line, or the last one before the whole-line
+    comments that follow a footer (notes); None when the item has no footer."""
     index = end - 1
-    while index > start and is_note(body(lines[index])):
+    while True:
+        line_body = body(lines[index])
+        if looks_like_footer(line_body):
+            return index
+        if index == start or not is_note(line_body):
+            return None
         index -= 1
-    footer = body(lines[index])
-    if index < end - 1 and footer.lstrip().startswith("<!--") and looks_like_footer(footer):
-        return index
-    return end - 1
 
 
 def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
@@ -329,7 +333,7 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
             end = _item_end(lines, index)
             footer_at = _footer_line(lines, index, end)
             start = index if group is None else group
-            if looks_like_footer(body(lines[footer_at])):
+            if footer_at is not None:
                 spans.append(range(start, footer_at))
                 group = None
             else:

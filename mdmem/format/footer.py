@@ -48,7 +48,8 @@ _FIELD = re.compile(
     r"^(?P<lead>\s*)(?P<key>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>\s*:\s*)(?P<value>.*?)(?P<tail>\s*)$"
 )
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
-_KEY_START = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9_-]*)\s*:")
+# A comment opening with `key:`, whitespace allowed around each part (as `str.strip` reads it).
+_COMMENT_KEY = re.compile(r"\s*<!--\s*([A-Za-z][A-Za-z0-9_-]*)\s*:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,11 +172,8 @@ def looks_like_footer(line_body: str) -> bool:
     """A line that is only an HTML comment opening with `id` (or with a footer key)."""
     if "<!--" not in line_body:
         return False
-    stripped = line_body.strip()
-    if not stripped.startswith("<!--"):
-        return False
-    match = _KEY_START.match(stripped[4:])
-    return match is not None and match["key"] in KNOWN_KEYS
+    match = _COMMENT_KEY.match(line_body)
+    return match is not None and match[1] in KNOWN_KEYS
 
 
 def parse_footer(line_body: str, path: str, line: int) -> Footer:

@@ -63,12 +63,13 @@ def parse_session_name(filename: str, path: str) -> SessionName:
             "digits, hyphens)",
             path,
         )
-    date, time, slug = match.group("date", "time", "slug")
+    date, time, slug = match.groups("")  # the groups date, time, slug; "" where absent
     if not valid_date(date):
         raise ParseError(f"session log name has an impossible date {date!r}", path)
-    if time and (int(time[:2]) > 23 or int(time[2:4]) > 59 or int(time[4:]) > 59):
+    clock = int(time or 0)  # HHMMSS as one number
+    if clock // 10000 > 23 or clock // 100 % 100 > 59 or clock % 100 > 59:
         raise ParseError(f"session log name has an impossible time {time!r}", path)
-    return SessionName(date, time or "", slug or "", filename[:-3])
+    return SessionName(date, time, slug, filename[:-3])
 
 
 def session_stem(value: str) -> str:

@@ -6,10 +6,12 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from mdmem.errors import ParseError
 
 BOM = "\ufeff"
+BOM_BYTES = BOM.encode("utf-8")
 LONE_CR = re.compile(r"\r(?!\n)")
 # A merge-conflict marker line: one of git's marker runs, then whitespace or the line's end.
 MARKER_RUNS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
@@ -27,8 +29,8 @@ class TextFile:
     @functools.cached_property
     def newline(self) -> str:
         """The dominant line ending, used for lines the review adds (counted once per file)."""
-        crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
-        lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
+        crlf = sum(map(str.endswith, self.lines, repeat("\r\n")))
+        lf = sum(map(str.endswith, self.lines, repeat("\n"))) - crlf
         return "\r\n" if crlf > lf else "\n"
 
     def text(self) -> str:
@@ -86,7 +88,11 @@ def decode(data: bytes, path: str) -> TextFile:
     together (a file with classic Mac endings would hold no facts at all), and read
     as a line ending it could not be written back byte for byte.
     """
-    bom = data.startswith(b"\xef\xbb\xbf")
+    return TextFile(path, split_lines(checked_text(data, path)), data.startswith(BOM_BYTES))
+
+
+def checked_text(data: bytes, path: str) -> str:
+    """The text `decode` splits into lines: `decode_text`, with no lone carriage return."""
     text = decode_text(data, path)
     if "\r" in text:
         lone = LONE_CR.search(text)
@@ -97,12 +103,12 @@ def decode(data: bytes, path: str) -> TextFile:
                 path,
                 text.count("\n", 0, lone.start()) + 1,
             )
-    return TextFile(path, split_lines(text), bom)
+    return text
 
 
 def decode_text(data: bytes, path: str) -> str:
     """The text of a file's bytes: strict UTF-8, a leading BOM dropped, no BOM elsewhere."""
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(BOM_BYTES):
         data = data[3:]
     try:
         text = data.decode("utf-8")
@@ -121,9 +127,13 @@ def decode_text(data: bytes, path: str) -> str:
 
 def conflict_marker_lines(text: str | Sequence[str]) -> list[int]:
     """The 1-based numbers of the lines of a text, or of its lines, that are conflict markers."""
+    whole = text if isinstance(text, str) else "".join(text)
+    for run in MARKER_RUNS:
+        if run in whole:
+            break
+    else:
+        return []  # the usual text, found clean by substring search alone
     if isinstance(text, str):
-        if not any(run in text for run in MARKER_RUNS):
-            return []  # the usual text, found clean by substring search alone
         text = split_lines(text)
     return [number for number, line in enumerate(text, 1) if _CONFLICT_MARKER.match(line)]
 

@@ -27,7 +27,7 @@ from mdmem.linting.upkeep import (
     unrecorded_findings,
 )
 from mdmem.reviewing.decide import Decision
-from mdmem.reviewing.plan import plan_review
+from mdmem.reviewing.plan import review_decisions
 
 
 def memory_findings(
@@ -53,6 +53,6 @@ def memory_findings(
     found += unrecorded_findings(memory)
     if not has_duplicate_ids(memory):
         if decisions is None:
-            decisions = plan_review(memory).decisions
+            decisions = review_decisions(memory)
         found += plan_findings(memory, decisions, stale=not footers_may_lag(memory))
     return found

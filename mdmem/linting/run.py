@@ -45,7 +45,7 @@ from mdmem.linting.texts import parse_finding, text_findings
 from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
 from mdmem.store import workers
-from mdmem.store.files import read, read_bytes
+from mdmem.store.files import read, read_bytes, read_text
 from mdmem.store.load import Progress, bulk_allocation, load
 from mdmem.store.lock import locked
 
@@ -177,12 +177,12 @@ _HELPER_SHARE = 0.75
 def _scan_job(job: _Job) -> list[list[Any]]:
     """One file's findings as cache rows: no state, so a helper process can run it."""
     path, display, _, _, facts = job
-    return to_rows(_scan(Path(path), display, facts))
+    return to_rows(_scan(path, display, facts))
 
 
-def _scan(path: Path, display: str, facts: bool) -> list[Finding]:
+def _scan(path: str, display: str, facts: bool) -> list[Finding]:
     try:
-        text = read(path, display).text()
+        text = read_text(path, display)
     except ParseError as error:
         return [parse_finding(error, display)]
     return text_findings(display, text, facts=facts)

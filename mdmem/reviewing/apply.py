@@ -12,7 +12,7 @@ from mdmem.reviewing.plan import ReviewPlan, plan_review
 from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
 from mdmem.store import cache
-from mdmem.store.files import read
+from mdmem.store.files import read_text
 from mdmem.store.load import Progress, bulk_allocation, load
 from mdmem.store.lock import locked
 from mdmem.store.writer import recover, write_files
@@ -66,7 +66,7 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
         for write in plan.writes:
             path = root / write.path
             exists = path.exists() or path.is_symlink()
-            current = read(path, f"{root.name}/{write.path}").text() if exists else None
+            current = read_text(path, f"{root.name}/{write.path}") if exists else None
             if current != write.before:
                 raise MdmemError(
                     f"{root.name}/{write.path} changed after the review was planned; run it again"
@@ -166,7 +166,9 @@ def review(
     """
     with locked(root):
         recover(root)
-        before = cache.fingerprint(root)  # before anything is read: see `save_memo`
+        # Taken before anything is read (see `save_memo`); with caches off, no memo is
+        # read or saved, so no file is stat'ed for one.
+        before = cache.fingerprint(root) if cache.enabled() else {}
         settled = cache.settled(cache.read_memo(root), before)
         if settled is not None:
             summary = ReviewSummary.from_settled(settled)

@@ -16,7 +16,7 @@ from mdmem.reviewing.cadence import ThreadPlan, plan_threads
 from mdmem.reviewing.decide import Decision, decide_copies, decisions_tiers, link_changes
 from mdmem.reviewing.ledger import Ledger, build_ledger
 from mdmem.reviewing.render import FileWrite, render_documents, reviews_write, stamped
-from mdmem.reviewing.repair import copy_key, group_copies, merge_threads
+from mdmem.reviewing.repair import Copy, copy_key, group_copies, merge_threads
 from mdmem.reviewing.rows import in_order
 from mdmem.reviewing.stamps import last_review_through
 from mdmem.reviewing.summary import ReviewSummary, summarize
@@ -51,10 +51,21 @@ class ReviewPlan:
         return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
 
 
-def plan_review(memory: Memory) -> ReviewPlan:
-    """Decide everything a review of `memory` changes, as whole-file texts."""
-    if not memory.sessions:
-        return ReviewPlan(memory.root, (), None)
+@dataclass(frozen=True)
+class Decided:
+    """What a review decides before it renders a file: one decision per id, and where a
+    merge left an id twice, the copy kept and those dropped."""
+
+    memory: Memory  # its archives in name order
+    ledger: Ledger
+    groups: dict[str, list[Copy]]  # id -> its copies, in document order
+    decisions: dict[str, Decision]
+    duplicates: dict[str, tuple[Copy, list[Copy]]]
+
+
+def decide_review(memory: Memory) -> Decided:
+    """The decisions of a review of `memory` (which has session logs), before any file
+    is rendered."""
     _refuse_blocked(memory)
     # Archive files in name (so quarter) order, whoever built the tuple: where several
     # facts return to one section, they come back in that order on every machine.
@@ -65,10 +76,26 @@ def plan_review(memory: Memory) -> ReviewPlan:
     facts = [(continuity, fact) for fact in continuity.facts]
     facts += [(doc, fact) for doc in memory.archives for fact in doc.facts]
     ledger = build_ledger(memory.sessions, (fact.id for _, fact in facts))
-    through, date = ledger.newest, ledger.newest_date
     groups = group_copies(facts)
     decisions, duplicates = decide_copies(memory, groups, ledger, link_changes(facts, ledger))
-    first = {fact_id: copies[0] for fact_id, copies in groups.items()}
+    return Decided(memory, ledger, groups, decisions, duplicates)
+
+
+def review_decisions(memory: Memory) -> tuple[Decision, ...]:
+    """`plan_review(memory).decisions`, without rendering the files: what lint asks."""
+    return tuple(decide_review(memory).decisions.values()) if memory.sessions else ()
+
+
+def plan_review(memory: Memory) -> ReviewPlan:
+    """Decide everything a review of `memory` changes, as whole-file texts."""
+    if not memory.sessions:
+        return ReviewPlan(memory.root, (), None)
+    decided = decide_review(memory)
+    memory, ledger, decisions = decided.memory, decided.ledger, decided.decisions
+    duplicates = decided.duplicates
+    continuity = memory.continuity
+    through, date = ledger.newest, ledger.newest_date
+    first = {fact_id: copies[0] for fact_id, copies in decided.groups.items()}
     threads = plan_threads(memory, ledger, first, decisions_tiers(decisions))
     if duplicates:
         extra = merge_threads(duplicates, decisions, date)

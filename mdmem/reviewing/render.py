@@ -306,8 +306,6 @@ def _check_conservation(
     only new ids are the Open Threads the review raises, and the only copies that go
     are the extra copies of a merged id (`collapsed`, one entry per copy removed).
     """
-    documents = {CONTINUITY: memory.continuity.file.text()}
-    documents.update((f"{ARCHIVE}/{_name(doc)}", doc.file.text()) for doc in memory.archives)
     before: Counter[str] = Counter(opened)
     before.subtract(collapsed)
     after: Counter[str] = Counter()
@@ -315,7 +313,7 @@ def _check_conservation(
         if write.path == CONTINUITY or (
             write.path.startswith(f"{ARCHIVE}/") and write.path != f"{ARCHIVE}/{INDEX}"
         ):
-            before.update(footer_ids(documents.get(write.path, "")))
+            before.update(footer_ids(write.before or ""))
             after.update(footer_ids(write.after))
     if before != after:
         lost = sorted((before - after).elements())

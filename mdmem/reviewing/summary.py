@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -102,6 +103,9 @@ def id_list(ids: Sequence[str], most: int) -> str:
     return f"{', '.join(ids[:most])} and {len(ids) - most} more"
 
 
+_BY_ID = operator.attrgetter("fact_id")
+
+
 def summarize(
     ledger: Ledger,
     decisions: Iterable[Decision],
@@ -117,8 +121,9 @@ def summarize(
     tier_changes: list[tuple[str, str, str]] = []
     refreshed: list[str] = []
     backfilled: list[str] = []
-    for decision in sorted(decisions, key=lambda d: d.fact_id):
-        fact_id, tier = decision.fact_id, decision.change("tier")
+    for decision in sorted(decisions, key=_BY_ID):
+        changes = dict(decision.changes)
+        fact_id, tier = decision.fact_id, changes.get("tier")
         if decision.tier == "open":
             open_threads += 1
         else:
@@ -131,7 +136,7 @@ def summarize(
             tier_changes.append((fact_id, decision.tier_before or "-", tier))
         if decision.refreshed:
             refreshed.append(fact_id)
-        if decision.change("origin") is not None:
+        if changes.get("origin") is not None:
             backfilled.append(fact_id)
     return ReviewSummary(
         through=ledger.newest,

@@ -43,10 +43,15 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
+def enabled() -> bool:
+    """Whether caches are read and written: not when MDMEM_NO_CACHE is set."""
+    return not os.environ.get("MDMEM_NO_CACHE")
+
+
 def location(root: Path, kind: str) -> Path | None:
     """Where the cache `kind` of this memory lives (`KIND-DIGEST.json`): inside the
     repository's git folder when there is one, else the user's cache folder."""
-    if os.environ.get("MDMEM_NO_CACHE"):
+    if not enabled():
         return None
     root = root.resolve()  # one memory, one cache, whatever path reached it
     digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]

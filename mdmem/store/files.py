@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from mdmem.errors import ParseError
-from mdmem.format.textfile import TextFile, decode
+from mdmem.format.textfile import BOM, BOM_BYTES, TextFile, checked_text, decode
 
 
 def refuse_link(path: Path, display: str) -> None:
@@ -57,3 +57,11 @@ def read_bytes(path: Path | str, display: str) -> bytes:
 def read(path: Path, display: str) -> TextFile:
     """The file at `path` as exact lines (strict UTF-8, endings kept)."""
     return decode(read_bytes(path, display), display)
+
+
+def read_text(path: Path | str, display: str) -> str:
+    """The text of the file at `path` as `read(path, display).text()` gives it (a BOM kept),
+    without splitting it into lines: for the scanners that search a whole text."""
+    data = read_bytes(path, display)
+    text = checked_text(data, display)
+    return BOM + text if data.startswith(BOM_BYTES) else text

@@ -100,8 +100,9 @@ def reading_sessions(
     except ParseError as error:
         yield functools.partial(_raise, error)  # when the sessions are asked for, as before
         return
-    folder = os.path.join(root, SESSIONS)
-    jobs = [(os.path.join(folder, file), f"{root.name}/{SESSIONS}/{file}") for _, file in logs]
+    folder = os.path.join(root, SESSIONS, "")  # each log's path is this and its name
+    shown = f"{root.name}/{SESSIONS}/"
+    jobs = [(folder + file, shown + file) for _, file in logs]
 
     with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
 
