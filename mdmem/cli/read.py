@@ -1,0 +1,110 @@
+"""`mdmem lookup`, `mdmem show` and `mdmem context`: finding and serving the memory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.format.footer import TIERS
+
+_PATH_HELP = "Leave out facts whose `scope` glob does not match this file (src/api/x.py)."
+
+
+@main.command()
+@root_option
+@json_option
+@click.argument("query")
+@click.option("--sessions", is_flag=True, help="Search the session logs too, line by line.")
+@click.option("--tier", type=click.Choice(TIERS), help="Only facts with this tier label.")
+@click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
+@click.option("--limit", type=click.IntRange(min=1), help="At most N hits per list.")
+@handles_errors
+def lookup(
+    root: Path | None, as_json: bool, query: str, sessions: bool, tier: str | None,
+    path: str | None, limit: int | None,
+) -> None:  # fmt: skip
+    """Find facts by words, ranked: `path:line  id  tier  text` per hit, best first.
+
+    Case, plurals, tenses and word order do not matter. Superseded facts are listed
+    apart, each with its successor. Exit 1 when nothing matches.
+
+    Example: mdmem lookup "retry webhooks" --path src/api/hooks.py --limit 5
+    """
+    from mdmem.reading.sources import lookup as run_lookup
+
+    found = run_lookup(
+        resolve_root(root), query, sessions=sessions, tier=tier, path=path, limit=limit
+    )
+    if as_json:
+        click.echo(json.dumps(found.as_dict(), indent=2))
+    else:
+        for line in found.render():
+            click.echo(line)
+    if not (found.ranking.hits or found.ranking.superseded or found.lines):
+        raise SystemExit(1)
+
+
+@main.command()
+@root_option
+@json_option
+@click.argument("fact_id", metavar="ID")
+@click.option(
+    "--as-of",
+    metavar="SESSION|DATE",
+    help="Also give the tier the ledger gave the fact at that session log or date.",
+)
+@handles_errors
+def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> None:
+    """One fact's story: where it lives, its origin, every session that referenced it
+    (newest first), what it replaced and what replaced it, its feedback.
+
+    Example: mdmem show post-only-mutations --as-of 2026-06-30
+    """
+    from mdmem.reading import history
+    from mdmem.reading.sources import show as run_show
+
+    shown = run_show(resolve_root(root), fact_id, as_of)
+    if as_json:
+        click.echo(json.dumps(history.as_dict(shown), indent=2))
+    else:
+        for line in history.render(shown):
+            click.echo(line)
+
+
+@main.command()
+@root_option
+@click.argument("task", required=False)
+@click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Most tokens to print (estimated as characters / 4); default 2000.",
+)
+@click.option(
+    "--format", "output", type=click.Choice(["markdown", "json"]), default="markdown",
+    show_default=True, help="Markdown for an agent's prompt, or JSON.",
+)  # fmt: skip
+@handles_errors
+def context(
+    root: Path | None, task: str | None, path: str | None, budget: int | None, output: str
+) -> None:
+    """What an agent reads before a task: core facts, the rules most relevant to TASK,
+    open threads, pitfalls apart; every line with its id, within a token budget.
+
+    Ends with the `mdmem ref ID...` line that cites what was shown.
+
+    Example: mdmem context "add a retry to the webhook sender" --path src/hooks.py --budget 1500
+    """
+    from mdmem.reading.context import as_json, render_markdown
+    from mdmem.reading.sources import context as run_context
+
+    planned = run_context(resolve_root(root), task, path=path, budget=budget)
+    if output == "json":
+        click.echo(json.dumps(as_json(planned), indent=2))
+    else:
+        click.echo(render_markdown(planned), nl=False)

@@ -1,0 +1,271 @@
+"""The reading commands' I/O: each reads what it needs and no more, then asks the pure
+modules (`ranking`, `history`, `context`, `status`).
+
+- lookup and context never read the session logs but the few the last review has not
+  read (`pending`); `lookup --sessions` reads each log once, and parses only the lines
+  that may match.
+- show reads every log's bytes to find those that name the fact, and scans only those.
+- The facts of `continuity.md` and of each archive file are kept in a cache
+  (`mdmem.store.cache`, kind `entries`) while the file keeps its size and modification
+  time: after a review rewrote the archive, the first command parses it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mdmem.errors import MdmemError
+from mdmem.format.blocked import BLOCKED, parse_blocked
+from mdmem.format.document import Document, parse_document
+from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
+from mdmem.format.policy import parse_policy
+from mdmem.format.sessionlog import (
+    Session,
+    SessionName,
+    parse_session_names,
+    reference_lines,
+    scan_log,
+    session_of,
+)
+from mdmem.reading import ranking
+from mdmem.reading.context import Context, plan_context
+from mdmem.reading.entries import Entry, entries_of, from_row
+from mdmem.reviewing.stamps import last_review_through
+from mdmem.store import cache
+from mdmem.store.files import read, read_bytes
+
+if TYPE_CHECKING:
+    from mdmem.reading import history
+
+ENTRIES_CACHE = "entries"
+
+
+def documents(root: Path) -> list[Path]:
+    """continuity.md, then the archive files by name (as the review reads them)."""
+    from mdmem.store.load import archive_paths
+
+    return [root / CONTINUITY, *archive_paths(root)]
+
+
+def display(root: Path, path: Path) -> str:
+    return f"{root.name}/{path.relative_to(root).as_posix()}"
+
+
+def entries(root: Path, paths: Iterable[Path] | None = None) -> list[Entry]:
+    """The facts of the documents (default: continuity and the archive), in file order,
+    through the cache."""
+    stored = cache.load(root, ENTRIES_CACHE).get("files")
+    known: dict[str, Any] = stored if isinstance(stored, dict) else {}
+    fresh: dict[str, Any] = {}
+    found: list[Entry] = []
+    for path in documents(root) if paths is None else paths:
+        shown = display(root, path)
+        stat = os.lstat(path)
+        stamp = [stat.st_size, stat.st_mtime_ns]
+        entry = known.get(shown)
+        rows = (
+            entry.get("rows") if isinstance(entry, dict) and entry.get("stamp") == stamp else None
+        )
+        try:
+            found += [from_row(shown, row) for row in rows] if rows is not None else []
+        except (TypeError, ValueError):
+            rows = None
+        if rows is None:
+            parsed = entries_of(parse_document(read(path, shown), unique_ids=False))
+            found += parsed
+            rows = [item.row() for item in parsed]
+        fresh[shown] = {"stamp": stamp, "rows": rows}
+    if fresh != known and paths is None:
+        cache.save(root, ENTRIES_CACHE, {"files": fresh})
+    return found
+
+
+# --- lookup ---------------------------------------------------------------------------
+
+
+def lookup(
+    root: Path,
+    text: str,
+    *,
+    sessions: bool = False,
+    tier: str | None = None,
+    path: str | None = None,
+    limit: int | None = None,
+) -> ranking.Found:
+    query = ranking.make_query(text)
+    if not query.words:
+        raise MdmemError(f"the query {text!r} has no words to look for (only filler words)")
+    ranked = ranking.rank(entries(root), query, tier=tier, path=path, limit=limit)
+    lines: list[ranking.LineHit] = []
+    if sessions:
+        for name, filename in _log_names(root):
+            shown = f"{root.name}/{SESSIONS}/{filename}"
+            data = read_bytes(root / SESSIONS / filename, shown)
+            lines += ranking.log_hits(shown, name, data.decode("utf-8", "replace"), query)
+    ordered = ranking.sorted_line_hits(lines)
+    return ranking.Found(query, ranked, tuple(ordered[:limit]))
+
+
+def _log_names(root: Path) -> list[tuple[str, str]]:
+    """(stem, file name) of every session log, in ledger order; a bad name is an error."""
+    folder = root / SESSIONS
+    if not folder.is_dir():
+        return []
+    files = sorted((name for name in os.listdir(folder) if name.endswith(".md")), key=_stem)
+    return [(_stem(name), name) for name in files]
+
+
+def _stem(filename: str) -> str:
+    return filename[:-3]
+
+
+def _names(root: Path) -> list[SessionName]:
+    return parse_session_names([name for _, name in _log_names(root)], f"{root.name}/{SESSIONS}/")
+
+
+def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
+    shown = f"{root.name}/{SESSIONS}/{name.filename}"
+    data = read_bytes(root / SESSIONS / name.filename, shown)
+    return session_of(name, shown, scan_log(data, shown)), data
+
+
+# --- show ------------------------------------------------------------------------------
+
+
+def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
+    from mdmem.reading import history  # the review's decision code: only show needs it
+
+    found = entries(root)
+    copies = tuple(entry for entry in found if entry.id == fact_id)
+    if not copies:
+        raise MdmemError(f"no fact {fact_id!r} in continuity or the archive")
+    names = _names(root)
+    needle = fact_id.encode("utf-8")
+    sessions: list[Session] = []
+    references: list[history.Reference] = []
+    for name in names:
+        shown = f"{root.name}/{SESSIONS}/{name.filename}"
+        data = read_bytes(root / SESSIONS / name.filename, shown)
+        if needle not in data:
+            sessions.append(Session(name, shown, frozenset(), (), (), 0))
+            continue
+        session = session_of(name, shown, scan_log(data, shown))
+        sessions.append(session)
+        lines = [line for token, line, _ in reference_lines(data, shown) if token == fact_id]
+        if lines:
+            references.append(history.Reference(name.stem, shown, lines[0]))
+    created, links, helpful, harmful = history.ledger_facts(fact_id, sessions)
+    origin = copies[0].get("origin") or created
+    before, after = history.chains(fact_id, found, links)
+    point = None
+    if as_of is not None:
+        point = _as_of(root, copies, tuple(sessions), as_of, bool(links))
+    return history.Shown(
+        fact_id, copies, origin, tuple(reversed(references)), before, after, helpful, harmful, point
+    )
+
+
+def _as_of(
+    root: Path, copies: tuple[Entry, ...], sessions: tuple[Session, ...], asked: str, linked: bool
+) -> history.AsOf:
+    from mdmem.reading import history
+
+    count = history.cut_index([session.name for session in sessions], asked)
+    if count == 0:
+        if (copies[0].get("created") or "") > asked:
+            return history.AsOf(asked, "", None)
+        raise MdmemError(f"--as-of {asked}: no session log is that old; the ledger starts later")
+    continuity = _continuity(root)
+    document = continuity
+    if copies[0].path != continuity.path:
+        path = root / ARCHIVE / copies[0].path.rpartition("/")[2]
+        document = parse_document(read(path, copies[0].path), unique_ids=False)
+    fact = next(fact for fact in document.facts if fact.id == copies[0].id)
+    policy = parse_policy(_optional(root, POLICY))
+    cut = sessions[:count]
+    tier = history.tier_as_of(continuity, policy, [(document, fact)], cut, linked)
+    return history.AsOf(asked, cut[-1].stem, tier)
+
+
+def _continuity(root: Path) -> Document:
+    """continuity.md, parsed once per command (an id twice is lint's to report)."""
+    path = root / CONTINUITY
+    return parse_document(read(path, f"{root.name}/{CONTINUITY}"), unique_ids=False)
+
+
+def _optional(root: Path, relative: str) -> Any:
+    path = root / relative
+    return read(path, f"{root.name}/{relative}") if path.is_file() else None
+
+
+# --- context ---------------------------------------------------------------------------
+
+
+def context(
+    root: Path, task: str | None, *, path: str | None = None, budget: int | None = None
+) -> Context:
+    continuity = _continuity(root)
+    live = list(entries_of(continuity))
+    vision = _optional(root, VISION)
+    if vision is not None:
+        from mdmem.format.vision import parse_vision
+
+        live += [_as_core(entry) for entry in entries_of(parse_vision(vision))]
+    excluded, votes = _pending(root, continuity)
+    excluded |= _blocked(root, continuity)
+    options: dict[str, Any] = {} if budget is None else {"budget": budget}
+    return plan_context(live, task=task, path=path, excluded=excluded, votes=votes, **options)
+
+
+def _as_core(entry: Entry) -> Entry:
+    """A vision statement: live and core, whatever its footer says (SPEC §10)."""
+    fields = (*(pair for pair in entry.fields if pair[0] != "tier"), ("tier", "core"))
+    return dataclasses.replace(entry, fields=fields)
+
+
+def pending_names(root: Path, continuity: Document) -> tuple[str | None, list[SessionName]]:
+    """(the last review's through-session, the logs after it): what the footers do not
+    count yet."""
+    through = last_review_through(continuity, _optional(root, REVIEWS))
+    stems = [(stem, name) for stem, name in _log_names(root) if through is None or stem > through]
+    later = parse_session_names([name for _, name in stems], f"{root.name}/{SESSIONS}/")
+    return through, later
+
+
+def _pending(root: Path, continuity: Document) -> tuple[frozenset[str], dict[str, tuple[int, int]]]:
+    """(ids a log after the last review superseded, still so at its end; the feedback votes
+    of those logs), which the footers do not show yet."""
+    _, names = pending_names(root, continuity)
+    superseded: dict[str, bool] = {}
+    votes: dict[str, tuple[int, int]] = {}
+    for name in names:
+        session, _ = _session(root, name)
+        for event in session.events:
+            if event.kind == "superseded":
+                superseded[event.ids[0]] = True
+            elif event.kind == "restored":
+                superseded.update(dict.fromkeys(event.ids, False))
+        for kind in ("helpful", "harmful"):
+            voted = {i for e in session.events if e.kind == kind for i in e.ids}
+            for fact_id in voted:
+                helpful, harmful = votes.get(fact_id, (0, 0))
+                votes[fact_id] = (helpful + (kind == "helpful"), harmful + (kind == "harmful"))
+    return frozenset(i for i, gone in superseded.items() if gone), votes
+
+
+def _blocked(root: Path, continuity: Document) -> frozenset[str]:
+    """The ids of continuity's facts near an entry of blocked.md, and the entries' own."""
+    file = _optional(root, BLOCKED)
+    if file is None:
+        return frozenset()
+    blocked = parse_blocked(file)
+    if not blocked:
+        return frozenset()
+    from mdmem.safety.blocklist import blocked_facts
+
+    near = {fact.id for _, fact, _ in blocked_facts([continuity], blocked)}
+    return frozenset(near | {entry.fact_id for entry in blocked})
