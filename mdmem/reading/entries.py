@@ -1,7 +1,7 @@
 """A fact as the reading commands see it: where it is, its text on one line, its footer.
 
-Built from a parsed document (pure), and turned into plain rows and back, so that the
-I/O module can keep a document's entries in a cache while the file does not change.
+Built from a parsed document (pure); `mdmem.reading.index` keeps what lookup searches of
+them in a cache.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from mdmem.format.document import INVARIANTS_SECTION, Document
 
@@ -69,30 +68,6 @@ class Entry:
 
     def footer(self) -> str:
         return "<!-- " + " | ".join(f"{key}: {value}" for key, value in self.fields) + " -->"
-
-    def row(self) -> list[Any]:
-        """The entry as plain values (a cache holds them); `from_row` reads them back."""
-        return [
-            self.line,
-            self.footer_line,
-            self.section,
-            self.checkbox or "",
-            self.text,
-            [list(pair) for pair in self.fields],
-        ]
-
-
-def from_row(path: str, row: list[Any]) -> Entry:
-    line, footer_line, section, checkbox, text, fields = row
-    return Entry(
-        path,
-        int(line),
-        int(footer_line),
-        str(section),
-        str(checkbox) or None,
-        str(text),
-        tuple((str(key), str(value)) for key, value in fields),
-    )
 
 
 def entries_of(document: Document) -> tuple[Entry, ...]:

@@ -76,19 +76,20 @@ def cut_index(names: Sequence[SessionName], asked: str) -> int:
 
 
 def chains(
-    fact_id: str, entries: Iterable[Entry], ledger_links: Mapping[str, str | None]
+    fact_id: str,
+    footer_links: Iterable[tuple[str, str, str]],
+    ledger_links: Mapping[str, str | None],
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the facts `fact_id` replaced, nearest first; what replaced it, nearest first), from
-    the footers' `superseded-by` and `supersedes` links and the ledger's own events
-    (`ledger_links`: old id -> new id, None once restored or invalidated), which win."""
+    the footers' links (`footer_links`: id, superseded-by, supersedes; "" for none) and
+    the ledger's own events (`ledger_links`: old id -> new id, None once restored or
+    invalidated), which win."""
     successor: dict[str, str] = {}
-    for entry in entries:
-        by = entry.get("superseded-by")
+    for linked_id, by, old in footer_links:
         if by:
-            successor.setdefault(entry.id, by)
-        old = entry.get("supersedes")
+            successor.setdefault(linked_id, by)
         if old:
-            successor.setdefault(old, entry.id)
+            successor.setdefault(old, linked_id)
     for old, new in ledger_links.items():
         if new is None:
             successor.pop(old, None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -82,21 +83,20 @@ def word_points(query: Query, words: frozenset[str], tags: frozenset[str] = froz
     return points
 
 
+def words_of(entry: Entry) -> tuple[frozenset[str], frozenset[str]]:
+    """(the normalised words of a fact's text and id, those of its tags)."""
+    tags = entry.get("tags") or ""
+    tag_words = _words(tags.replace(",", " ")) if tags else frozenset()
+    return _words(f"{entry.text} {entry.id}"), tag_words
+
+
 def fact_score(entry: Entry, query: Query) -> int:
     """The fact's score for the query: 0 when no word matches."""
     tags = entry.get("tags") or ""
     if not may_match(f"{entry.text} {entry.id} {tags}".lower(), query):
         return 0
-    words = _words(f"{entry.text} {entry.id}")
-    tag_words = _words(tags.replace(",", " ")) if tags else frozenset()
+    words, tag_words = words_of(entry)
     return word_points(query, words, tag_words) * TIER_WEIGHTS.get(entry.tier, 1)
-
-
-def line_score(line: str, query: Query) -> int:
-    """A session log line's score for the query."""
-    if not may_match(line.lower(), query):
-        return 0
-    return word_points(query, _words(line)) * SESSION_WEIGHT
 
 
 @dataclass(frozen=True)
@@ -156,15 +156,34 @@ class LineHit:
 
 
 def log_hits(path: str, session: str, text: str, query: Query) -> list[LineHit]:
-    """The lines of one session log that score for the query, in file order."""
-    if not may_match(text.lower(), query):
+    """The lines of one session log that score for the query, in file order: only the
+    lines that hold a needle are normalised."""
+    lowered = text.lower()
+    positions = sorted(
+        position for needle in query.needles for position in _positions(lowered, needle)
+    )
+    if not positions:
         return []
+    lines = text.split("\n")
+    starts = [0]  # of the lowercase text's lines: lowercasing may change a line's length
+    for line in lowered.split("\n")[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
     hits = []
-    for number, line in enumerate(text.splitlines(), 1):
-        score = line_score(line, query)
+    for number in sorted({bisect_right(starts, position) - 1 for position in positions}):
+        line = lines[number].rstrip("\r")
+        score = word_points(query, _words(line)) * SESSION_WEIGHT
         if score:
-            hits.append(LineHit(path, number, session, line.strip(), score))
+            hits.append(LineHit(path, number + 1, session, line.strip(), score))
     return hits
+
+
+def _positions(text: str, needle: str) -> list[int]:
+    found = []
+    position = text.find(needle)
+    while position >= 0:
+        found.append(position)
+        position = text.find(needle, position + len(needle))
+    return found
 
 
 def sorted_line_hits(hits: Iterable[LineHit]) -> list[LineHit]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,15 @@ from mdmem.format.sessionlog import (
 )
 from mdmem.reading import ranking
 from mdmem.reading.context import Context, plan_context
-from mdmem.reading.entries import Entry, entries_of, from_row
+from mdmem.reading.entries import Entry, entries_of
+from mdmem.reading.index import (
+    Index,
+    entry_at,
+    from_payload,
+    index_of,
+    link_pairs,
+    rank_indexes,
+)
 from mdmem.reviewing.stamps import last_review_through
 from mdmem.store import cache
 from mdmem.store.files import read, read_bytes
@@ -55,36 +62,45 @@ def display(root: Path, path: Path) -> str:
     return f"{root.name}/{path.relative_to(root).as_posix()}"
 
 
-def entries(root: Path, paths: Iterable[Path] | None = None) -> list[Entry]:
-    """The facts of the documents (default: continuity and the archive), in file order,
-    through the cache."""
+def indexes(root: Path) -> list[Index]:
+    """The search index of continuity and of each archive file, through the cache: a
+    document is parsed only when its size or modification time changed."""
     stored = cache.load(root, ENTRIES_CACHE).get("files")
     known: dict[str, Any] = stored if isinstance(stored, dict) else {}
     fresh: dict[str, Any] = {}
-    found: list[Entry] = []
-    for path in documents(root) if paths is None else paths:
+    found: list[Index] = []
+    for path in documents(root):
         shown = display(root, path)
         stat = os.lstat(path)
         stamp = [stat.st_size, stat.st_mtime_ns]
         entry = known.get(shown)
-        rows = (
-            entry.get("rows") if isinstance(entry, dict) and entry.get("stamp") == stamp else None
-        )
-        try:
-            found += [from_row(shown, row) for row in rows] if rows is not None else []
-        except (TypeError, ValueError):
-            rows = None
-        if rows is None:
-            parsed = entries_of(parse_document(read(path, shown), unique_ids=False))
-            found += parsed
-            rows = [item.row() for item in parsed]
-        fresh[shown] = {"stamp": stamp, "rows": rows}
-    if fresh != known and paths is None:
+        index = None
+        if isinstance(entry, dict) and entry.get("stamp") == stamp:
+            try:
+                index = from_payload(shown, entry["index"])
+            except (KeyError, TypeError, ValueError):
+                index = None
+        if index is None:
+            index = index_of(parse_document(read(path, shown), unique_ids=False))
+        found.append(index)
+        fresh[shown] = {"stamp": stamp, "index": index.payload()}
+    if fresh != known:
         cache.save(root, ENTRIES_CACHE, {"files": fresh})
     return found
 
 
-# --- lookup ---------------------------------------------------------------------------
+class _Lines:
+    """Each document's lines, read when a fact of it is first shown."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._read: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, index: Index) -> tuple[str, ...]:
+        if index.path not in self._read:
+            relative = index.path.partition("/")[2]
+            self._read[index.path] = read(self._root / relative, index.path).lines
+        return self._read[index.path]
 
 
 def lookup(
@@ -99,13 +115,15 @@ def lookup(
     query = ranking.make_query(text)
     if not query.words:
         raise MdmemError(f"the query {text!r} has no words to look for (only filler words)")
-    ranked = ranking.rank(entries(root), query, tier=tier, path=path, limit=limit)
+    lines_of = _Lines(root)
+    ranked = rank_indexes(indexes(root), lines_of, query, tier_label=tier, path=path, limit=limit)
     lines: list[ranking.LineHit] = []
     if sessions:
+        folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
         for name, filename in _log_names(root):
-            shown = f"{root.name}/{SESSIONS}/{filename}"
-            data = read_bytes(root / SESSIONS / filename, shown)
-            lines += ranking.log_hits(shown, name, data.decode("utf-8", "replace"), query)
+            data = read_bytes(os.path.join(folder, filename), prefix + filename)
+            text = data.decode("utf-8", "replace")
+            lines += ranking.log_hits(prefix + filename, name, text, query)
     ordered = ranking.sorted_line_hits(lines)
     return ranking.Found(query, ranked, tuple(ordered[:limit]))
 
@@ -139,8 +157,14 @@ def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
 def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
     from mdmem.reading import history  # the review's decision code: only show needs it
 
-    found = entries(root)
-    copies = tuple(entry for entry in found if entry.id == fact_id)
+    found = indexes(root)
+    lines_of = _Lines(root)
+    copies = tuple(
+        entry_at(index, lines_of(index), number)
+        for index in found
+        for number, known in enumerate(index.ids)
+        if known == fact_id
+    )
     if not copies:
         raise MdmemError(f"no fact {fact_id!r} in continuity or the archive")
     names = _names(root)
@@ -160,7 +184,7 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
             references.append(history.Reference(name.stem, shown, lines[0]))
     created, links, helpful, harmful = history.ledger_facts(fact_id, sessions)
     origin = copies[0].get("origin") or created
-    before, after = history.chains(fact_id, found, links)
+    before, after = history.chains(fact_id, link_pairs(found), links)
     point = None
     if as_of is not None:
         point = _as_of(root, copies, tuple(sessions), as_of, bool(links))
