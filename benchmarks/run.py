@@ -220,10 +220,11 @@ class GenerationFailed(Exception):
 
 
 def cached_memory(
-    sessions: int, facts: int, seed: int, tree: str, out: Path = OUT
+    sessions: int, facts: int, seed: int, tree: str, out: Path = OUT, by_code: bool = True
 ) -> tuple[Path, Run | None]:
     """The generated tree for these arguments (kept under `out`), and its generation's run
-    if made just now."""
+    if made just now. `by_code=False`: a reviewed tree is kept when mdmem's code changes
+    (for commands whose cost does not depend on which review made it)."""
     size = str(sessions) if facts == facts_for(sessions) else f"{sessions}-{facts}"
     folder = out / size / tree
     memory, stamp = folder / "memory", folder / "args.json"
@@ -235,7 +236,7 @@ def cached_memory(
         "reviewed": reviewed,
         "generator_sha256": hashlib.sha256(GENERATOR.read_bytes()).hexdigest(),
         # The reviewed tree is what this working tree's review made of the simulated one.
-        "mdmem_code": code_digest(NEW.root / "mdmem") if reviewed else None,
+        "mdmem_code": code_digest(NEW.root / "mdmem") if reviewed and by_code else None,
     }
     if memory.is_dir() and stamp.is_file() and json.loads(stamp.read_text()) == key:
         return memory, None

@@ -18,6 +18,7 @@ real review with SIGKILL at seeded random moments and checks the same.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import random
 import shutil
@@ -34,12 +35,13 @@ from click.testing import CliRunner, Result
 from mdmem.cli import main
 from mdmem.store import writer
 from mdmem.store.load import load
-from mdmem.writing import apply_backfill
+from mdmem.writing import apply, apply_backfill
 from tests.helpers import GIT_ENV, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
 VERSIONS = ("base", "ours", "theirs")  # of continuity.md, for the merge driver
 MERGE_FILES = [f"{{repo}}/merge/{version}.md" for version in VERSIONS]
+UNCOMMITTED_LOG = "2026-11-01-090000-in-progress"
 
 # What runs after a failure or a crash. NEXT: any command recovers first, and this one
 # writes nothing itself, so the verdict is exact (old before the journal, new after it).
@@ -58,6 +60,8 @@ WRITE_COMMANDS = [
     pytest.param(["merge-driver", "--union", *MERGE_FILES], RERUN, id="merge-driver-union"),
     pytest.param(["hooks", "install"], RERUN, id="hooks-install"),
     pytest.param(["backfill"], NEXT, id="backfill"),
+    pytest.param(["session", "start", "--slug", "crash"], NEXT, id="session-start"),
+    pytest.param(["ref", "--helpful", "money-integer-minor-units"], NEXT, id="ref"),
 ]
 # The clock backfill names its log by, the same for every run of a trial.
 BACKFILL_STAMP = "2026-11-01-120000"
@@ -102,6 +106,10 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = {**os.environ, **GIT_ENV}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "memory"]):
         subprocess.run(["git", *args], cwd=repo, check=True, env=env, capture_output=True)
+    # The session in progress that `mdmem ref` writes to: not committed yet.
+    (repo / "memory" / "sessions" / f"{UNCOMMITTED_LOG}.md").write_text(
+        "# Session: in progress\n\n## Memory References\n", "utf-8"
+    )
     return repo
 
 
@@ -132,6 +140,10 @@ class Trial:
 @pytest.fixture
 def trial(pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Trial:
     monkeypatch.setattr(apply_backfill, "utc_stamp", lambda: BACKFILL_STAMP)
+    # `session start` names its log by the clock: the same name on every run.
+    monkeypatch.setattr(
+        apply, "utc_now", lambda: dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
+    )
     return Trial(pristine, tmp_path, monkeypatch)
 
 

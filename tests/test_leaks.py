@@ -70,6 +70,8 @@ COMMANDS = {
     "init": [["init"]],
     "hooks": [["hooks", "install"]],
     "backfill": [["backfill", "--dry-run"], ["backfill", "--json"], ["backfill"]],
+    "session": [["session"], ["session", "--json"]],
+    "ref": [["ref", "post-only-mutations"], ["ref", "--json", "--helpful", "webhook-fire-forget"]],
 }
 NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
 
@@ -269,3 +271,23 @@ def test_backfill_refuses_a_legacy_fact_holding_a_secret_and_prints_none(
 def test_every_command_is_covered() -> None:
     covered = {args[0] for runs in COMMANDS.values() for args in runs}
     assert set(main.commands) <= covered | set(NOT_ABOUT_MEMORY_TEXT)
+
+
+def test_the_write_commands_print_nothing_of_a_log_with_secrets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The current log holds every planted secret, and a password shaped like an id in
+    its Memory References: `session` shows the log's ids, `ref` writes to it, and
+    neither prints a secret."""
+    repo = build(tmp_path, in_session)
+    log = "memory/sessions/2026-01-07-100000.md"
+    git(repo, "rm", "-q", "--cached", log)
+    git(repo, "commit", "-q", "-m", "the log in progress is not committed yet")
+    with (repo / log).open("a", encoding="utf-8") as handle:
+        handle.write("- Helpful: post-only-mutations (password: tr0ub4dor-and-3)\n")
+    results = run_all(repo, monkeypatch, ["session", "ref"])
+    assert all(result.exit_code == 0 for result in results.values()), results
+    printed = "".join(result.stdout + result.stderr for result in results.values())
+    assert "tr0ub4dor-and-3" not in printed
+    assert "post-only-mutations" in results["session"].stdout
+    assert_no_value(results, CATEGORIES)

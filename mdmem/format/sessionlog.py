@@ -193,14 +193,51 @@ def _section(data: bytes, path: str) -> tuple[int, str] | None:
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
     check_conflict_markers(text, path)
+    span = _span(text)
+    if span is None:
+        return None
+    position, begin, end = span
+    return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
+
+
+def _span(text: str) -> tuple[int, int, int] | None:
+    """Offsets of the heading, of the line after it, and of the section's end."""
     fenced = fenced_blocks(text) if "```" in text or "~~~" in text else []
     position = _heading_position(text, fenced)
     if position < 0:
         return None
     begin = text.find("\n", position)
     begin = len(text) if begin < 0 else begin + 1
-    end = _next_heading(text, begin, fenced)
-    return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
+    return position, begin, _next_heading(text, begin, fenced)
+
+
+def references_span(lines: Sequence[str]) -> tuple[int, int] | None:
+    """(index of the `## Memory References` heading line, index of the line that ends the
+    section) in a log's lines, found as the scanner finds them; None without one.
+
+    The section ends at the next `#`/`##` heading outside a fence, or at the last line.
+    """
+    text = "".join(lines)
+    if REFERENCES_HEADING not in text:
+        return None
+    span = _span(text)
+    if span is None:
+        return None
+    position, _, end = span
+    last = len(lines) if end == len(text) else text.count("\n", 0, end)
+    return text.count("\n", 0, position), last
+
+
+def item_key(line: str) -> str | None:
+    """The lower-cased key of a line that opens a `- Key: ...` item of the section."""
+    item = _ITEM.match(line)
+    keyed = None if item is None else _KEYED.match(item[1])
+    return None if keyed is None else keyed[1].strip().lower()
+
+
+def id_tokens(text: str) -> list[str]:
+    """The id-shaped tokens of a text, in order, as the scanner finds them."""
+    return _TOKEN.findall(text)
 
 
 def _outside(line_start: int, fenced: Blocks) -> bool:

@@ -130,8 +130,8 @@ def retired_citation_findings(
         return []
     found = []
     for session in memory.sessions:
-        cited = [fact_id for fact_id in session.references if fact_id in retired]
-        if not cited:
+        cited = [i for i in session.references if i in retired and session.name > retired[i].since]
+        if not cited:  # the log is read only when it may hold such a citation
             continue
         exempt = {
             event.line for event in session.events if event.kind in {"superseded", "restored"}

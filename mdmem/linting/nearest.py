@@ -32,17 +32,20 @@ class Nearest:
 
     def __call__(self, token: str) -> str | None:
         if token not in self._cache:
-            self._cache[token] = self._search(token)
+            found = self.ranked(token, 1)
+            self._cache[token] = found[0] if found else None
         return self._cache[token]
 
-    def _search(self, token: str) -> str | None:
+    def ranked(self, token: str, count: int) -> list[str]:
+        """Up to `count` known ids within a typo of `token`, fewest edits first."""
         limit = typo_limit(token)
-        best: tuple[int, str] | None = None
+        best: list[tuple[int, str]] = []  # sorted; once full, its last sets the bound
         for candidate in self._candidates(token, limit):
-            distance = edit_distance(token, candidate, best[0] if best is not None else limit)
-            if distance is not None and (best is None or (distance, candidate) < best):
-                best = (distance, candidate)
-        return None if best is None else best[1]
+            bound = best[-1][0] if len(best) == count else limit
+            distance = edit_distance(token, candidate, bound)
+            if distance is not None and (len(best) < count or (distance, candidate) < best[-1]):
+                best = sorted([*best, (distance, candidate)])[:count]
+        return [candidate for _, candidate in best]
 
     def _candidates(self, token: str, limit: int) -> list[str]:
         grams = _bigrams(token)

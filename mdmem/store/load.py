@@ -140,7 +140,8 @@ def archive_paths(root: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.name.endswith(".md") and p.name != INDEX)
 
 
-def _optional(root: Path, relative: str) -> TextFile | None:
+def read_optional(root: Path, relative: str) -> TextFile | None:
+    """The memory's file at `relative`, or None when there is none."""
     path = root / relative
     if not path.exists() and not path.is_symlink():
         return None
@@ -167,7 +168,7 @@ def bulk_allocation() -> Iterator[None]:
 
 
 def _forward(root: Path, relative: str, parse: Callable[[TextFile], T], absent: T) -> T:
-    file = _optional(root, relative)
+    file = read_optional(root, relative)
     return absent if file is None else parse(file)
 
 
@@ -203,9 +204,9 @@ def load(
         continuity=continuity,
         archives=archives,
         sessions=sessions,
-        policy=parse_policy(_optional(root, POLICY)),
-        reviews=_optional(root, REVIEWS),
-        index=_optional(root, f"{ARCHIVE}/{INDEX}"),
+        policy=parse_policy(read_optional(root, POLICY)),
+        reviews=read_optional(root, REVIEWS),
+        index=read_optional(root, f"{ARCHIVE}/{INDEX}"),
         blocked=_forward(root, BLOCKED, parse_blocked, ()) if forward_layer else (),
         vision=_forward(root, VISION, parse_vision, None) if forward_layer else None,
     )

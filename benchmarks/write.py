@@ -1,0 +1,163 @@
+"""Time the write path's commands against `mdmem --version`, at growing numbers of sessions.
+
+    python benchmarks/write.py [--sizes 1000,10000,100000] [--repeat 7] [--json OUT.json]
+
+Agents call `mdmem session start` and `mdmem ref` many times a session, so each must cost
+little more than starting the program, whatever the number of session logs. Per size,
+the reviewed tree of `generate.py` (kept under benchmarks/out/write/, not regenerated
+when mdmem's code changes: these commands read no log but the current one) is copied
+into a scratch git repository and committed, and an uncommitted log is added, named
+just after the newest committed one: the generated ledger runs years past today's date
+at 10,000 logs and more, so a log named by the clock would not be the newest, as it is
+in a real repository. Then each round runs, each in a fresh process with the working
+tree's mdmem:
+
+- `version`: `mdmem --version`, the yardstick;
+- `session_start`: `mdmem session start --slug bench` (a new log every round);
+- `ref`: `mdmem ref ID`, a live id not cited yet this round, so that it writes;
+- `ref_again`: the same again, which finds it there and writes nothing;
+- `session`: `mdmem session`, which shows the current log.
+
+The table gives each command's median wall time over the rounds and, in brackets, its
+ratio to the median of `version`. The issue's target: `session start` and `ref` within
+3x `version` at 10,000 sessions, and flat from 1,000 to 100,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import run  # the runner beside this script: trees, timing, the version
+
+OUT = run.OUT / "write"
+DEFAULT_SIZES = "1000,10000,100000"
+LIVE_TIERS = ("core", "active", "working", "archive-candidate")
+_FOOTER = re.compile(r"<!-- id: ([a-z0-9.-]+) \|[^\n]*?\btier: ([a-z-]+)")
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@mdmem.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@mdmem.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+# name -> (repository, the round's id) -> the mdmem arguments; run in this order each round.
+COMMANDS: dict[str, Callable[[Path, str], list[str]]] = {
+    "version": lambda repo, fact_id: ["--version"],
+    "session_start": lambda repo, fact_id: [
+        "session",
+        "start",
+        "--root",
+        str(repo),
+        "--slug",
+        "bench",
+    ],
+    "ref": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
+    "ref_again": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
+    "session": lambda repo, fact_id: ["session", "--root", str(repo)],
+}
+
+
+def live_ids(memory: Path) -> list[str]:
+    """The ids of continuity's live facts, in file order."""
+    text = (memory / "continuity.md").read_text("utf-8")
+    return [match[1] for match in _FOOTER.finditer(text) if match[2] in LIVE_TIERS]
+
+
+def committed_repository(memory: Path, scratch: Path) -> Path:
+    """A git repository holding a copy of the memory, all of it committed."""
+    repo = scratch / "repo"
+    shutil.copytree(memory, repo / "memory", copy_function=shutil.copyfile)
+    env = {**os.environ, **GIT_ENV}
+    # No automatic gc: on thousands of new objects it would run in the background, beside
+    # the timed commands.
+    for args in (["init", "-q", "-b", "main"], ["config", "gc.auto", "0"], ["add", "-A"],
+                 ["commit", "-q", "-m", "memory"]):  # fmt: skip
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    # The session in progress, newest of all: the generated ledger may run past today's
+    # date, where a log `session start` names by the clock would not be the newest.
+    sessions = repo / "memory" / "sessions"
+    newest = max(name[:-3] for name in os.listdir(sessions) if name.endswith(".md"))
+    template = (run.REPOSITORY / "templates" / "session.md").read_text("utf-8")
+    (sessions / f"{newest}-bench.md").write_text(template.replace("{title}", "bench"), "utf-8")
+    return repo
+
+
+def measure(repo: Path, ids: list[str], repeat: int) -> dict[str, list[float]]:
+    """Seconds per command over the rounds; each round cites a new id."""
+    seconds: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    env = run.NEW.environment(repo.parent / "cache", ())
+    for round_number in range(repeat):
+        fact_id = ids[round_number % len(ids)]
+        for name, arguments in COMMANDS.items():
+            timed = run.timed(run.mdmem(*arguments(repo, fact_id)), env, run.NEW.root)
+            if timed.exit_code != 0:
+                raise SystemExit(f"{name} exited {timed.exit_code}:\n{timed.stderr}")
+            seconds[name].append(timed.seconds)
+            run.progress(f"  round {round_number + 1}: {name} {timed.seconds:.3f}s")
+    return seconds
+
+
+def table(results: dict[str, dict[str, list[float]]]) -> str:
+    """One row per size (`SESSIONS:FACTS`): each command's median, and its ratio to version."""
+    header = ["sessions", "facts", *(f"{name} s" for name in COMMANDS)]
+    rows = [header, ["---:"] * len(header)]
+    for size, seconds in results.items():
+        yardstick = statistics.median(seconds["version"])
+        row = size.split(":")
+        for name in COMMANDS:
+            median = statistics.median(seconds[name])
+            ratio = "" if name == "version" else f" (x{median / yardstick:.1f})"
+            row.append(f"{median:.3f}{ratio}")
+        rows.append(row)
+    return "\n".join("| " + " | ".join(row) + " |" for row in rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--sizes", default=DEFAULT_SIZES, help=f"session counts (default {DEFAULT_SIZES})"
+    )
+    parser.add_argument("--repeat", type=int, default=7, help="rounds per size (default 7)")
+    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument(
+        "--json", type=Path, default=OUT / "results.json", help="where to write every time"
+    )
+    parser.add_argument(
+        "--trees", type=Path, default=OUT, help="where the generated trees are kept"
+    )
+    args = parser.parse_args(argv)
+    run.prepare(run.NEW)
+    results: dict[str, dict[str, list[float]]] = {}
+    for sessions, facts in run.parse_sizes(args.sizes):
+        memory, made = run.cached_memory(
+            sessions, facts, args.seed, run.REVIEWED, args.trees, by_code=False
+        )
+        if made is not None:
+            run.progress(f"generated {sessions} sessions in {made.seconds:.1f}s")
+        with tempfile.TemporaryDirectory(
+            prefix="mdmem-bench-write-", ignore_cleanup_errors=True
+        ) as scratch:
+            repo = committed_repository(memory, Path(scratch))
+            run.progress(f"size {sessions}: committed {sessions} logs")
+            results[f"{sessions}:{facts}"] = measure(repo, live_ids(memory), args.repeat)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"seconds": results}, indent=2, sort_keys=True) + "\n")
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

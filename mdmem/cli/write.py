@@ -1,0 +1,147 @@
+"""The agent's write path: `mdmem session [start]` and `mdmem ref`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+
+if TYPE_CHECKING:
+    from mdmem.writing.apply import SessionLog
+
+F = TypeVar("F", bound=Callable[..., Any])
+SESSION_VARIABLE = "MDMEM_SESSION"
+
+
+def session_option(func: F) -> F:
+    return click.option(
+        "--session",
+        "named",
+        metavar="PATH|STEM",
+        envvar=SESSION_VARIABLE,
+        show_envvar=True,
+        help="The session log (a stem, file name or path). Default: the newest log git "
+        "has not committed.",
+    )(func)
+
+
+def named_by() -> str:
+    """What named the session: the option, or the variable (click reads it for --session)."""
+    source = click.get_current_context().get_parameter_source("named")
+    return SESSION_VARIABLE if source == click.core.ParameterSource.ENVIRONMENT else "--session"
+
+
+def echo_json(payload: dict[str, Any]) -> None:
+    click.echo(json.dumps(payload, indent=2, sort_keys=True))
+
+
+@main.group(invoke_without_command=True)
+@root_option
+@json_option
+@session_option
+@click.pass_context
+@handles_errors
+def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | None) -> None:
+    """Show the current session log: the newest one git has not committed yet (or the one
+    --session or MDMEM_SESSION names), and what its Memory References hold so far.
+
+    `mdmem session start` begins a new one.
+
+    Example: mdmem session --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from mdmem.writing.apply import citations, current_session
+
+    log = current_session(resolve_root(root), named or None, named_by())
+    found = citations(log)
+    if as_json:
+        events = [[event.kind, list(event.ids), event.new_id] for event in found.events]
+        echo_json({**_log_fields(log), "references": list(found.references), "events": events})
+        return
+    click.echo(f"{log.display} ({log.source})")
+    click.echo(f"  references: {', '.join(found.references) or '(none)'}")
+    for event in found.events:
+        successor = f" → {event.new_id}" if event.new_id else ""
+        click.echo(f"  {event.kind.capitalize()}: {', '.join(event.ids)}{successor}")
+
+
+@session.command("start")
+@click.option("--slug", default=None, help="A name after the timestamp: kebab-case words.")
+@root_option
+@json_option
+@handles_errors
+def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
+    """Start a session: create its log from the template and print its path.
+
+    The log is memory/sessions/YYYY-MM-DD-HHMMSS[-slug].md, named by the UTC time; it
+    holds a title, ## Summary, an empty ## Memory References and ## Next steps. An
+    existing log is never replaced: when the name is taken, the next free second is
+    used. The new log is the current session until it is committed.
+
+    Example: mdmem session start --slug refunds-queue
+    """
+    from mdmem.writing.apply import start_session
+
+    log = start_session(resolve_root(root), slug)
+    if as_json:
+        echo_json(_log_fields(log))
+        return
+    click.echo(f"Started {log.display}")
+
+
+KEYS = ("created", "reactivated", "helpful", "harmful")
+
+
+@main.command()
+@click.argument("ids", nargs=-1, required=True, metavar="ID...")
+@click.option("--created", is_flag=True, help="Record `Created:` (a fact this session added).")
+@click.option("--reactivated", is_flag=True, help="Record `Reactivated:` (brought back).")
+@click.option("--helpful", is_flag=True, help="Record `Helpful:` (it saved you time).")
+@click.option("--harmful", is_flag=True, help="Record `Harmful:` (following it cost you).")
+@session_option
+@root_option
+@json_option
+@handles_errors
+def ref(
+    ids: tuple[str, ...], named: str | None, root: Path | None, as_json: bool, **flags: bool
+) -> None:
+    """Cite facts in the current session log's ## Memory References (`Referenced:` unless
+    a flag names another line). One line per key; an id already there is not added twice.
+
+    Refuses, writing nothing, an id no fact in continuity, the archive or vision has
+    (naming the nearest known ids), a superseded id (naming its successor), a blocked
+    one (with its reason), and a log git has committed.
+
+    Example: mdmem ref post-only-mutations webhook-fire-forget
+    """
+    from mdmem.writing.apply import reference
+
+    chosen = [key for key in KEYS if flags[key]]
+    if len(chosen) > 1:
+        raise click.UsageError(f"give one of --{', --'.join(KEYS)}, not {len(chosen)}")
+    key = chosen[0] if chosen else "referenced"
+    done = reference(resolve_root(root), ids, key, named or None, named_by())
+    if as_json:
+        echo_json(
+            {
+                **_log_fields(done.log),
+                "key": done.key,
+                "added": list(done.added),
+                "already": list(done.already),
+            }
+        )
+        return
+    line = f"{done.key.capitalize()}: {', '.join(done.added)}" if done.added else "nothing added"
+    note = f" (already there: {', '.join(done.already)})" if done.already else ""
+    click.echo(f"{done.log.display}: {line}{note}")
+
+
+def _log_fields(log: SessionLog) -> dict[str, Any]:
+    return {"session": log.stem, "path": log.display, "file": str(log.path), "source": log.source}

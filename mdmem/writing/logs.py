@@ -1,0 +1,110 @@
+"""Session logs the write path makes and finds: new names, the template, the current log.
+
+Pure: the clock's reading, the folder's listing and what git has committed come in as
+values. A log's name is `YYYY-MM-DD-HHMMSS[-slug].md` in UTC (SPEC §2); a new log
+never replaces one, so a name already taken moves to the next free second.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from mdmem.errors import MdmemError, ParseError
+from mdmem.format.sessionlog import parse_session_name, session_stem
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SLUG_RULE = "lowercase letters, digits and single hyphens, like api-refunds"
+TITLE_MARK = "{title}"
+UNTITLED = "untitled"
+FREE_SECONDS = 60  # seconds after the clock's one a new log may take before giving up
+NEWEST_FIRST = 16  # logs asked about at once when looking for the current one
+
+START = "'mdmem session start [--slug S]'"
+NO_SESSION = (
+    "no current session: every session log is committed, or there is none; start one "
+    f"with {START}, or name one with --session or MDMEM_SESSION"
+)
+NO_SUCH_LOG = f"no such session log; start one with {START}"
+COMMITTED_LOG = (
+    f"committed to git, and a committed log is never edited; start a new one with {START}"
+)
+
+
+def check_slug(slug: str) -> str:
+    if not SLUG.match(slug):
+        raise MdmemError(f"slug {slug!r} must be {SLUG_RULE}")
+    return slug
+
+
+def log_stem(moment: dt.datetime, slug: str | None) -> str:
+    """The stem of a log started at `moment` (converted to UTC)."""
+    stamp = moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%d-%H%M%S")
+    return f"{stamp}-{slug}" if slug else stamp
+
+
+def free_stem(moment: dt.datetime, slug: str | None, taken: Callable[[str], bool]) -> str:
+    """The first stem from `moment` on, a second at a time, that no log has yet."""
+    for offset in range(FREE_SECONDS):
+        stem = log_stem(moment + dt.timedelta(seconds=offset), slug)
+        if not taken(stem):
+            return stem
+    raise MdmemError(
+        f"every log name of the {FREE_SECONDS} seconds from {log_stem(moment, slug)} is "
+        "taken; give another --slug"
+    )
+
+
+def log_text(template: str, slug: str | None) -> str:
+    """A new log from the template: its title the slug's words, or `untitled`."""
+    return template.replace(TITLE_MARK, slug.replace("-", " ") if slug else UNTITLED)
+
+
+def named_stem(value: str) -> str:
+    """The stem a `--session` / MDMEM_SESSION value names: a stem, a file name or a path."""
+    stem = session_stem(value.strip().replace("\\", "/"))
+    parse_session_name(stem + ".md", value)
+    return stem
+
+
+def current(
+    filenames: Sequence[str], committed: Callable[[Sequence[str] | None], frozenset[str]]
+) -> str | None:
+    """The current session: the stem of the newest log whose file name `committed` (file
+    names, or None for the whole folder -> those HEAD holds) leaves out; None when every
+    log is committed.
+
+    Only the newest few names are asked about first; the whole folder, in one listing
+    of HEAD's tree, only when all of them are committed (then there is most likely no
+    current session at all). Names that are no session log's are passed over (lint
+    reports them).
+
+    Stems sort in ledger order as text, and file names nearly so: `X-slug.md` sorts
+    before `X.md` (`-` before `.`), though stem X comes first. So the few names are the
+    newest by file name, put in stem order; the one found is the newest log unless the
+    names left out may hold logs that extend its stem, which then all get looked at.
+    """
+    first = heapq.nlargest(NEWEST_FIRST, filenames)
+    found = committed(first)
+    stem = _first_log(sorted((n for n in first if n not in found), key=_stem, reverse=True))
+    if len(filenames) <= NEWEST_FIRST or (stem is not None and not min(first).startswith(stem)):
+        return stem
+    uncommitted = set(filenames) - committed(None)
+    return _first_log(sorted(uncommitted, key=_stem, reverse=True))
+
+
+def _stem(filename: str) -> str:
+    return filename[:-3] if filename.endswith(".md") else filename
+
+
+def _first_log(filenames: Iterable[str]) -> str | None:
+    """The stem of the first of the file names that is a session log's."""
+    for filename in filenames:
+        if filename.endswith(".md"):
+            try:
+                return parse_session_name(filename, filename).stem
+            except ParseError:
+                continue
+    return None
