@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -12,12 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.cli import main
+from mdmem.format.document import parse_document
 from mdmem.format.words import normalised_tokens
 from mdmem.reading import sources
 from mdmem.reading.context import estimate_tokens, plan_context, render_markdown
-from mdmem.reading.entries import Entry
+from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.ranking import fact_score, make_query, may_match, rank
 from mdmem.reading.scope import in_scope
+from mdmem.store.files import read
 from tests.reading_memory import write_memory
 
 
@@ -364,3 +367,73 @@ def test_show_and_context_commands(memory: Path) -> None:
     )
     assert as_json["dropped"] > 0 and as_json["core"][0]["id"] == "signed-webhooks"
     assert as_json["cite"].startswith("mdmem ref signed-webhooks")
+
+
+# --- the index gives rank's answer ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "options"),
+    [
+        pytest.param("webhook retries", {}, id="plain"),
+        pytest.param("auth retry signing", {"limit": 2}, id="limit"),
+        pytest.param("webhook", {"tier": "active"}, id="tier"),
+        pytest.param("pydantic api", {"path": "docs/a.md"}, id="scoped_away"),
+        pytest.param("payloads", {}, id="archive_and_superseded"),
+    ],
+)
+def test_lookup_through_the_index_ranks_as_rank_does(
+    memory: Path, query: str, options: dict[str, Any]
+) -> None:
+    documents = [
+        parse_document(read(path, sources.display(memory, path)), unique_ids=False)
+        for path in sources.documents(memory)
+    ]
+    facts = [entry for document in documents for entry in entries_of(document)]
+    expected = rank(facts, make_query(query), **options)
+    for _ in range(2):  # cold, then from the cache
+        found = sources.lookup(
+            memory, query, tier=options.get("tier"), path=options.get("path"),
+            limit=options.get("limit"),
+        ).ranking  # fmt: skip
+        assert found == expected
+
+
+# --- status --------------------------------------------------------------------------------
+
+
+def test_status_counts_lint_only_while_nothing_changed(memory: Path) -> None:
+    runner = CliRunner()
+    first = runner.invoke(main, ["status", "--root", str(memory)])
+    assert first.exit_code == 0, first.output
+    assert first.output.splitlines()[:3] == [
+        "session: memory/sessions/2026-01-10-100000.md (newest uncommitted log)",
+        "last review: through 2026-01-08-100000; 2 session logs since (review_every: 3): "
+        "no review due",
+        "lint: not run since the memory changed; run `mdmem lint` (or status --lint)",
+    ]
+    assert "memory/continuity.md:33  webhook-queue-thread  Decide whether" in first.output
+    runner.invoke(main, ["lint", "--root", str(memory)])
+    data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
+    assert data["lint"] == {"current": True, "errors": 1, "warnings": 0}
+    assert data["review_due"] is False and data["since_review"] == 2
+    assert [thread["id"] for thread in data["open_threads"]] == ["webhook-queue-thread"]
+    (memory / "sessions" / "2026-01-11-100000.md").write_text("# New\n", encoding="utf-8")
+    data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
+    assert data["lint"]["current"] is False
+    assert data["review_due"] is True and data["since_review"] == 3
+    assert data["session"] == "memory/sessions/2026-01-11-100000.md"
+    now = json.loads(
+        runner.invoke(main, ["status", "--lint", "--json", "--root", str(memory)]).output
+    )
+    assert now["lint"]["current"] is True and now["lint"]["errors"] == 1
+
+
+def test_status_without_a_session_and_with_a_named_one(tmp_path: Path) -> None:
+    memory = write_memory(tmp_path, logs=[])
+    result = CliRunner().invoke(main, ["status", "--root", str(memory)])
+    assert result.exit_code == 0
+    assert result.output.startswith("session: (none: run `mdmem session start`)")
+    assert "0 session logs since" in result.output
+    named = CliRunner().invoke(main, ["status", "--session", "nope", "--root", str(memory)])
+    assert named.exit_code == 3

@@ -1,17 +1,44 @@
-"""`mdmem lookup`, `mdmem show` and `mdmem context`: finding and serving the memory."""
+"""`mdmem lookup`, `show`, `context` and `status`: finding and serving the memory."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.write import named_by, session_option
 from mdmem.format.footer import TIERS
 
 _PATH_HELP = "Leave out facts whose `scope` glob does not match this file (src/api/x.py)."
+
+
+def _print(lines: list[str] | str, as_json: object = None) -> None:
+    """Print the memory's text, every secret in it masked: these commands show what the
+    files hold, and a secret pasted into a fact or a log must not reach a terminal or an
+    agent's context (the review refuses to write it; lint reports it)."""
+    from mdmem.safety.secrets import redact
+
+    if as_json is not None:
+        click.echo(json.dumps(_masked(as_json, redact), indent=2))
+    else:
+        text = "\n".join(lines) if isinstance(lines, list) else lines.removesuffix("\n")
+        if text:
+            click.echo(redact(text))
+
+
+def _masked(value: object, redact: Callable[[str], str]) -> object:
+    """Each string of a JSON value masked, before JSON escapes any of its characters."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: _masked(item, redact) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item, redact) for item in value]
+    return value
 
 
 @main.command()
@@ -39,11 +66,7 @@ def lookup(
     found = run_lookup(
         resolve_root(root), query, sessions=sessions, tier=tier, path=path, limit=limit
     )
-    if as_json:
-        click.echo(json.dumps(found.as_dict(), indent=2))
-    else:
-        for line in found.render():
-            click.echo(line)
+    _print(found.render(), found.as_dict() if as_json else None)
     if not (found.ranking.hits or found.ranking.superseded or found.lines):
         raise SystemExit(1)
 
@@ -68,11 +91,7 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
     from mdmem.reading.sources import show as run_show
 
     shown = run_show(resolve_root(root), fact_id, as_of)
-    if as_json:
-        click.echo(json.dumps(history.as_dict(shown), indent=2))
-    else:
-        for line in history.render(shown):
-            click.echo(line)
+    _print(history.render(shown), history.as_dict(shown) if as_json else None)
 
 
 @main.command()
@@ -105,6 +124,38 @@ def context(
 
     planned = run_context(resolve_root(root), task, path=path, budget=budget)
     if output == "json":
-        click.echo(json.dumps(as_json(planned), indent=2))
+        _print([], as_json(planned))
     else:
-        click.echo(render_markdown(planned), nl=False)
+        _print(render_markdown(planned))
+
+
+@main.command()
+@root_option
+@json_option
+@session_option
+@click.option("--lint", "run_lint", is_flag=True, help="Run lint now for its counts (slower).")
+@handles_errors
+def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) -> None:
+    """Where things stand: the current session log, sessions since the last review and
+    whether one is due, lint's counts (from the last lint while nothing changed), the
+    open threads.
+
+    Example: mdmem status --json
+    """
+    from mdmem.errors import MdmemError
+    from mdmem.reading import status as status_module
+    from mdmem.reading.sources import status as run_status
+    from mdmem.writing.apply import current_session
+
+    found = resolve_root(root)
+    session: str | None
+    source: str | None
+    try:
+        log = current_session(found, named or None, named_by())
+        session, source = log.display, log.source
+    except MdmemError:
+        if named:
+            raise  # a log named by --session or MDMEM_SESSION must be there
+        session = source = None
+    state = run_status(found, session, source, run_lint=run_lint)
+    _print(status_module.render(state), status_module.as_dict(state) if as_json else None)

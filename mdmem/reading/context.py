@@ -16,6 +16,7 @@ one listed last), and the output says how many; core facts are never dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -184,13 +185,8 @@ def render_markdown(context: Context) -> str:
 
 
 def _longest_run(lines: list[str], char: str) -> int:
-    longest = 0
-    for line in lines:
-        run = 0
-        for found in line:
-            run = run + 1 if found == char else 0
-            longest = max(longest, run)
-    return longest
+    runs = re.findall(re.escape(char) + "+", "\n".join(lines))
+    return max(map(len, runs), default=0)
 
 
 def as_json(context: Context) -> dict[str, Any]:

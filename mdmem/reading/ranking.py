@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -164,12 +163,10 @@ def log_hits(path: str, session: str, text: str, query: Query) -> list[LineHit]:
     )
     if not positions:
         return []
-    lines = text.split("\n")
-    starts = [0]  # of the lowercase text's lines: lowercasing may change a line's length
-    for line in lowered.split("\n")[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    lines = text.split("\n")  # the lowercase text has the same lines, maybe not lengths
     hits = []
-    for number in sorted({bisect_right(starts, position) - 1 for position in positions}):
+    numbers = {lowered.count("\n", 0, position) for position in positions}
+    for number in sorted(numbers):
         line = lines[number].rstrip("\r")
         score = word_points(query, _words(line)) * SESSION_WEIGHT
         if score:
@@ -202,18 +199,18 @@ class Found:
     ranking: Ranking
     lines: tuple[LineHit, ...]  # session log lines, with --sessions
 
-    def render(self, width: int = 100) -> list[str]:
+    def render(self) -> list[str]:
         """`path:line  id  tier  text` per hit, grep's way; a superseded fact names its
         successor; log lines name their session."""
-        out = [_line(hit.entry, hit.entry.tier, width) for hit in self.ranking.hits]
+        out = [_line(hit.entry, hit.entry.tier) for hit in self.ranking.hits]
         if self.ranking.superseded:
             out += ["", "Superseded (do not follow; the successor holds):"]
             for hit in self.ranking.superseded:
                 successor = hit.entry.get("superseded-by") or "(invalidated)"
-                out.append(_line(hit.entry, f"superseded → {successor}", width))
+                out.append(_line(hit.entry, f"superseded → {successor}"))
         if self.lines:
             out += ["", "Session logs:"]
-            out += [f"{hit.path}:{hit.line}  {hit.session}  session  {_cut(hit.text, width)}"
+            out += [f"{hit.path}:{hit.line}  {hit.session}  session  {hit.text}"
                     for hit in self.lines]  # fmt: skip
         return out
 
@@ -231,12 +228,8 @@ class Found:
         }
 
 
-def _line(entry: Entry, tier: str, width: int) -> str:
-    return f"{entry.path}:{entry.line}  {entry.id}  {tier}  {_cut(entry.text, width)}"
-
-
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _line(entry: Entry, tier: str) -> str:
+    return f"{entry.path}:{entry.line}  {entry.id}  {tier}  {entry.text}"
 
 
 def _hit_dict(hit: Hit) -> dict[str, Any]:

@@ -13,6 +13,7 @@ modules (`ranking`, `history`, `context`, `status`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,11 +43,12 @@ from mdmem.reading.index import (
     rank_indexes,
 )
 from mdmem.reviewing.stamps import last_review_through
-from mdmem.store import cache
+from mdmem.store import cache, workers
 from mdmem.store.files import read, read_bytes
 
 if TYPE_CHECKING:
     from mdmem.reading import history
+    from mdmem.reading.status import Status
 
 ENTRIES_CACHE = "entries"
 
@@ -120,12 +122,24 @@ def lookup(
     lines: list[ranking.LineHit] = []
     if sessions:
         folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
-        for name, filename in _log_names(root):
-            data = read_bytes(os.path.join(folder, filename), prefix + filename)
-            text = data.decode("utf-8", "replace")
-            lines += ranking.log_hits(prefix + filename, name, text, query)
+        jobs = [
+            (os.path.join(folder, file), prefix + file, stem) for stem, file in _log_names(root)
+        ]
+        work = functools.partial(_log_job, query)
+        # On two cores a helper process searches half of the logs (mdmem.store.workers).
+        with workers.Shared(work, jobs, 0.5) as shared:
+            found = shared.results([work(job) for job in shared.own])
+        for (_, shown, stem), rows in zip(jobs, found, strict=True):
+            lines += [ranking.LineHit(shown, line, stem, text, score) for line, text, score in rows]
     ordered = ranking.sorted_line_hits(lines)
     return ranking.Found(query, ranked, tuple(ordered[:limit]))
+
+
+def _log_job(query: ranking.Query, job: tuple[str, str, str]) -> list[list[Any]]:
+    """One log's hits as plain values, which a helper process sends back."""
+    path, shown, stem = job
+    text = read_bytes(path, shown).decode("utf-8", "replace")
+    return [[hit.line, hit.text, hit.score] for hit in ranking.log_hits(shown, stem, text, query)]
 
 
 def _log_names(root: Path) -> list[tuple[str, str]]:
@@ -133,12 +147,13 @@ def _log_names(root: Path) -> list[tuple[str, str]]:
     folder = root / SESSIONS
     if not folder.is_dir():
         return []
-    files = sorted((name for name in os.listdir(folder) if name.endswith(".md")), key=_stem)
-    return [(_stem(name), name) for name in files]
+    return [(stem, stem + ".md") for stem in _stems(folder)]
 
 
-def _stem(filename: str) -> str:
-    return filename[:-3]
+def _stems(folder: Path, after: str | None = None) -> list[str]:
+    """The stems of the folder's logs (those after `after`), sorted: ledger order."""
+    stems = (name[:-3] for name in os.listdir(folder) if name.endswith(".md"))
+    return sorted(stems if after is None else (stem for stem in stems if stem > after))
 
 
 def _names(root: Path) -> list[SessionName]:
@@ -255,8 +270,9 @@ def pending_names(root: Path, continuity: Document) -> tuple[str | None, list[Se
     """(the last review's through-session, the logs after it): what the footers do not
     count yet."""
     through = last_review_through(continuity, _optional(root, REVIEWS))
-    stems = [(stem, name) for stem, name in _log_names(root) if through is None or stem > through]
-    later = parse_session_names([name for _, name in stems], f"{root.name}/{SESSIONS}/")
+    folder = root / SESSIONS
+    stems = _stems(folder, through) if folder.is_dir() else []
+    later = parse_session_names([stem + ".md" for stem in stems], f"{root.name}/{SESSIONS}/")
     return through, later
 
 
@@ -293,3 +309,30 @@ def _blocked(root: Path, continuity: Document) -> frozenset[str]:
 
     near = {fact.id for _, fact, _ in blocked_facts([continuity], blocked)}
     return frozenset(near | {entry.fact_id for entry in blocked})
+
+
+# --- status ------------------------------------------------------------------------------
+
+
+def status(
+    root: Path, session: str | None, session_source: str | None, *, run_lint: bool = False
+) -> Status:
+    """The memory's state for `mdmem status`; the current session is the write path's to
+    find (`mdmem.writing.apply.current_session`), and is given. `run_lint`: lint now."""
+    from mdmem.reading.status import Status
+
+    continuity = _continuity(root)
+    through, later = pending_names(root, continuity)
+    policy = parse_policy(_optional(root, POLICY))
+    if run_lint:
+        from mdmem.linting.run import lint
+
+        found = lint(root)
+        errors = sum(1 for item in found if item.is_error)
+        counts: tuple[int, int] | None = (errors, len(found) - errors)
+    else:
+        counts = cache.lint_counts(root)
+    threads = tuple(entry for entry in entries_of(continuity) if entry.open_thread)
+    return Status(
+        session, session_source, through, len(later), policy.review_every, threads, counts
+    )
