@@ -13,7 +13,6 @@ modules (`ranking`, `history`, `context`, `status`).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,7 +42,7 @@ from mdmem.reading.index import (
     rank_indexes,
 )
 from mdmem.reviewing.stamps import last_review_through
-from mdmem.store import cache, workers
+from mdmem.store import cache
 from mdmem.store.files import read, read_bytes
 
 if TYPE_CHECKING:
@@ -70,25 +69,36 @@ def indexes(root: Path) -> list[Index]:
     stored = cache.load(root, ENTRIES_CACHE).get("files")
     known: dict[str, Any] = stored if isinstance(stored, dict) else {}
     fresh: dict[str, Any] = {}
-    found: list[Index] = []
+    found: dict[str, Index] = {}
+    stale: list[tuple[str, str]] = []
     for path in documents(root):
         shown = display(root, path)
         stat = os.lstat(path)
         stamp = [stat.st_size, stat.st_mtime_ns]
         entry = known.get(shown)
-        index = None
+        fresh[shown] = {"stamp": stamp}
         if isinstance(entry, dict) and entry.get("stamp") == stamp:
             try:
-                index = from_payload(shown, entry["index"])
+                found[shown] = from_payload(shown, entry["index"])
+                continue
             except (KeyError, TypeError, ValueError):
-                index = None
-        if index is None:
-            index = index_of(parse_document(read(path, shown), unique_ids=False))
-        found.append(index)
-        fresh[shown] = {"stamp": stamp, "index": index.payload()}
+                pass
+        stale.append((str(path), shown))
+    # No helper process (mdmem.store.workers) here, nor for --sessions: on this shared
+    # two-core machine, at 10,000 facts and logs, each was slower with one.
+    for path_text, shown in stale:
+        found[shown] = from_payload(shown, _index_job((path_text, shown)))
+    for shown, index in found.items():
+        fresh[shown]["index"] = index.payload()
     if fresh != known:
         cache.save(root, ENTRIES_CACHE, {"files": fresh})
-    return found
+    return [found[shown] for shown in fresh]
+
+
+def _index_job(job: tuple[str, str]) -> dict[str, Any]:
+    """One document's index, as the cache keeps it."""
+    path, shown = job
+    return index_of(parse_document(read(Path(path), shown), unique_ids=False)).payload()
 
 
 class _Lines:
@@ -122,24 +132,12 @@ def lookup(
     lines: list[ranking.LineHit] = []
     if sessions:
         folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
-        jobs = [
-            (os.path.join(folder, file), prefix + file, stem) for stem, file in _log_names(root)
-        ]
-        work = functools.partial(_log_job, query)
-        # On two cores a helper process searches half of the logs (mdmem.store.workers).
-        with workers.Shared(work, jobs, 0.5) as shared:
-            found = shared.results([work(job) for job in shared.own])
-        for (_, shown, stem), rows in zip(jobs, found, strict=True):
-            lines += [ranking.LineHit(shown, line, stem, text, score) for line, text, score in rows]
+        for stem, file in _log_names(root):
+            data = read_bytes(os.path.join(folder, file), prefix + file)
+            text = data.decode("utf-8", "replace")
+            lines += ranking.log_hits(prefix + file, stem, text, query)
     ordered = ranking.sorted_line_hits(lines)
     return ranking.Found(query, ranked, tuple(ordered[:limit]))
-
-
-def _log_job(query: ranking.Query, job: tuple[str, str, str]) -> list[list[Any]]:
-    """One log's hits as plain values, which a helper process sends back."""
-    path, shown, stem = job
-    text = read_bytes(path, shown).decode("utf-8", "replace")
-    return [[hit.line, hit.text, hit.score] for hit in ranking.log_hits(shown, stem, text, query)]
 
 
 def _log_names(root: Path) -> list[tuple[str, str]]:
