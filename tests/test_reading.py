@@ -437,3 +437,24 @@ def test_status_without_a_session_and_with_a_named_one(tmp_path: Path) -> None:
     assert "0 session logs since" in result.output
     named = CliRunner().invoke(main, ["status", "--session", "nope", "--root", str(memory)])
     assert named.exit_code == 3
+
+
+def test_context_serves_the_vision_as_core_and_counts_votes_since_the_review(
+    memory: Path,
+) -> None:
+    (memory / "vision.md").write_text(
+        "# Vision\n\n## North Star\n\n> Every webhook reaches its tenant exactly once.\n"
+        "> <!-- id: vision-exactly-once | created: 2025-11-01 -->\n",
+        encoding="utf-8",
+    )
+    for day in ("11", "12", "13"):  # three votes after the last review, one per log
+        log = memory / "sessions" / f"2026-01-{day}-100000.md"
+        log.write_text("# S\n\n## Memory References\n- Harmful: export-csv-tenant\n")
+    shown = sources.context(memory, None)
+    core = [item.entry.id for item in shown.items if item.section == "core"]
+    assert core == ["signed-webhooks", "vision-exactly-once"]
+    assert "export-csv-tenant" not in shown.ids  # 0 helpful, 4 harmful since: deprecated
+    assert [entry.id for entry, _, _ in shown.warnings] == [
+        "redis-payload-cache",
+        "export-csv-tenant",
+    ]
