@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from mdmem.format.document import Document
@@ -149,12 +150,9 @@ def count(index: Index) -> int:
 
 
 def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    position = text.find("\n")
-    while position >= 0:
-        starts.append(position + 1)
-        position = text.find("\n", position + 1)
-    return starts
+    """The offset of each line's first character (and one past the end)."""
+    lengths = accumulate(map(len, text.split("\n")), initial=0)
+    return [total + number for number, total in enumerate(lengths)]
 
 
 def _occurrences(text: str, starts: list[int], word: str, *, exact_only: bool) -> dict[int, bool]:

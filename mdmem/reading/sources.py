@@ -1,13 +1,13 @@
 """The reading commands' I/O: each reads what it needs and no more, then asks the pure
 modules (`ranking`, `history`, `context`, `status`).
 
-- lookup and context never read the session logs but the few the last review has not
-  read (`pending`); `lookup --sessions` reads each log once, and parses only the lines
-  that may match.
+- lookup reads no session log; context and status read only the few the last review
+  has not read (`pending_names`); `lookup --sessions` reads each log once, and
+  normalises only the lines that may match.
 - show reads every log's bytes to find those that name the fact, and scans only those.
-- The facts of `continuity.md` and of each archive file are kept in a cache
-  (`mdmem.store.cache`, kind `entries`) while the file keeps its size and modification
-  time: after a review rewrote the archive, the first command parses it again.
+- lookup's index of `continuity.md` and of each archive file (`mdmem.reading.index`) is
+  kept in a cache (`mdmem.store.cache`, kind `entries`) while the file keeps its size
+  and modification time: after a review rewrote a file, the next lookup parses it again.
 """
 
 from __future__ import annotations
@@ -148,9 +148,11 @@ def _log_names(root: Path) -> list[tuple[str, str]]:
     return [(stem, stem + ".md") for stem in _stems(folder)]
 
 
-def _stems(folder: Path, after: str | None = None) -> list[str]:
-    """The stems of the folder's logs (those after `after`), sorted: ledger order."""
-    stems = (name[:-3] for name in os.listdir(folder) if name.endswith(".md"))
+def _stems(folder: Path, after: str | None = None, names: list[str] | None = None) -> list[str]:
+    """The stems of the folder's logs (those after `after`), sorted: ledger order;
+    `names`: the folder's listing, when the caller has it."""
+    listed = os.listdir(folder) if names is None else names
+    stems = (name[:-3] for name in listed if name.endswith(".md"))
     return sorted(stems if after is None else (stem for stem in stems if stem > after))
 
 
@@ -264,12 +266,14 @@ def _as_core(entry: Entry) -> Entry:
     return dataclasses.replace(entry, fields=fields)
 
 
-def pending_names(root: Path, continuity: Document) -> tuple[str | None, list[SessionName]]:
+def pending_names(
+    root: Path, continuity: Document, names: list[str] | None = None
+) -> tuple[str | None, list[SessionName]]:
     """(the last review's through-session, the logs after it): what the footers do not
-    count yet."""
+    count yet. `names`: the sessions folder's listing, when the caller has it."""
     through = last_review_through(continuity, _optional(root, REVIEWS))
     folder = root / SESSIONS
-    stems = _stems(folder, through) if folder.is_dir() else []
+    stems = _stems(folder, through, names) if folder.is_dir() else []
     later = parse_session_names([stem + ".md" for stem in stems], f"{root.name}/{SESSIONS}/")
     return through, later
 
@@ -320,7 +324,9 @@ def status(
     from mdmem.reading.status import Status
 
     continuity = _continuity(root)
-    through, later = pending_names(root, continuity)
+    folder = root / SESSIONS
+    names = os.listdir(folder) if folder.is_dir() else []  # listed once: 100,000 names
+    through, later = pending_names(root, continuity, names)
     policy = parse_policy(_optional(root, POLICY))
     if run_lint:
         from mdmem.linting.run import lint
@@ -329,7 +335,7 @@ def status(
         errors = sum(1 for item in found if item.is_error)
         counts: tuple[int, int] | None = (errors, len(found) - errors)
     else:
-        counts = cache.lint_counts(root)
+        counts = cache.lint_counts(root, names)
     threads = tuple(entry for entry in entries_of(continuity) if entry.open_thread)
     return Status(
         session, session_source, through, len(later), policy.review_every, threads, counts

@@ -165,8 +165,9 @@ def save_memo(
 RECENT_LOGS = 50
 
 
-def recent_fingerprint(root: Path) -> dict[str, Stamp]:
-    """relative path -> stamp of the files lint's counts are kept against (see above)."""
+def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, Stamp]:
+    """relative path -> stamp of the files lint's counts are kept against (see above);
+    `names`: the sessions folder's listing, when the caller has it."""
     found = _stats(root, _TOP_FILES)
     with contextlib.suppress(OSError):
         found["sessions/"] = stamp(os.lstat(root / SESSIONS))
@@ -174,7 +175,8 @@ def recent_fingerprint(root: Path) -> dict[str, Stamp]:
         names = sorted(name for name in os.listdir(root / ARCHIVE) if name.endswith(".md"))
         found.update(_stats(root, [f"{ARCHIVE}/{name}" for name in names]))
     with contextlib.suppress(OSError):
-        stems = (name[:-3] for name in os.listdir(root / SESSIONS) if name.endswith(".md"))
+        listed = os.listdir(root / SESSIONS) if names is None else names
+        stems = (name[:-3] for name in listed if name.endswith(".md"))
         newest = sorted(heapq.nlargest(RECENT_LOGS, stems))
         found.update(_stats(root, [f"{SESSIONS}/{stem}.md" for stem in newest]))
     return found
@@ -185,10 +187,11 @@ def save_lint_counts(root: Path, before: dict[str, Stamp], errors: int, warnings
     save(root, "status", {"fingerprint": before, "errors": errors, "warnings": warnings})
 
 
-def lint_counts(root: Path) -> tuple[int, int] | None:
-    """(errors, warnings) of the last lint, when no file it is kept against changed since."""
+def lint_counts(root: Path, names: list[str] | None = None) -> tuple[int, int] | None:
+    """(errors, warnings) of the last lint, when no file it is kept against changed since;
+    `names` as for `recent_fingerprint`."""
     memo = load(root, "status")
-    if not memo or memo.get("fingerprint") != recent_fingerprint(root):
+    if not memo or memo.get("fingerprint") != recent_fingerprint(root, names):
         return None
     errors, warnings = memo.get("errors"), memo.get("warnings")
     return (errors, warnings) if isinstance(errors, int) and isinstance(warnings, int) else None
