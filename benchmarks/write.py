@@ -2,8 +2,9 @@
 
     python benchmarks/write.py [--sizes 1000,10000,100000] [--repeat 7] [--json OUT.json]
 
-Agents call `mdmem session start` and `mdmem ref` many times a session, so each must cost
-little more than starting the program, whatever the number of session logs. Per size,
+Agents call `mdmem session start`, `mdmem ref` and `mdmem add` many times a session, so
+each must cost little more than starting the program, whatever the number of session
+logs. Per size,
 the reviewed tree of `generate.py` (kept under benchmarks/out/write/, not regenerated
 when mdmem's code changes: these commands read no log but the current one) is copied
 into a scratch git repository and committed, and an uncommitted log is added, named
@@ -16,11 +17,15 @@ tree's mdmem:
 - `session_start`: `mdmem session start --slug bench` (a new log every round);
 - `ref`: `mdmem ref ID`, a live id not cited yet this round, so that it writes;
 - `ref_again`: the same again, which finds it there and writes nothing;
-- `session`: `mdmem session`, which shows the current log.
+- `session`: `mdmem session`, which shows the current log;
+- `add`: `mdmem add TEXT --section "Key Decisions"`, a new text each round (it writes a
+  fact and its Created line).
+- `supersede`: `mdmem supersede ID --invalidate` on the round's id (cited just before),
+  which edits its footer in `continuity.md` and records the event in the log.
 
 The table gives each command's median wall time over the rounds and, in brackets, its
-ratio to the median of `version`. The issue's target: `session start` and `ref` within
-3x `version` at 10,000 sessions, and flat from 1,000 to 100,000.
+ratio to the median of `version`. The issue's target: `session start`, `ref`, `add` and
+`supersede` within 3x `version` at 10,000 sessions, and flat from 1,000 to 100,000.
 """
 
 from __future__ import annotations
@@ -67,6 +72,16 @@ COMMANDS: dict[str, Callable[[Path, str], list[str]]] = {
     "ref": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
     "ref_again": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
     "session": lambda repo, fact_id: ["session", "--root", str(repo)],
+    "add": lambda repo, fact_id: [
+        "add",
+        "--root",
+        str(repo),
+        f"Bench rule about {fact_id} kept for the write benchmark",
+        "--section",
+        "Key Decisions",
+    ],
+    # Last, as the id is cited first: a supersession writes continuity and the log.
+    "supersede": lambda repo, fact_id: ["supersede", "--root", str(repo), fact_id, "--invalidate"],
 }
 
 

@@ -23,7 +23,8 @@ def test_every_write_command_runs_and_is_reported(
     assert all(len(times) == 2 for times in seconds.values())
     table = capsys.readouterr().out
     assert table.splitlines()[0] == (
-        "| sessions | facts | version s | session_start s | ref s | ref_again s | session s |"
+        "| sessions | facts | version s | session_start s | ref s | ref_again s | session s "
+        "| add s | supersede s |"
     )
     assert table.splitlines()[2].startswith("| 40 | 60 | ")
     assert (tmp_path / "trees" / "40-60" / "reviewed" / "memory").is_dir()

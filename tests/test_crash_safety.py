@@ -62,6 +62,18 @@ WRITE_COMMANDS = [
     pytest.param(["backfill"], NEXT, id="backfill"),
     pytest.param(["session", "start", "--slug", "crash"], NEXT, id="session-start"),
     pytest.param(["ref", "--helpful", "money-integer-minor-units"], NEXT, id="ref"),
+    pytest.param(["add", "Payouts batch nightly", "--section", "Key Decisions"], NEXT, id="add"),
+    pytest.param(["supersede", "fastify-over-express", "--invalidate"], NEXT, id="supersede"),
+    pytest.param(
+        ["supersede", "fastify-over-express", "--by-text", "Hono is the HTTP layer"],
+        NEXT,
+        id="supersede-by-text",
+    ),
+    pytest.param(["restore", "refunds-sync-call"], NEXT, id="restore"),
+    pytest.param(["forget", "openapi-from-schemas", "--reason", "hand-written"], NEXT, id="forget"),
+    pytest.param(["core", "fastify-over-express"], NEXT, id="core"),
+    pytest.param(["thread", "Pick a payout provider"], NEXT, id="thread"),
+    pytest.param(["done", "partial-capture-ledger"], NEXT, id="done"),
 ]
 # The clock backfill names its log by, the same for every run of a trial.
 BACKFILL_STAMP = "2026-11-01-120000"
@@ -148,9 +160,11 @@ def trial(pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tr
 
 
 def ids(repo: Path) -> list[str]:
-    """Every id in continuity and the archive, as often as it occurs."""
+    """Every id in continuity, the archive and blocked.md (a forgotten fact's tombstone), as
+    often as it occurs."""
     memory = load(repo / "memory")
-    return sorted(f.id for doc in (memory.continuity, *memory.archives) for f in doc.facts)
+    found = [f.id for doc in (memory.continuity, *memory.archives) for f in doc.facts]
+    return sorted(found + [entry.fact_id for entry in memory.blocked])
 
 
 def kept_once(repo: Path, ids_before: list[str]) -> None:

@@ -72,6 +72,25 @@ COMMANDS = {
     "backfill": [["backfill", "--dry-run"], ["backfill", "--json"], ["backfill"]],
     "session": [["session"], ["session", "--json"]],
     "ref": [["ref", "post-only-mutations"], ["ref", "--json", "--helpful", "webhook-fire-forget"]],
+    "add": [
+        ["add", "Payouts batch nightly", "--section", "Key Decisions"],
+        ["add", "--json", "Refund webhooks carry the refund id", "--section", "Key Decisions"],
+    ],
+    "supersede": [
+        ["supersede", "post-only-mutations", "--invalidate"],
+        ["supersede", "webhook-fire-forget", "--json", "--by-text", f"Webhooks use {STRIPE}"],
+        ["supersede", "webhook-fire-forget", "--by-text", "Webhooks go through the outbox"],
+    ],
+    "restore": [["restore", "post-only-mutations"], ["restore", "--json", "leak-jwt"]],
+    "forget": [
+        ["forget", "leak-stripe-key", "--reason", "leaked"],
+        ["forget", "post-only-mutations", "--reason", f"pasted {STRIPE}"],
+        ["forget", "post-only-mutations", "--json", "--reason", "wrong"],
+    ],
+    "blocked": [["blocked"], ["blocked", "--json"]],
+    "core": [["core", "leak-jwt"], ["core", "--json", "webhook-fire-forget"]],
+    "thread": [["thread", f"Rotate {STRIPE}"], ["thread", "--json", "Rotate the leaked keys"]],
+    "done": [["done", "retry-budget-open"], ["done", "--json", "leak-jwt"]],
     "lookup": [
         ["lookup", "use old"],
         ["lookup", "--json", "use old"],
@@ -81,6 +100,7 @@ COMMANDS = {
     "context": [["context", "use"], ["context", "--format", "json"]],
     "status": [["status"], ["status", "--json"]],
 }
+GATES = ["supersede", "restore", "forget", "blocked", "core", "thread", "done"]
 NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
 
 
@@ -297,17 +317,71 @@ def test_the_write_commands_print_nothing_of_a_log_with_secrets(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The current log holds every planted secret, and a password shaped like an id in
-    its Memory References: `session` shows the log's ids, `ref` writes to it, and
-    neither prints a secret."""
+    its Memory References: `session` shows the log's ids, `ref` and `add` write to it,
+    and none prints a secret."""
     repo = build(tmp_path, in_session)
     log = "memory/sessions/2026-01-07-100000.md"
     git(repo, "rm", "-q", "--cached", log)
     git(repo, "commit", "-q", "-m", "the log in progress is not committed yet")
     with (repo / log).open("a", encoding="utf-8") as handle:
         handle.write("- Helpful: post-only-mutations (password: tr0ub4dor-and-3)\n")
-    results = run_all(repo, monkeypatch, ["session", "ref"])
-    assert all(result.exit_code == 0 for result in results.values()), results
+    results = run_all(repo, monkeypatch, ["session", "ref", "add", *GATES])
+    for group in ("ref", "add"):
+        assert all(results[" ".join(args)].exit_code == 0 for args in COMMANDS[group]), results
     printed = "".join(result.stdout + result.stderr for result in results.values())
     assert "tr0ub4dor-and-3" not in printed
     assert "post-only-mutations" in results["session"].stdout
     assert_no_value(results, CATEGORIES)
+
+
+def test_the_gates_print_nothing_of_the_secrets_they_meet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Facts and blocked.md entries hold every planted secret, and some commands are given
+    one: each gate refuses or works without printing any."""
+
+    def plant(repo: Path) -> None:
+        in_facts(repo)
+        entries = "".join(
+            f"- Never {PLANTED[c][1]}\n  <!-- id: gone-{c} | blocked: 2026-01-06 | reason: "
+            f"{PLANTED[c][1].replace('|', '/')} -->\n"
+            for c in CATEGORIES
+        )
+        (repo / "memory/blocked.md").write_text(f"# Blocked\n\n## Blocked\n\n{entries}", "utf-8")
+
+    repo = build(tmp_path, plant)
+    (repo / "memory/sessions/2026-01-08-100000.md").write_text(
+        "# Session: gates\n\n## Memory References\n", "utf-8"
+    )
+    results = run_all(repo, monkeypatch, GATES)
+    assert_no_value(results, CATEGORIES)
+    assert results["blocked"].exit_code == 0
+    assert "[REDACTED:stripe-key]" in results["blocked"].stdout
+    assert (
+        "secret material (stripe-key)" in results["forget leak-stripe-key --reason leaked"].stderr
+    )
+
+
+def test_add_refuses_every_category_and_prints_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A secret given to `mdmem add`, in the text or the scope: refused by its category,
+    never printed, nothing written."""
+    repo = build(tmp_path, lambda repo: None)
+    log = "memory/sessions/2026-01-07-100000.md"
+    (repo / log).write_text("# Session: in progress\n\n## Memory References\n", "utf-8")
+    before = snapshot(repo)
+    monkeypatch.chdir(repo)
+    results = {}
+    for category in CATEGORIES:
+        planted = PLANTED[category][1]
+        for where, args in (
+            ("text", [f"Use {planted}"]),
+            ("scope", ["A rule", "--scope", planted]),
+        ):
+            result = CliRunner().invoke(main, ["add", *args, "--section", "Notes"])
+            assert result.exit_code == 3, (category, result.output)
+            assert f"secret material ({category})" in result.stderr, (category, result.stderr)
+            results[f"{category} {where}"] = result
+    assert_no_value(results, CATEGORIES)
+    assert snapshot(repo) == before

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mdmem.errors import ParseError
 from mdmem.format.sessionlog import scan_log
-from mdmem.writing.references import record
+from mdmem.writing.references import record, record_event
 
 HEAD = "# Session: refunds\n\nSummary.\n\n"
 
@@ -182,3 +182,120 @@ def test_what_is_recorded_is_what_the_ledger_reads(
     assert text.startswith(newline.join(["# Session: x", "", "Summary.", ""]))
     crlf = text.count("\n") if newline == "\r\n" else 0  # every line ends as the log's do
     assert text.count("\r\n") == crlf
+
+
+# -- record_event: supersessions -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "old", "new", "after"),
+    [
+        pytest.param(
+            HEAD + "## Memory References\n- Created: new-rule\n\n## Next steps\n",
+            "old-rule",
+            "new-rule",
+            HEAD + "## Memory References\n- Created: new-rule\n- Superseded: old-rule → new-rule"
+            "\n\n## Next steps\n",
+            id="a_line_after_the_last",
+        ),
+        pytest.param(
+            "## Memory References\n- Superseded: a-b → c-d\n",
+            "e-f",
+            "g-h",
+            "## Memory References\n- Superseded: a-b → c-d\n- Superseded: e-f → g-h\n",
+            id="one_line_per_supersession",
+        ),
+        pytest.param(
+            "## Memory References\n- Referenced: a-b\n",
+            "a-b",
+            None,
+            "## Memory References\n- Referenced: a-b\n- Superseded: a-b (invalidated)\n",
+            id="invalidated",
+        ),
+        pytest.param(
+            "## Memory References\n- Superseded: (none)\n- Helpful: x-y\n",
+            "a-b",
+            "c-d",
+            "## Memory References\n- Superseded: a-b → c-d\n- Helpful: x-y\n",
+            id="none_mark_replaced",
+        ),
+        pytest.param(
+            "# S\r\n\r\nDid things.\r\n",
+            "a-b",
+            "c-d",
+            "# S\r\n\r\nDid things.\r\n\r\n## Memory References\r\n- Superseded: a-b → c-d\r\n",
+            id="no_section_appends_one_crlf_kept",
+        ),
+        pytest.param(
+            "## Memory References\n- Superseded: a-b -> c-d\n- Restored: a-b\n",
+            "a-b",
+            "c-d",
+            "## Memory References\n- Superseded: a-b -> c-d\n- Restored: a-b\n"
+            "- Superseded: a-b → c-d\n",
+            id="again_after_a_restore",
+        ),
+        pytest.param(
+            "## Memory References\n- Superseded: a-b → c-d\n",
+            "a-b",
+            "e-f",
+            "## Memory References\n- Superseded: a-b → c-d\n- Superseded: a-b → e-f\n",
+            id="another_successor_is_a_new_event",
+        ),
+    ],
+)
+def test_record_a_supersession(before: str, old: str, new: str | None, after: str) -> None:
+    done = record_event(before, "superseded", old, new)
+    assert (done.text, done.added, done.already) == (after, (old,), ())
+    _, events, _, _ = scan_log(done.text.encode("utf-8"), "log.md")
+    supersessions = [event[:3] for event in events if event[0] == "superseded"]
+    assert supersessions[-1] == ["superseded", [old], new]
+
+
+@pytest.mark.parametrize(
+    ("before", "old", "new"),
+    [
+        pytest.param("## Memory References\n- Superseded: a-b → c-d\n", "a-b", "c-d", id="arrow"),
+        pytest.param("## Memory References\n- superseded: a-b -> c-d (x)\n", "a-b", "c-d",
+                     id="ascii_arrow_and_note"),
+        pytest.param("## Memory References\n- Superseded: a-b (invalidated)\n", "a-b", None,
+                     id="invalidated"),
+    ],
+)  # fmt: skip
+def test_a_supersession_already_recorded_changes_nothing(
+    before: str, old: str, new: str | None
+) -> None:
+    done = record_event(before, "superseded", old, new)
+    assert (done.text, done.added, done.already, done.changed) == (before, (), (old,), False)
+
+
+def test_record_event_refuses_conflict_markers() -> None:
+    text = "## Memory References\n<<<<<<< HEAD\n=======\n>>>>>>> x\n"
+    with pytest.raises(ParseError, match="merge-conflict marker"):
+        record_event(text, "superseded", "a-b", "c-d", "memory/sessions/x.md")
+
+
+@pytest.mark.parametrize(
+    ("before", "key", "after"),
+    [
+        pytest.param(
+            "## Memory References\n- Restored: (none)\n- Superseded: a-b → c-d\n",
+            "restored",
+            "## Memory References\n- Restored: (none)\n- Superseded: a-b → c-d\n- Restored: a-b\n",
+            id="a_restore_never_lands_before_the_supersession",
+        ),
+        pytest.param(
+            "## Memory References\n- Referenced: a-b\n- Forgotten: (none)\n",
+            "forgotten",
+            "## Memory References\n- Referenced: a-b\n- Forgotten: a-b\n",
+            id="a_last_none_line_is_replaced",
+        ),
+        pytest.param(
+            "## Memory References\n- Forgotten: a-b\n",
+            "forgotten",
+            "## Memory References\n- Forgotten: a-b\n",
+            id="already_recorded",
+        ),
+    ],
+)
+def test_ordered_events_keep_their_order(before: str, key: str, after: str) -> None:
+    assert record_event(before, key, "a-b").text == after

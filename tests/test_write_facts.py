@@ -8,7 +8,7 @@ import pytest
 from mdmem.errors import MdmemError
 from mdmem.format.document import Document, parse_document
 from mdmem.format.textfile import decode
-from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footer, with_item
+from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
 
 FOOTER = "  <!-- id: {0} | created: 2026-03-01 | uses: 1 | tier: working -->\n"
 NEW = ["- Cache keys carry the tenant id", "  <!-- id: tenant-cache-keys -->"]
@@ -102,7 +102,7 @@ def test_item_lines_indent_later_lines_and_refuse_comments() -> None:
 def test_a_footer_change_touches_only_its_line() -> None:
     document = doc(LOOSE)
     fact = document.facts[0]
-    after = with_footer(document, fact, {"tier": "superseded", "superseded-by": "rule-two"})
+    after = with_footers(document, [(fact, {"tier": "superseded", "superseded-by": "rule-two"})])
     assert after == LOOSE.replace(
         "uses: 1 | tier: working -->\n\n- Two",
         "uses: 1 | tier: superseded | superseded-by: rule-two -->\n\n- Two",

@@ -4,7 +4,7 @@ Each command imports what it runs when it runs (a review never loads the merge d
 and git is loaded only to commit), so short commands start quickly.
 """
 
-from mdmem.cli import backfill, lint, read, review, setup, write
+from mdmem.cli import backfill, facts, gates, lint, read, review, setup, write
 from mdmem.cli.main import main
 
-__all__ = ["backfill", "lint", "main", "read", "review", "setup", "write"]
+__all__ = ["backfill", "facts", "gates", "lint", "main", "read", "review", "setup", "write"]

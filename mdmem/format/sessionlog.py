@@ -26,6 +26,7 @@ EVENT_KEYS = (
     "restored",
     "helpful",
     "harmful",
+    "forgotten",  # `mdmem forget`: the tombstone in blocked.md is what counts
 )
 
 _NAME = re.compile(

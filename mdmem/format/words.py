@@ -138,3 +138,30 @@ def _prepared(text: str) -> str:
         return text
     text = text.replace("\u2019", "'")
     return _CLITIC.sub("", _CONTRACTION.sub(" not", text))
+
+
+_FORMS: dict[str, tuple[str, ...]] = {}
+for _form, _word in IRREGULAR.items():
+    _FORMS[stem(_word)] = (*_FORMS.get(stem(_word), ()), _form)
+
+
+def needles(found: Claim) -> tuple[frozenset[str], ...]:
+    """For each word of a claim, strings one of which the lowercased text of any other
+    claim holding that word holds: a cheap count that spares computing claims that
+    cannot come near it (see `shared_words`).
+
+    A stem is its word with endings cut off, so it opens that word; `-ies`/`-ied` become
+    `-y`, so the stem less its `y` does; an irregular form is its own."""
+    found_needles = []
+    for word in sorted(found.words):
+        base = word.lstrip(EXCLUDED)
+        opening = base[:-1] if base.endswith("y") and len(base) > 1 else base
+        found_needles.append(frozenset({opening, *_FORMS.get(base, ())}))
+    return tuple(found_needles)
+
+
+def shared_words(text: str, wanted: tuple[frozenset[str], ...]) -> int:
+    """At least as many words as the claim of `text` shares with the claim whose
+    `needles` are `wanted` (never fewer, often more)."""
+    lowered = text.lower()
+    return sum(any(needle in lowered for needle in word) for word in wanted)

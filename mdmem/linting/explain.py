@@ -164,8 +164,9 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Name new logs `YYYY-MM-DD-HHMMSS[-slug].md`.",
     ),
     "W005": (
-        "A `supersedes` or `superseded-by` field naming no fact.",
-        "Correct the id, or drop the link if that fact was forgotten.",
+        "A `supersedes` or `superseded-by` field naming no fact, nor one forgotten in "
+        "`blocked.md` (a link to a forgotten fact stays, as the ledger keeps it).",
+        "Correct the id.",
     ),
     "W006": (
         "A `serves:` link (footer field, or `→ serves: ID` in a Blueprint item) of a "

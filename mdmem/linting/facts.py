@@ -114,14 +114,15 @@ def link_findings(
         footer_line = fact.footer_index + 1
         for key in ("supersedes", "superseded-by"):
             target = fact.get(key)
-            if target and target not in every:
+            # A link to a forgotten fact stays: the ledger's Superseded: line keeps it.
+            if target and target not in every and target not in forgotten:
                 found.append(
                     finding(
                         "W005",
                         document.path,
                         footer_line,
                         f"{fact.id}: {key} {target} names no fact",
-                        "correct the id, or remove the link if that fact was forgotten",
+                        "correct the id",
                     )
                 )
         if document.path in archives:

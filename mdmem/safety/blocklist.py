@@ -41,6 +41,13 @@ def near(text: Claim, entry: Claim) -> bool:
     return 100 * len(text.words & entry.words) >= NEAR_PERCENT * len(text.words | entry.words)
 
 
+def least_shared(words: int) -> int:
+    """The fewest words a claim shares with a text of `words` words that it is near: all of
+    them, or `CONTAINED_MIN` of them when it holds a whole entry of that many (see `near`);
+    a bound that lets a caller skip claims without computing them."""
+    return max(1, min(CONTAINED_MIN, words))
+
+
 @dataclass(frozen=True)
 class Blocklist:
     """The entries of `blocked.md` with their claims, and an index from a few words of each

@@ -163,7 +163,7 @@ def _events(scan: Scan) -> tuple[Event, ...]:
 
 def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> None:
     """Refuse, naming every problem at once, ids a session may not cite."""
-    blocked = _blocked(root)
+    blocked = blocked_entries(root)
     continuity = read(root / CONTINUITY, f"{root.name}/{CONTINUITY}")
     documents = [parse_document(continuity, unique_ids=False)]
     missing = set(ids) - known.ids_in(documents) - set(blocked)
@@ -172,10 +172,12 @@ def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> N
         documents += [] if vision is None else [parse_vision(vision)]
         missing -= known.ids_in(documents)
     if missing:
-        documents += _archives(root, _indexed_files(root, missing))
+        documents += archive_documents(root, indexed_files(root, missing))
         missing -= known.ids_in(documents)
     if missing:
-        documents += _archives(root, None, frozenset(document.path for document in documents))
+        documents += archive_documents(
+            root, None, frozenset(document.path for document in documents)
+        )
         missing -= known.ids_in(documents)
     superseded = known.after_events(known.supersessions(documents), events)
     problems = []
@@ -193,12 +195,12 @@ def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> N
         raise MdmemError("\n  ".join(["nothing written:", *problems]))
 
 
-def _blocked(root: Path) -> dict[str, BlockedEntry]:
+def blocked_entries(root: Path) -> dict[str, BlockedEntry]:
     file = read_optional(root, BLOCKED)
     return {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
 
 
-def _indexed_files(root: Path, ids: set[str]) -> set[str]:
+def indexed_files(root: Path, ids: set[str]) -> set[str]:
     """The archive files INDEX.md names for these ids (`- ID — summary — reason — FILE`)."""
     index = read_optional(root, f"{ARCHIVE}/{INDEX}")
     files = set()
@@ -209,7 +211,7 @@ def _indexed_files(root: Path, ids: set[str]) -> set[str]:
     return files
 
 
-def _archives(
+def archive_documents(
     root: Path, names: set[str] | None, skip: frozenset[str] = frozenset()
 ) -> list[Document]:
     """The archive files named (all of them for None), parsed; those shown as in `skip` left out."""

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
-from mdmem.format.words import Claim, claim, item_claim
-from mdmem.safety.blocklist import blocking, blocklist, near
+from mdmem.format.words import Claim, claim, item_claim, needles, shared_words
+from mdmem.safety.blocklist import blocking, blocklist, least_shared, near
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ def meetings(
     a blocked entry; superseded facts it would bring back; a live fact that says the same
     (a duplicate); live facts of `section`, or core facts, that say the opposite."""
     new = claim(text)
+    wanted, least = needles(new), least_shared(len(new.words))
     found: list[Meeting] = []
     entry = blocking(new, blocklist(entries))
     if entry is not None:
@@ -53,9 +54,10 @@ def meetings(
     flipped = replace(new, negative=not new.negative)
     for document in documents:
         for fact in document.facts:
-            if fact.is_done_thread:
-                continue
-            old = item_claim(document.lines[fact.start : fact.footer_index])
+            lines = document.lines[fact.start : fact.footer_index]
+            if fact.is_done_thread or shared_words("".join(lines), wanted) < least:
+                continue  # too few words of the new text to be near it: no claim needed
+            old = item_claim(lines)
             meeting = _meeting(fact, old, new, flipped, section)
             if meeting is not None:
                 found.append(meeting)

@@ -68,13 +68,17 @@ def _ends_legacy_item(document: Document, point: int) -> bool:
     return any(item.end == point for item in document.footerless)
 
 
-def with_footer(document: Document, fact: Fact, changes: Mapping[str, str | None]) -> str:
-    """`document`'s text with `fact`'s footer changed (set a str, drop None), nothing else."""
-    index = fact.footer_index
-    line = document.lines[index]
-    updated = fact.footer.updated(changes).render() + line[len(body(line)) :]
-    lines = apply_edits(document.lines, [Edit(index, index + 1, (updated,))], "\n")
-    return document.file.with_lines(lines).text()
+def with_footers(
+    document: Document, changes: Sequence[tuple[Fact, Mapping[str, str | None]]]
+) -> str:
+    """`document`'s text with each fact's footer changed (set a str, drop None), nothing
+    else."""
+    edits = []
+    for fact, change in changes:
+        line = document.lines[fact.footer_index]
+        updated = fact.footer.updated(change).render() + line[len(body(line)) :]
+        edits.append(Edit(fact.footer_index, fact.footer_index + 1, (updated,)))
+    return document.file.with_lines(apply_edits(document.lines, edits, "\n")).text()
 
 
 def thread_lines(text: str, thread_id: str, date: str, origin: str) -> list[str]:

@@ -70,6 +70,11 @@ def derive_id(text: str, taken: Container[str]) -> str:
     that is not in `taken`. The same text and the same taken ids give the same id."""
     base = base_id(text)
     assert ID_RE.match(base), base  # kebab-case of two words or more, by construction
+    return free_id(base, taken)
+
+
+def free_id(base: str, taken: Container[str]) -> str:
+    """`base`, or the first of `base-2`, `base-3`, ... that is not in `taken`."""
     candidate, number = base, 1
     while candidate in taken:
         number += 1

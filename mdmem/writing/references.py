@@ -1,8 +1,8 @@
 """Recording ids in a session log's `## Memory References`: one line per key, each id once.
 
-`record` is pure (a log's text in, its new text out) so that every command that writes
-the ledger (`ref` now; `add`, `supersede`, `forget` later) records the same way. Every
-line but the one it extends stays byte for byte as it was.
+`record` and `record_event` are pure (a log's text in, its new text out) so that
+every command that writes the ledger (`ref`, `add`, `supersede`, `forget`) records the
+same way. Every line but the one written stays byte for byte as it was.
 """
 
 from __future__ import annotations
@@ -16,12 +16,16 @@ from mdmem.format.sessionlog import (
     id_tokens,
     item_key,
     references_span,
+    scan_log,
 )
 from mdmem.format.textfile import BOM, TextFile, body, check_conflict_markers, ending, split_lines
 
 # The keys `mdmem ref` writes, as its flags name them; the line is written capitalized.
 REFERENCE_KEYS = ("referenced", "created", "reactivated", "helpful", "harmful")
 NONE_MARK = "(none)"
+SUPERSEDED = "superseded"
+ARROW = "→"
+INVALIDATED = "(invalidated)"
 
 
 @dataclass(frozen=True)
@@ -51,15 +55,12 @@ def record(text: str, key: str, ids: Sequence[str], path: str = "session log") -
     Every session references the ids anywhere in its section, so for `referenced` an id
     named anywhere there is already recorded. `path` names the log in errors.
     """
-    bom = text.startswith(BOM)
-    lines = split_lines(text[1:] if bom else text)
-    check_conflict_markers(lines, path)
-    newline = TextFile(path, lines).newline
+    bom, lines, newline = _split(text, path)
     span = references_span(lines)
     if span is None:
         wanted = tuple(dict.fromkeys(ids))
-        new = apply_edits(lines, [_new_section(lines, key, wanted, newline)], newline)
-        return Recorded(_joined(new, bom), wanted, ())
+        edit = _new_section(lines, _line(key, wanted, newline), newline)
+        return Recorded(_joined(apply_edits(lines, [edit], newline), bom), wanted, ())
     start, end = span
     items = _items(lines, start + 1, end)
     keyed = [item for item in items if item_key(lines[item[0]]) == key]
@@ -79,6 +80,69 @@ def record(text: str, key: str, ids: Sequence[str], path: str = "session log") -
         at = _after_last(lines, start, end)
         edit = Edit(at, at, (_line(key, added, newline),))
     return Recorded(_joined(apply_edits(lines, [edit], newline), bom), added, already)
+
+
+# Events whose order matters: the review applies `Superseded:` and `Restored:` in ledger
+# order, so each is a line of its own at the end of the section (`record` would extend an
+# earlier line of the key, and a restore could land before the supersession it undoes).
+ORDERED = (SUPERSEDED, "restored", "forgotten")
+
+
+def event_line(key: str, old: str, new: str | None = None) -> str:
+    """`Superseded: OLD → NEW` (`OLD (invalidated)` without NEW), `Restored: OLD`,
+    `Forgotten: OLD`: the line's text after its `- `."""
+    if key not in ORDERED:
+        raise ValueError(f"not an ordered event: {key!r}")
+    if key != SUPERSEDED:
+        return f"{label(key)}: {old}"
+    return f"{label(key)}: {old} {ARROW} {new}" if new else f"{label(key)}: {old} {INVALIDATED}"
+
+
+def record_event(
+    text: str, key: str, old: str, new: str | None = None, path: str = "session log"
+) -> Recorded:
+    """`text` with the event `- Key: OLD` (for `superseded`, `→ NEW` or `(invalidated)`)
+    as a line of its own after the section's last non-blank line (a `- Key: (none)` line
+    after every other ordered event is replaced; without a section, one is appended).
+
+    Already recorded, and nothing changes, when the log's last ordered event about OLD
+    is this very one.
+    """
+    bom, lines, newline = _split(text, path)
+    if _last_event(text, old, path) == (key, new if key == SUPERSEDED else None):
+        return Recorded(text, (), (old,))
+    line = f"- {event_line(key, old, new)}{newline}"
+    span = references_span(lines)
+    if span is None:
+        edit = _new_section(lines, line, newline)
+    else:
+        start, end = span
+        items = [
+            (first, last, item_key(lines[first])) for first, last in _items(lines, start + 1, end)
+        ]
+        later = [first for first, _, found in items if found in ORDERED]
+        empty = [
+            first
+            for first, last, found in items
+            if found == key
+            and last - first == 1
+            and body(lines[first]).partition(":")[2].strip().lower() == NONE_MARK
+            and first >= max(later, default=first)
+        ]
+        at = _after_last(lines, start, end)
+        edit = Edit(empty[0], empty[0] + 1, (line,)) if empty else Edit(at, at, (line,))
+    return Recorded(_joined(apply_edits(lines, [edit], newline), bom), (old,), ())
+
+
+def _last_event(text: str, old: str, path: str) -> tuple[str, str | None] | None:
+    """The kind and successor (for a supersession) of the log's last ordered event about
+    `old`."""
+    _, events, _, _ = scan_log(text.encode("utf-8"), path)
+    found = None
+    for kind, ids, new_id, _ in events:
+        if kind in ORDERED and old in ids:
+            found = (kind, new_id if kind == SUPERSEDED else None)
+    return found
 
 
 def _items(lines: Sequence[str], begin: int, end: int) -> list[tuple[int, int]]:
@@ -123,11 +187,19 @@ def _line(key: str, ids: tuple[str, ...], newline: str) -> str:
     return f"- {label(key)}: {', '.join(ids)}{newline}"
 
 
-def _new_section(lines: Sequence[str], key: str, ids: tuple[str, ...], newline: str) -> Edit:
-    """A `## Memory References` section at the end of a log that has none."""
+def _new_section(lines: Sequence[str], line: str, newline: str) -> Edit:
+    """A `## Memory References` section holding `line` at the end of a log that has none."""
     opening = (newline,) if lines and not blank(lines[-1]) else ()
-    added = (*opening, REFERENCES_HEADING + newline, _line(key, ids, newline))
+    added = (*opening, REFERENCES_HEADING + newline, line)
     return Edit(len(lines), len(lines), added)
+
+
+def _split(text: str, path: str) -> tuple[bool, tuple[str, ...], str]:
+    """Whether the text opens with a BOM, its lines after it, and its line ending."""
+    bom = text.startswith(BOM)
+    lines = split_lines(text[1:] if bom else text)
+    check_conflict_markers(lines, path)
+    return bom, lines, TextFile(path, lines).newline
 
 
 def _joined(lines: Sequence[str], bom: bool) -> str:

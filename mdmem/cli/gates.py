@@ -1,0 +1,211 @@
+"""The human gates: `mdmem supersede`, `restore`, `forget`, `blocked`, `core`, `thread`, `done`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.write import echo_json, named_by, session_option
+
+
+@main.command()
+@click.argument("old", metavar="OLD")
+@click.option("--by", "by", metavar="NEW-ID", help="The live fact that replaces OLD.")
+@click.option("--by-text", "text", metavar="TEXT", help="Add the fact that replaces OLD.")
+@click.option("--section", default=None, help="The section of --by-text's fact (OLD's).")
+@click.option("--invalidate", is_flag=True, help="OLD no longer holds; nothing replaces it.")
+@session_option
+@root_option
+@json_option
+@handles_errors
+def supersede(
+    old: str,
+    by: str | None,
+    text: str | None,
+    section: str | None,
+    invalidate: bool,
+    named: str | None,
+    root: Path | None,
+    as_json: bool,
+) -> None:
+    """Retire OLD, a fact that became false (SPEC §8): its footer gets `tier: superseded`
+    and `superseded-by: NEW`, NEW's gets `supersedes: OLD`, and the current session log
+    `Superseded: OLD → NEW` (`OLD (invalidated)` with --invalidate). --by-text adds the
+    successor as `mdmem add` would (its id from its text, recorded `Created`). The next
+    review archives OLD; `mdmem restore OLD` undoes it.
+
+    Refuses, writing nothing, an unknown OLD (naming the nearest ids), one superseded
+    already (naming its successor), a blocked one, and a successor that is not live.
+
+    Example: mdmem supersede version-in-uri --by version-in-accept-header
+    """
+    from mdmem.writing.gates import supersede as run
+
+    if [by is not None, text is not None, invalidate].count(True) != 1:
+        raise click.UsageError("give one of --by NEW-ID, --by-text TEXT, --invalidate")
+    if section is not None and text is None:
+        raise click.UsageError("--section goes with --by-text")
+    done = run(resolve_root(root), old, by, text, section, named or None, named_by())
+    if as_json:
+        fields = {"old": done.old, "new": done.new, "created": done.created is not None}
+        echo_json({**fields, "linked": done.linked, "session": done.log.display})
+        return
+    if done.created is not None:
+        click.echo(f"Created {done.new} in ## {done.created}")
+    elif done.new is not None and not done.linked:
+        click.echo(f"{done.new} already names the fact it replaced: its footer is unchanged")
+    successor = f"→ {done.new}" if done.new else "(invalidated)"
+    click.echo(f"{done.log.display}: Superseded: {done.old} {successor}")
+
+
+@main.command()
+@click.argument("old", metavar="OLD")
+@session_option
+@root_option
+@json_option
+@handles_errors
+def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> None:
+    """Undo OLD's supersession, a human's way back (SPEC §8): `Restored: OLD` in the
+    current session log, `superseded-by` dropped from its footer and its tier `active`
+    again (`core` under Architectural Invariants; the next review recounts it), and
+    `supersedes: OLD` dropped from its successor. An archived OLD stays in the archive
+    until the next review brings it back to its section.
+
+    Example: mdmem restore refunds-sync-call
+    """
+    from mdmem.writing.gates import restore as run
+
+    done = run(resolve_root(root), old, named or None, named_by())
+    archived = not done.place.live
+    if as_json:
+        fields = {"old": done.old, "where": done.place.display, "archived": archived}
+        echo_json({**fields, "tier": done.tier, "unlinked": list(done.unlinked)})
+        return
+    if archived:
+        click.echo(
+            f"{done.old} is archived at {done.place.display}: the next review brings it back "
+            f"to ## {done.place.home}"
+        )
+    click.echo(f"{done.log.display}: Restored: {done.old}")
+
+
+@main.command()
+@click.argument("fact_id", metavar="ID")
+@click.option("--reason", required=True, help="Why it must never come back (one line).")
+@session_option
+@root_option
+@json_option
+@handles_errors
+def forget(fact_id: str, reason: str, named: str | None, root: Path | None, as_json: bool) -> None:
+    """Forget a fact for good (SPEC §9): move it, text and notes, from continuity or the
+    archive to memory/blocked.md with the session's date and the reason, and record
+    `Forgotten: ID` in the current session log. From then on add, review and lint
+    refuse text near it, reworded or not; only editing blocked.md by hand lifts it.
+
+    Example: mdmem forget mock-the-database --reason "hid a migration bug in prod"
+    """
+    from mdmem.writing.forgetting import forget as run
+
+    done = run(resolve_root(root), fact_id, reason, named or None, named_by())
+    if as_json:
+        fields = {"id": done.fact_id, "from": done.place.display, "blocked": done.date}
+        echo_json({**fields, "reason": done.reason, "session": done.log.display})
+        return
+    click.echo(f"Forgot {done.fact_id}: moved from {done.place.display} to {done.blocked}")
+    click.echo(f"{done.log.display}: Forgotten: {done.fact_id}")
+
+
+@main.command()
+@root_option
+@json_option
+@handles_errors
+def blocked(root: Path | None, as_json: bool) -> None:
+    """List the tombstones of memory/blocked.md: id, date, reason and the first line of
+    the forgotten text (secret material masked).
+
+    Example: mdmem blocked --json
+    """
+    from mdmem.writing.forgetting import tombstones
+
+    found = tombstones(resolve_root(root))
+    if as_json:
+        keys = ("fact_id", "blocked", "reason", "summary", "where")
+        echo_json({"blocked": [{key: getattr(entry, key) for key in keys} for entry in found]})
+        return
+    if not found:
+        click.echo("no blocked entries")
+    for entry in found:
+        click.echo(f"{entry.fact_id} — {entry.blocked} — {entry.reason} — {entry.summary}")
+
+
+@main.command()
+@click.argument("fact_id", metavar="ID")
+@root_option
+@json_option
+@handles_errors
+def core(fact_id: str, root: Path | None, as_json: bool) -> None:
+    """Make a fact core (a human's gate): `tier: core`, which never decays and which no
+    review overwrites. Refuses an unknown, superseded or blocked id.
+
+    Example: mdmem core money-integer-minor-units
+    """
+    from mdmem.writing.gates import make_core
+
+    done = make_core(resolve_root(root), fact_id)
+    _marked(fact_id, done.place.display, done.changed, as_json, "core", "is core already")
+
+
+@main.command()
+@click.argument("text", metavar="TEXT")
+@session_option
+@root_option
+@json_option
+@handles_errors
+def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> None:
+    """Open a thread: `- [ ] TEXT` at the end of ## Open Threads, born in the current
+    session with an id derived from the text, recorded `Created`. An open thread that
+    says the same is named instead, and nothing is written.
+
+    Example: mdmem thread "Decide the retry budget for the outbox worker"
+    """
+    from mdmem.writing.gates import open_thread
+
+    done = open_thread(resolve_root(root), text, named or None, named_by())
+    if as_json:
+        echo_json({"id": done.thread_id, "created": done.created})
+        return
+    if not done.created:
+        click.echo(f"{done.thread_id} is open already and says the same: nothing written")
+        return
+    assert done.log is not None
+    click.echo(f"Opened {done.thread_id} in ## Open Threads")
+    click.echo(f"{done.log.display}: Created: {done.thread_id}")
+
+
+@main.command()
+@click.argument("fact_id", metavar="ID")
+@root_option
+@json_option
+@handles_errors
+def done(fact_id: str, root: Path | None, as_json: bool) -> None:
+    """Check off an open thread: its `- [ ]` becomes `- [x]`, nothing else changes; the
+    review sweeps it to the archive once it fades. Refuses anything but an open thread.
+
+    Example: mdmem done retry-budget-open
+    """
+    from mdmem.writing.gates import close_thread
+
+    closed = close_thread(resolve_root(root), fact_id)
+    _marked(fact_id, closed.place.display, closed.changed, as_json, "done", "")
+
+
+def _marked(fact_id: str, where: str, changed: bool, as_json: bool, what: str, so: str) -> None:
+    if as_json:
+        echo_json({"id": fact_id, "where": where, "changed": changed})
+    elif changed:
+        click.echo(f"{fact_id}: {what} ({where})")
+    else:
+        click.echo(f"{fact_id} {so} ({where}): nothing written")

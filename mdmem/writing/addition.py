@@ -1,0 +1,348 @@
+"""`mdmem add` decided: what a new fact becomes before anything is written (SPEC §3, §8, §9).
+
+Pure: the request, the facts it may meet (continuity, vision, the archive's superseded
+facts), the blocked entries and the current log come in as values; out comes the new
+text of continuity and of the log, or a refusal. Every refusal is decided before any
+text is built, so a refused add writes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
+
+from mdmem.errors import MdmemError, SecretError
+from mdmem.format.blocked import BlockedEntry
+from mdmem.format.document import (
+    OPEN_THREADS_SECTION,
+    PROJECT_STATE_SECTION,
+    Document,
+    Fact,
+    parse_document,
+)
+from mdmem.format.sessionlog import Event
+from mdmem.format.textfile import decode
+from mdmem.writing import conflicts, known
+from mdmem.writing.conflicts import Meeting
+from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
+from mdmem.writing.ids import derive_id, free_id
+from mdmem.writing.references import event_line, label, record, record_event
+
+ADDED = "added"
+DUPLICATE = "duplicate"
+KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
+TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+NOT_IN_FOOTER = ("|", "<!--", "-->", "\n", "\r")
+THREAD_PREFIX = "contradiction"
+NOTHING_WRITTEN = "nothing written"
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """What `mdmem add` is asked to write."""
+
+    text: str
+    section: str
+    fact_id: str | None = None
+    tags: tuple[str, ...] = ()
+    scope: str | None = None
+    anti_pattern: bool = False
+    supersedes: str | None = None
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a new fact is compared with: continuity, vision, the archive's superseded
+    facts (cut out, see `writing.archived`), the blocked entries, the current log's typed
+    lines, and every id already taken (continuity, archive, vision, blocked)."""
+
+    continuity: Document
+    vision: Document | None
+    archived: tuple[Document, ...]
+    blocked: tuple[BlockedEntry, ...]
+    events: tuple[Event, ...]
+    taken: Container[str]
+
+    @property
+    def shown(self) -> tuple[Document, ...]:
+        """The documents whose line numbers are their files' own."""
+        return (self.continuity,) if self.vision is None else (self.continuity, self.vision)
+
+
+@dataclass(frozen=True)
+class Session:
+    """The current session log: its stem (the origin), its date and its text."""
+
+    stem: str
+    path: str  # as shown
+    text: str
+
+    @property
+    def date(self) -> str:
+        return self.stem[:10]
+
+
+@dataclass(frozen=True)
+class Thread:
+    """An Open Thread an add opened: `Contradiction: NEW conflicts with OLD — resolve`."""
+
+    fact_id: str
+    contradicts: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Superseded:
+    """The fact an add superseded, and its first line after the add."""
+
+    fact_id: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Addition:
+    """What an add does: ADDED (continuity and the log change) or DUPLICATE (only the log
+    may change: the existing fact is cited). `line` is the fact's first line in `path`."""
+
+    outcome: str
+    fact_id: str
+    path: str
+    line: int
+    section: str
+    tier: str | None
+    continuity: str | None  # the new text; None when unchanged
+    log: str  # the log's new text (the same when nothing was recorded)
+    log_lines: tuple[str, ...]  # the lines recorded, `Key: ...`
+    superseded: Superseded | None = None
+    threads: tuple[Thread, ...] = ()
+
+    @property
+    def log_changed(self) -> bool:
+        return bool(self.log_lines)
+
+
+def check_request(request: NewFact) -> None:
+    """Refuse, before anything is read, what no memory could take: secret material, a
+    section that holds no facts, an id, tag or scope the footer cannot carry."""
+    from mdmem.safety.secrets import find_secrets  # patterns built only when adding
+
+    values = [request.text, request.section, *request.tags, request.scope or ""]
+    categories = sorted({hit.category for value in values for hit in find_secrets(value)})
+    if categories:
+        raise SecretError(
+            f"secret material ({', '.join(categories)}) in what was given; a secret never "
+            f"goes into memory: {NOTHING_WRITTEN}"
+        )
+    section = request.section
+    if not section.strip() or section != section.strip() or _unsafe(section, "#"):
+        raise MdmemError(f"section {section!r} must be a heading's title, like 'Key Decisions'")
+    if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
+        raise MdmemError(f"## {section} holds no facts: give another --section")
+    if request.fact_id is not None and not KEBAB.match(request.fact_id):
+        raise MdmemError(
+            f"id {request.fact_id!r} must be lowercase words joined by hyphens, two or more, "
+            "like post-only-mutations"
+        )
+    bad = [tag for tag in request.tags if not TAG.match(tag)]
+    if bad:
+        raise MdmemError(f"tag {bad[0]!r} must be one word (letters, digits, - _ . +)")
+    if request.scope is not None and (not request.scope.strip() or _unsafe(request.scope)):
+        raise MdmemError(f"scope {request.scope!r} must be path globs, like src/api/**")
+
+
+def _unsafe(value: str, *starts: str) -> bool:
+    return value.startswith(starts) or any(mark in value for mark in NOT_IN_FOOTER)
+
+
+def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
+    """What adding `request` in `session` does, or the refusal (an MdmemError)."""
+    documents = (*memory.shown, *memory.archived)
+    found = conflicts.meetings(request.text, request.section, documents, memory.blocked)
+    superseded = known.after_events(known.supersessions(documents), memory.events)
+    _refuse_retired(found, superseded)
+    live = [m for m in found if m.fact_id not in superseded]
+    duplicates = [m for m in live if m.kind == conflicts.DUPLICATE]
+    duplicates = [m for m in duplicates if m.fact_id != request.supersedes]
+    if duplicates:
+        return _duplicate(duplicates[0].fact_id, memory.shown, session)
+    target = None
+    if request.supersedes is not None:
+        target = _target(request.supersedes, memory, superseded)
+    contradicted = [m for m in live if m.kind == conflicts.CONTRADICTION]
+    for meeting in contradicted:
+        if meeting.core and meeting.fact_id != request.supersedes:
+            raise MdmemError(
+                f"the text contradicts core fact {meeting.fact_id!r} "
+                f"({_where(memory.shown, meeting.fact_id)}); a core fact changes only on "
+                f"purpose: add it with --supersedes {meeting.fact_id} to replace it; "
+                f"{NOTHING_WRITTEN}"
+            )
+    fact_id = _new_id(request, memory)
+    others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
+    return _added(request, fact_id, target, others, memory, session)
+
+
+def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None]) -> None:
+    """A blocked entry, or a superseded fact the text would bring back, refuses the add."""
+    for meeting in found:
+        if meeting.kind == conflicts.BLOCKED and meeting.entry is not None:
+            refusal = known.blocked_refusal(meeting.entry)
+            raise MdmemError(f"the text is near a blocked entry: {refusal}; {NOTHING_WRITTEN}")
+    for meeting in found:
+        retired = meeting.kind == conflicts.SUPERSEDED
+        if retired or (meeting.kind == conflicts.DUPLICATE and meeting.fact_id in superseded):
+            successor = meeting.successor if retired else superseded[meeting.fact_id]
+            refusal = known.superseded_refusal(meeting.fact_id, successor)
+            raise MdmemError(f"the text is that of a superseded fact: {refusal}; {NOTHING_WRITTEN}")
+
+
+def _duplicate(fact_id: str, documents: Sequence[Document], session: Session) -> Addition:
+    document, fact = _find(documents, fact_id)
+    recorded = record(session.text, "referenced", [fact_id], session.path)
+    lines = (f"{label('referenced')}: {fact_id}",) if recorded.changed else ()
+    tier = fact.get("tier")
+    where = (document.path, fact.line, fact.section)
+    return Addition(DUPLICATE, fact_id, *where, tier, None, recorded.text, lines)
+
+
+def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
+    """The live fact of continuity that --supersedes names."""
+    blocked = {entry.fact_id: entry for entry in memory.blocked}
+    if old in blocked:
+        raise MdmemError(f"--supersedes: {known.blocked_refusal(blocked[old])}; {NOTHING_WRITTEN}")
+    if old in superseded:
+        refusal = known.superseded_refusal(old, superseded[old])
+        raise MdmemError(f"--supersedes: {refusal}; {NOTHING_WRITTEN}")
+    for fact in memory.continuity.facts:
+        if fact.id == old:
+            return fact
+    in_vision = memory.vision is not None and old in known.ids_in([memory.vision])
+    if in_vision or old in memory.taken:
+        raise MdmemError(
+            f"--supersedes: {old!r} is {_where(memory.shown, old)}, not in continuity.md: "
+            f"add supersedes only a live fact of continuity; {NOTHING_WRITTEN}"
+        )
+    live = known.ids_in([memory.continuity]) - set(superseded)
+    raise MdmemError(f"--supersedes: {known.unknown_refusal(old, live)}; {NOTHING_WRITTEN}")
+
+
+def _new_id(request: NewFact, memory: Known) -> str:
+    if request.fact_id is None:
+        return derive_id(request.text, memory.taken)
+    if request.fact_id in memory.taken:
+        blocked = [e for e in memory.blocked if e.fact_id == request.fact_id]
+        where = _where(memory.shown, request.fact_id)
+        where = f"{blocked[0].path}:{blocked[0].line}" if blocked else where
+        raise MdmemError(
+            f"id {request.fact_id!r} is taken ({where}): ids are unique across continuity, "
+            f"the archive, vision and blocked.md; give another --id, or none; "
+            f"{NOTHING_WRITTEN}"
+        )
+    return request.fact_id
+
+
+def _added(
+    request: NewFact,
+    fact_id: str,
+    target: Fact | None,
+    contradicted: Sequence[str],
+    memory: Known,
+    session: Session,
+) -> Addition:
+    """The new fact appended to its section (the fact it supersedes marked, an Open
+    Thread per contradiction), and `Created` (and `Superseded`) in the log."""
+    document = memory.continuity
+    old_footer = None
+    if target is not None:
+        changes = {"tier": "superseded", "superseded-by": fact_id}
+        old_footer = target.footer.updated(changes).render()
+        document = _reparsed(document, with_footers(document, [(target, changes)]))
+    footer = born_footer(fact_id, request.section, session.date, session.stem, _extra(request))
+    item = item_lines(request.text, footer)
+    text = with_item(document, request.section, item)
+    text, threads = _threads(document, text, fact_id, contradicted, memory.taken, session)
+    created = [fact_id, *(thread.fact_id for thread in threads)]
+    log = record(session.text, "created", created, session.path).text
+    log_lines = [f"{label('created')}: {', '.join(created)}"]
+    superseded = None
+    if target is not None and old_footer is not None:
+        log = record_event(log, "superseded", target.id, fact_id, session.path).text
+        log_lines.append(event_line("superseded", target.id, fact_id))
+        text_lines = target.footer_index - target.start
+        superseded = Superseded(target.id, _line_of(text, [*[""] * text_lines, old_footer]))
+    where = (document.path, _line_of(text, item), request.section, footer["tier"])
+    return Addition(ADDED, fact_id, *where, text, log, tuple(log_lines), superseded, tuple(threads))
+
+
+def _threads(
+    document: Document,
+    text: str,
+    fact_id: str,
+    contradicted: Sequence[str],
+    memory_taken: Container[str],
+    session: Session,
+) -> tuple[str, list[Thread]]:
+    """`text` with an Open Thread for each fact the new one contradicts, and those threads."""
+    threads = []
+    taken = _Taken(memory_taken, {fact_id})
+    for old in contradicted:
+        thread_id = free_id(f"{THREAD_PREFIX}-{fact_id}", taken)
+        taken.extra.add(thread_id)
+        thread = f"Contradiction: {fact_id} conflicts with {old} — resolve"
+        lines = thread_lines(thread, thread_id, session.date, session.stem)
+        text = with_item(_reparsed(document, text), OPEN_THREADS_SECTION, lines)
+        threads.append(Thread(thread_id, old, _line_of(text, lines)))
+    return text, threads
+
+
+def _extra(request: NewFact) -> dict[str, str]:
+    """The born footer's optional fields, in the order SPEC §3 lists them."""
+    extra = {}
+    if request.supersedes is not None:
+        extra["supersedes"] = request.supersedes
+    if request.scope is not None:
+        extra["scope"] = ",".join(part.strip() for part in request.scope.split(","))
+    if request.anti_pattern:
+        extra["type"] = "anti-pattern"
+    if request.tags:
+        extra["tags"] = ",".join(dict.fromkeys(request.tags))
+    return extra
+
+
+class _Taken:
+    """Ids taken: those the memory holds, and those this add has just given."""
+
+    def __init__(self, memory: Container[str], extra: set[str]) -> None:
+        self.memory = memory
+        self.extra = extra
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self.extra or fact_id in self.memory
+
+
+def _reparsed(document: Document, text: str) -> Document:
+    return parse_document(decode(text.encode("utf-8"), document.path), unique_ids=False)
+
+
+def _line_of(text: str, item: Sequence[str]) -> int:
+    """The 1-based line where `item` (its lines, the footer last: unique by its id) starts."""
+    footer_at = text.index(item[-1])
+    return text.count("\n", 0, footer_at) + 1 - (len(item) - 1)
+
+
+def _find(documents: Sequence[Document], fact_id: str) -> tuple[Document, Fact]:
+    for document in documents:
+        for fact in document.facts:
+            if fact.id == fact_id:
+                return document, fact
+    raise AssertionError(f"{fact_id} was met, so it is in a document")
+
+
+def _where(documents: Sequence[Document], fact_id: str) -> str:
+    """`path:line` of the fact with this id, or the archive when no document read has it."""
+    for document in documents:
+        for fact in document.facts:
+            if fact.id == fact_id:
+                return f"{document.path}:{fact.line}"
+    return "in the archive"

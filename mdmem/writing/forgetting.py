@@ -1,0 +1,130 @@
+"""`forget` and `blocked` (SPEC §9): a fact moved for good to `blocked.md`, and the
+tombstones listed.
+
+A forgotten fact leaves continuity (or the archive, and its line of `INDEX.md`) and
+becomes an entry of `blocked.md` with its text, its notes, the day (the current
+session's) and the reason, in one all-or-nothing write with the session log's
+`Forgotten:` line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.errors import MdmemError
+from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
+from mdmem.format.memory import ARCHIVE, INDEX
+from mdmem.store.load import read_optional
+from mdmem.store.lock import locked
+from mdmem.store.writer import write_files
+from mdmem.writing.apply import SessionLog
+from mdmem.writing.gates import NOTHING, current, refuse_secrets
+from mdmem.writing.gathered import Place, check_shape, gather
+from mdmem.writing.marks import (
+    check_reason,
+    index_without,
+    tombstone_lines,
+    with_tombstone,
+    without_fact,
+)
+from mdmem.writing.references import record_event
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What `forget` did: the fact that left `place` is blocked since `date`."""
+
+    log: SessionLog
+    fact_id: str
+    place: Place  # where it was
+    date: str
+    reason: str
+    blocked: str  # blocked.md, as the user sees the path
+
+
+def forget(
+    root: Path, fact_id: str, reason: str, named: str | None = None, source: str = "--session"
+) -> Forgotten:
+    """Move the fact to `blocked.md` for good (the file made when missing) and record
+    `Forgotten: ID` in the current session log."""
+    check_shape([fact_id])
+    why = check_reason(reason)
+    refuse_secrets(why)
+    with locked(root):
+        session = current(root, named, source)
+        memory = gather(root, [fact_id])
+        if fact_id in memory.blocked:
+            entry = memory.blocked[fact_id]
+            raise MdmemError(
+                f"{fact_id!r} is forgotten already ({entry.path}:{entry.line}, "
+                f"{entry.blocked}: {entry.reason}); {NOTHING}"
+            )
+        place = memory.found(fact_id)
+        _refuse_secret_text(place)
+        label = f"{root.name}/{BLOCKED}"
+        entry_lines = tombstone_lines(place.document, place.fact, session.date, why)
+        files: dict[str, str | None] = {
+            place.relative: without_fact(place.document, place.fact),
+            BLOCKED: with_tombstone(read_optional(root, BLOCKED), label, entry_lines),
+            session.log.relative: record_event(
+                session.text, "forgotten", fact_id, None, session.log.display
+            ).text,
+        }
+        index = read_optional(root, f"{ARCHIVE}/{INDEX}") if not place.live else None
+        if index is not None and (text := index_without(index, fact_id)) is not None:
+            files[f"{ARCHIVE}/{INDEX}"] = text
+        write_files(root, files)
+    return Forgotten(session.log, fact_id, place, session.date, why, label)
+
+
+def _refuse_secret_text(place: Place) -> None:
+    """A tombstone keeps the text for good: text with a secret is deleted by hand instead."""
+    from mdmem.safety.secrets import find_secrets
+
+    lines = (*place.document.fact_text(place.fact), *place.document.fact_notes(place.fact))
+    categories = sorted({hit.category for hit in find_secrets("".join(lines))})
+    if categories:
+        raise MdmemError(
+            f"{place.fact.id!r} holds secret material ({', '.join(categories)}) that a "
+            f"tombstone would keep for good: delete it by hand ({place.display}) and rotate "
+            f"the secret; {NOTHING}"
+        )
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """One entry of `blocked.md`, as `mdmem blocked` shows it."""
+
+    fact_id: str
+    blocked: str
+    reason: str
+    summary: str  # the text's first line, secrets masked
+    where: str  # path:line
+
+
+def tombstones(root: Path) -> tuple[Tombstone, ...]:
+    """The entries of `blocked.md` in file order (none when it does not exist)."""
+    from mdmem.safety.secrets import redact
+
+    file = read_optional(root, BLOCKED)
+    entries: tuple[BlockedEntry, ...] = () if file is None else parse_blocked(file)
+    return tuple(
+        Tombstone(
+            entry.fact_id,
+            entry.blocked,
+            redact(entry.reason),
+            redact(_first_line(entry.text)),
+            f"{entry.path}:{entry.line}",
+        )
+        for entry in entries
+    )
+
+
+def _first_line(lines: tuple[str, ...]) -> str:
+    """An item's first line without its marker (`- `, `- [ ] `)."""
+    first = lines[0].strip() if lines else ""
+    marker, _, rest = first.partition(" ")
+    if rest.startswith(("[ ] ", "[x] ", "[X] ")):
+        rest = rest[4:]
+    return rest.strip() if marker in ("-", "*", "+") else first

@@ -1,0 +1,329 @@
+"""The human gates' edge (SPEC §8, §9): supersede, restore, core, open and check off a thread.
+
+Each command locks the memory, reads the current session log (when it records an event)
+and the few documents `gathered.gather` needs, refuses before it writes anything, and
+writes every file it changes in one all-or-nothing `write_files`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.errors import MdmemError
+from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Fact, parse_document
+from mdmem.format.memory import CONTINUITY
+from mdmem.format.sessionlog import Event
+from mdmem.format.textfile import decode
+from mdmem.store.files import read_bytes
+from mdmem.store.lock import locked
+from mdmem.store.writer import write_files
+from mdmem.writing import conflicts
+from mdmem.writing.apply import SessionLog, current_session, log_events
+from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
+from mdmem.writing.gathered import Gathered, Place, check_shape, gather
+from mdmem.writing.ids import derive_id
+from mdmem.writing.marks import checked_off
+from mdmem.writing.references import record, record_event
+
+NOTHING = "nothing written"
+Changes = Mapping[str, str | None]
+
+
+@dataclass(frozen=True)
+class Current:
+    """The session log a command records in, as read under the lock."""
+
+    log: SessionLog
+    text: str
+    events: tuple[Event, ...]
+
+    @property
+    def date(self) -> str:
+        return self.log.stem[:10]
+
+
+def current(root: Path, named: str | None, source: str) -> Current:
+    log = current_session(root, named, source)
+    data = read_bytes(log.path, log.display)
+    return Current(log, decode(data, log.display).text(), log_events(data, log.display))
+
+
+@dataclass(frozen=True)
+class Superseded:
+    """What `supersede` did: OLD retired, NEW (None: invalidated) linked or created."""
+
+    log: SessionLog
+    old: str
+    new: str | None
+    created: str | None  # the section of the successor this command added
+    linked: bool  # NEW's footer names OLD (False: it already named another fact it replaced)
+
+
+def supersede(
+    root: Path,
+    old: str,
+    by: str | None = None,
+    text: str | None = None,
+    section: str | None = None,
+    named: str | None = None,
+    source: str = "--session",
+) -> Superseded:
+    """Mark OLD superseded by the live fact `by`, by a new fact of `text` (added in
+    `section`, OLD's own by default), or, with neither, invalidated."""
+    check_shape([old] if by is None else [old, by])
+    with locked(root):
+        session = current(root, named, source)
+        memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
+        place = memory.found(old)
+        retired = memory.superseded(session.events)
+        if old in retired:
+            successor = retired[old]
+            how = f"by {successor!r}" if successor else "(invalidated)"
+            raise MdmemError(f"{old!r} is already superseded {how}; {NOTHING}")
+        edits: dict[str, list[tuple[Fact, Changes]]] = {}
+        new, linked, home = by, text is not None, section or place.home
+        if by is not None:
+            linked = _link_successor(memory, place, by, retired, edits)
+        elif text is not None:
+            new = _successor_id(memory, place, text, home)
+        old_marks = {"tier": "superseded", "superseded-by": new}
+        edits.setdefault(place.relative, []).append((place.fact, old_marks))
+        files = _edited(memory, edits)
+        log_text = session.text
+        if text is not None and new is not None:
+            footer = born_footer(new, home, session.date, session.log.stem, {"supersedes": old})
+            files[CONTINUITY] = _with_new_item(memory, files, home, item_lines(text, footer))
+            log_text = record(log_text, "created", [new], session.log.display).text
+        files[session.log.relative] = record_event(
+            log_text, "superseded", old, new, session.log.display
+        ).text
+        write_files(root, files)
+    return Superseded(session.log, old, new, home if text is not None else None, linked)
+
+
+def _link_successor(
+    memory: Gathered,
+    old: Place,
+    by: str,
+    retired: Mapping[str, str | None],
+    edits: dict[str, list[tuple[Fact, Changes]]],
+) -> bool:
+    """Refuse a successor that is not a live fact; link it (`supersedes: OLD`) unless its
+    footer already names another fact it replaced. Whether it was linked."""
+    if by == old.fact.id:
+        raise MdmemError(f"{by!r} cannot supersede itself; {NOTHING}")
+    successor = memory.found(by)
+    if by in retired:
+        then = retired[by]
+        how = f"superseded by {then!r}" if then else "superseded (invalidated)"
+        raise MdmemError(
+            f"the successor {by!r} is {how}: it cannot replace {old.fact.id!r}; {NOTHING}"
+        )
+    if not successor.live:
+        raise MdmemError(
+            f"the successor {by!r} is archived ({successor.display}): cite it (`mdmem ref "
+            f"{by}`) and review, so that it is live again, then supersede; {NOTHING}"
+        )
+    if successor.fact.get("supersedes") not in (None, ""):
+        return False
+    edits.setdefault(successor.relative, []).append((successor.fact, {"supersedes": old.fact.id}))
+    return True
+
+
+def _successor_id(memory: Gathered, old: Place, text: str, section: str) -> str:
+    """The id of the new fact that replaces OLD, once its text passed `mdmem add`'s checks:
+    no secret material, not near a blocked entry, not a superseded fact's text, not what a
+    live fact other than OLD already says."""
+    refuse_secrets(text)
+    entries = tuple(memory.blocked.values())
+    for meeting in conflicts.meetings(text, section, memory.documents, entries):
+        if meeting.fact_id == old.fact.id:
+            continue  # the text that replaces OLD may well read like it
+        if meeting.kind == conflicts.BLOCKED:
+            raise MdmemError(f"the text is near {_blocked_entry(meeting)}; {NOTHING}")
+        if meeting.kind == conflicts.SUPERSEDED:
+            by = f"by {meeting.successor!r}" if meeting.successor else "(invalidated)"
+            raise MdmemError(f"the text is that of {meeting.fact_id!r}, superseded {by}; {NOTHING}")
+        if meeting.kind == conflicts.DUPLICATE:
+            raise MdmemError(
+                f"{meeting.fact_id!r} already says this: `mdmem supersede {old.fact.id} --by "
+                f"{meeting.fact_id}`; {NOTHING}"
+            )
+    return derive_id(text, memory.taken())
+
+
+def refuse_secrets(text: str) -> None:
+    """Refuse text that holds secret material, naming its categories, never the value."""
+    from mdmem.safety.secrets import find_secrets  # only a command given new text needs it
+
+    categories = sorted({hit.category for hit in find_secrets(text)})
+    if categories:
+        raise MdmemError(
+            f"the text holds secret material ({', '.join(categories)}): keep secrets out of "
+            f"memory; {NOTHING}"
+        )
+
+
+def _edited(memory: Gathered, edits: Mapping[str, list[tuple[Fact, Changes]]]) -> dict[str, str]:
+    """The new text of every document with footer changes."""
+    files = {}
+    for relative, changes in edits.items():
+        place = memory.place(changes[0][0].id)
+        assert place is not None and place.relative == relative
+        files[relative] = with_footers(place.document, changes)
+    return files
+
+
+def _with_new_item(
+    memory: Gathered, files: Mapping[str, str], section: str, lines: list[str]
+) -> str:
+    """Continuity's text, as edited so far, with a new item appended to `section`."""
+    document = memory.continuity
+    if CONTINUITY in files:
+        document = parse_document(
+            decode(files[CONTINUITY].encode("utf-8"), document.path), unique_ids=False
+        )
+    return with_item(document, section, lines)
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What `restore` did: OLD's supersession undone, and where OLD is now."""
+
+    log: SessionLog
+    old: str
+    place: Place  # an archived fact stays in the archive until the next review
+    tier: str | None  # the tier its footer now gives (None: left as it was)
+    unlinked: tuple[str, ...]  # successors whose `supersedes` no longer names it
+
+
+def restore(root: Path, old: str, named: str | None = None, source: str = "--session") -> Restored:
+    """Undo OLD's supersession (SPEC §8): a `Restored:` line, its `superseded-by` dropped,
+    its tier `active` again (`core` under Architectural Invariants; the next review
+    recomputes it), and `supersedes: OLD` dropped from its successors."""
+    check_shape([old])
+    with locked(root):
+        session = current(root, named, source)
+        memory = gather(root, [old])
+        place = memory.found(old)
+        if old not in memory.superseded(session.events):
+            raise MdmemError(f"{old!r} is not superseded: there is nothing to restore; {NOTHING}")
+        marks: dict[str, str | None] = {"superseded-by": None}
+        tier = None
+        if place.fact.get("tier") == "superseded":
+            tier = marks["tier"] = "core" if place.home == INVARIANTS_SECTION else "active"
+        edits: dict[str, list[tuple[Fact, Changes]]] = {place.relative: [(place.fact, marks)]}
+        unlinked = _unlink_successors(memory, old, edits)
+        files = _edited(memory, edits)
+        files[session.log.relative] = record_event(
+            session.text, "restored", old, None, session.log.display
+        ).text
+        write_files(root, files)
+    return Restored(session.log, old, place, tier, unlinked)
+
+
+def _unlink_successors(
+    memory: Gathered, old: str, edits: dict[str, list[tuple[Fact, Changes]]]
+) -> tuple[str, ...]:
+    """Drop OLD from the `supersedes` of every fact read that names it."""
+    unlinked = []
+    cut = len(memory.root.name) + 1
+    for document in memory.documents:
+        for fact in document.facts:
+            named = [i.strip() for i in (fact.get("supersedes") or "").split(",")]
+            if old in named:
+                rest = ", ".join(i for i in named if i and i != old) or None
+                edits.setdefault(document.path[cut:], []).append((fact, {"supersedes": rest}))
+                unlinked.append(fact.id)
+    return tuple(unlinked)
+
+
+@dataclass(frozen=True)
+class Marked:
+    """What `core` or `done` did to one fact (`changed` False: it was so already)."""
+
+    place: Place
+    changed: bool
+
+
+def make_core(root: Path, fact_id: str) -> Marked:
+    """Set `tier: core` on a fact that is neither superseded nor blocked: a human's gate,
+    which no review overwrites."""
+    check_shape([fact_id])
+    with locked(root):
+        memory = gather(root, [fact_id])
+        place = memory.found(fact_id)
+        retired = memory.superseded()
+        if fact_id in retired:
+            successor = retired[fact_id]
+            how = f"superseded by {successor!r}" if successor else "superseded (invalidated)"
+            raise MdmemError(f"{fact_id!r} is {how}: a false fact cannot be core; {NOTHING}")
+        if place.fact.get("tier") == "core":
+            return Marked(place, False)
+        write_files(root, _edited(memory, {place.relative: [(place.fact, {"tier": "core"})]}))
+    return Marked(place, True)
+
+
+def close_thread(root: Path, fact_id: str) -> Marked:
+    """Check off an open thread of continuity: its `[ ]` becomes `[x]`, nothing else."""
+    check_shape([fact_id])
+    with locked(root):
+        memory = gather(root, [fact_id])
+        place = memory.found(fact_id)
+        if place.fact.is_done_thread:
+            raise MdmemError(f"{fact_id!r} is checked off already ({place.display}); {NOTHING}")
+        if not place.live or not place.fact.is_open_thread:
+            raise MdmemError(
+                f"{fact_id!r} is not an open thread ({place.display}): only a `- [ ]` item "
+                f"of {CONTINUITY} is checked off; {NOTHING}"
+            )
+        write_files(root, {place.relative: checked_off(place.document, place.fact)})
+    return Marked(place, True)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What `thread` did: the thread it opened, or the open one that says the same."""
+
+    log: SessionLog | None
+    thread_id: str
+    created: bool
+
+
+def open_thread(
+    root: Path, text: str, named: str | None = None, source: str = "--session"
+) -> Opened:
+    """Open `- [ ] TEXT` at the end of `## Open Threads`, born in the current session
+    (id derived from the text) and recorded `Created`. Refused: secret material, text
+    near a blocked entry. An open thread that says the same is named, nothing written."""
+    refuse_secrets(text)
+    with locked(root):
+        session = current(root, named, source)
+        memory = gather(root, [], everything=True)
+        entries = tuple(memory.blocked.values())
+        for meeting in conflicts.meetings(text, OPEN_THREADS_SECTION, memory.documents, entries):
+            place = memory.place(meeting.fact_id)
+            if meeting.kind == conflicts.BLOCKED and meeting.entry is not None:
+                raise MdmemError(f"the text is near {_blocked_entry(meeting)}; {NOTHING}")
+            if meeting.kind == conflicts.DUPLICATE and place and place.fact.is_open_thread:
+                return Opened(None, meeting.fact_id, False)
+        thread_id = derive_id(text, memory.taken())
+        lines = thread_lines(text, thread_id, session.date, session.log.stem)
+        log_text = record(session.text, "created", [thread_id], session.log.display).text
+        files = {
+            CONTINUITY: with_item(memory.continuity, OPEN_THREADS_SECTION, lines),
+            session.log.relative: log_text,
+        }
+        write_files(root, files)
+    return Opened(session.log, thread_id, True)
+
+
+def _blocked_entry(meeting: conflicts.Meeting) -> str:
+    entry = meeting.entry
+    assert entry is not None
+    return (
+        f"the blocked entry {entry.fact_id!r} ({entry.path}:{entry.line}, forgotten "
+        f"{entry.blocked}: {entry.reason})"
+    )

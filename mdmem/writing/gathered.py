@@ -1,0 +1,123 @@
+"""The facts a gate command reads, and where each one is: never a session log but the
+current one. Continuity always; `blocked.md` always (a small file); the archive files
+`INDEX.md` names for an id continuity lacks, then every archive file if need be; vision
+only to name an id no other file has. A command that must know every id (to derive a
+new one, to compare a new text with every fact) reads the whole archive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.errors import MdmemError
+from mdmem.format.blocked import BlockedEntry
+from mdmem.format.document import Document, Fact, parse_document
+from mdmem.format.footer import ID_RE
+from mdmem.format.memory import CONTINUITY, VISION
+from mdmem.format.sessionlog import Event
+from mdmem.format.vision import parse_vision
+from mdmem.store.files import read
+from mdmem.store.load import read_optional
+from mdmem.writing import known
+from mdmem.writing.apply import ID_RULE, archive_documents, blocked_entries, indexed_files
+
+
+@dataclass(frozen=True)
+class Place:
+    """One fact and the file that holds it (`relative` to the memory folder)."""
+
+    relative: str
+    document: Document
+    fact: Fact
+
+    @property
+    def display(self) -> str:
+        """`path:line` of the fact's first line, as the user sees the path."""
+        return f"{self.document.path}:{self.fact.line}"
+
+    @property
+    def live(self) -> bool:
+        return self.relative == CONTINUITY
+
+    @property
+    def home(self) -> str:
+        """The continuity section the fact belongs to (an archived fact's `section`)."""
+        return self.fact.section if self.live else self.fact.get("section") or self.fact.section
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """What a gate command read: continuity first, then the archive files it needed."""
+
+    root: Path
+    documents: tuple[Document, ...]
+    blocked: dict[str, BlockedEntry]
+    vision: Document | None
+
+    @property
+    def continuity(self) -> Document:
+        return self.documents[0]
+
+    def place(self, fact_id: str) -> Place | None:
+        """Where the fact is: its first copy, continuity before the archive."""
+        cut = len(self.root.name) + 1
+        for document in self.documents:
+            for fact in document.facts:
+                if fact.id == fact_id:
+                    return Place(document.path[cut:], document, fact)
+        return None
+
+    def superseded(self, events: Sequence[Event] = ()) -> dict[str, str | None]:
+        """id -> successor (None: invalidated) by the footers read, then the current log's
+        own `Superseded:`/`Restored:` lines."""
+        return known.after_events(known.supersessions(self.documents), events)
+
+    def taken(self) -> set[str]:
+        """Every id a new fact must not take (after `gather(..., everything=True)`)."""
+        vision = [] if self.vision is None else [self.vision]
+        return known.ids_in([*self.documents, *vision]) | set(self.blocked)
+
+    def found(self, fact_id: str) -> Place:
+        """The fact's place; refused (blocked, a vision target, unknown) when it has none."""
+        place = self.place(fact_id)
+        if place is not None:
+            return place
+        if fact_id in self.blocked:
+            raise MdmemError(f"{known.blocked_refusal(self.blocked[fact_id])}; nothing written")
+        if self.vision is not None and fact_id in known.ids_in([self.vision]):
+            raise MdmemError(
+                f"{fact_id!r} is a vision target: change {VISION} by hand; nothing written"
+            )
+        live = known.ids_in([*self.documents, *([self.vision] if self.vision else [])])
+        live -= set(self.superseded())
+        raise MdmemError(f"{known.unknown_refusal(fact_id, live)}; nothing written")
+
+
+def check_shape(ids: Iterable[str]) -> None:
+    for token in ids:
+        if not ID_RE.match(token):
+            raise MdmemError(f"{token!r} is not an id ({ID_RULE})")
+
+
+def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathered:
+    """The documents that hold `ids` (all of continuity and the archive with `everything`),
+    `blocked.md`'s entries, and vision when an id is still missing (or `everything`)."""
+    continuity = parse_document(
+        read(root / CONTINUITY, f"{root.name}/{CONTINUITY}"), unique_ids=False
+    )
+    documents = [continuity]
+    missing = set(ids) - known.ids_in(documents)
+    if everything:
+        documents += archive_documents(root, None)
+    elif missing:
+        documents += archive_documents(root, indexed_files(root, missing))
+        if missing - known.ids_in(documents):
+            skip = frozenset(document.path for document in documents)
+            documents += archive_documents(root, None, skip)
+    vision: Document | None = None
+    if everything or missing - known.ids_in(documents):
+        file = read_optional(root, VISION)
+        vision = None if file is None else parse_vision(file)
+    return Gathered(root, tuple(documents), blocked_entries(root), vision)

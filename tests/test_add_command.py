@@ -1,0 +1,538 @@
+"""`mdmem add` through the command line, in a real git repository: what it writes (every
+file byte-checked), each refusal's exact message and exit code, and twenty adds at once."""
+
+# ruff: noqa: E501  (footers in the fixtures are one line, as in a real memory)
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mdmem.cli import main
+from mdmem.store.load import load
+from mdmem.writing import logs
+from tests.helpers import git, make_repo, snapshot
+from tests.test_secrets import GITHUB_CLASSIC, PASSWORD
+from tests.test_write_commands import BLOCKED, VISION
+
+LOG = "2026-07-01-120000-work"
+LOG_PATH = f"memory/sessions/{LOG}.md"
+SHOWN = f"memory/sessions/{LOG}.md"
+LOG_TEXT = "# Session: work\n\n## Summary\n\n## Memory References\n\n## Next steps\n"
+BORN = "created: 2026-07-01 | last_used: 2026-07-01 | uses: 1"
+
+CONTINUITY = """\
+# Continuity
+
+## Architectural Invariants
+
+- Money is always stored as an integer count of minor units
+  <!-- id: money-minor-units | created: 2026-06-01 | uses: 4 | tier: core -->
+
+## Key Decisions
+
+- Mutations use POST only; no PUT or PATCH
+  <!-- id: post-only-mutations | created: 2026-06-08 | last_used: 2026-06-20 | uses: 3 | tier: active -->
+- Run the integration tests with pytest -x before pushing
+  <!-- id: integration-before-push | created: 2026-06-08 | uses: 2 | tier: active -->
+- Version the API in the URI
+  <!-- id: version-in-uri | created: 2026-06-08 | tier: superseded | superseded-by: api-in-header -->
+- Version the API in the Accept header
+  <!-- id: api-in-header | created: 2026-06-20 | uses: 1 | tier: working | supersedes: version-in-uri -->
+
+## Open Threads
+
+- [ ] Decide the retention of audit logs
+  <!-- id: audit-log-retention | created: 2026-06-20 | uses: 1 | tier: working -->
+"""
+
+ARCHIVE = """\
+# Archive 2026-Q2
+
+## Archived 2026-06-20 (review through 2026-06-20-090000)
+
+### Faded
+
+- Drizzle over Prisma for the data layer
+  <!-- id: drizzle-over-prisma | created: 2026-04-01 | tier: archived | section: Key Decisions -->
+
+### Superseded
+
+- Refunds call Stripe synchronously from the request
+  <!-- id: refunds-sync-call | created: 2026-04-01 | tier: superseded | superseded-by: refunds-async-queue | section: Key Decisions -->
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A committed memory, and the session in progress (not committed)."""
+    memory = tmp_path / "repo" / "memory"
+    files = {
+        "continuity.md": CONTINUITY,
+        "archive/2026-Q2.md": ARCHIVE,
+        "vision.md": VISION,
+        "blocked.md": BLOCKED,
+        "sessions/2026-06-20-090000.md": "# Session: before\n\n## Memory References\n",
+    }
+    for relative, text in files.items():
+        (memory / relative).parent.mkdir(parents=True, exist_ok=True)
+        (memory / relative).write_text(text, "utf-8")
+    make_repo(tmp_path / "repo")
+    (memory / "sessions" / f"{LOG}.md").write_text(LOG_TEXT, "utf-8")
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.delenv("MDMEM_SESSION", raising=False)
+    return tmp_path / "repo"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, ["add", *args])
+
+
+def changed(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, str]:
+    """The files that differ, with their new text."""
+    return {
+        path: after[path].decode("utf-8")
+        for path in sorted(set(before) | set(after))
+        if before.get(path) != after.get(path)
+    }
+
+
+def logged(*lines: str) -> str:
+    return LOG_TEXT.replace(
+        "## Memory References\n", "## Memory References\n" + "".join(f"- {x}\n" for x in lines)
+    )
+
+
+# -- what an add writes -----------------------------------------------------------------------
+
+
+def test_add_appends_the_fact_and_records_created(repo: Path) -> None:
+    before = snapshot(repo)
+    result = run("Refunds are queued and retried by a worker", "--section", "Key Decisions")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "Added refunds-queued-retried-worker at memory/continuity.md:18 (Key Decisions, working)\n"
+        f"{SHOWN}: Created: refunds-queued-retried-worker\n"
+    )
+    fact = (
+        "- Refunds are queued and retried by a worker\n"
+        f"  <!-- id: refunds-queued-retried-worker | {BORN} | tier: working | origin: {LOG} -->\n"
+    )
+    assert changed(before, snapshot(repo)) == {
+        "memory/continuity.md": CONTINUITY.replace("\n## Open Threads", fact + "\n## Open Threads"),
+        LOG_PATH: logged("Created: refunds-queued-retried-worker"),
+    }
+
+
+def test_every_field_and_a_new_section(repo: Path) -> None:
+    before = snapshot(repo)
+    result = run(
+        "Never call the payment provider from a request handler",
+        "--section", "Gotchas",
+        "--id", "no-provider-in-handlers",
+        "--tags", "payments, latency,payments",
+        "--scope", "src/api/**, src/web/**",
+        "--anti-pattern",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(
+        "Added no-provider-in-handlers at memory/continuity.md:26 (Gotchas, working)\n"
+    )
+    assert changed(before, snapshot(repo))["memory/continuity.md"] == CONTINUITY + (
+        "\n## Gotchas\n\n- Never call the payment provider from a request handler\n"
+        f"  <!-- id: no-provider-in-handlers | {BORN} | tier: working | origin: {LOG} | "
+        "scope: src/api/**,src/web/** | type: anti-pattern | tags: payments,latency -->\n"
+    )
+
+
+def test_a_fact_under_architectural_invariants_is_born_core(repo: Path) -> None:
+    result = run("Every table has a created_at column", "--section", "Architectural Invariants")
+    assert result.stdout.startswith(
+        "Added every-table-created-column at memory/continuity.md:7 (Architectural Invariants, core)\n"
+    )
+    text = (repo / "memory/continuity.md").read_text("utf-8")
+    assert (
+        "- Every table has a created_at column\n"
+        f"  <!-- id: every-table-created-column | {BORN} | tier: core | origin: {LOG} -->\n\n"
+        "## Key Decisions"
+    ) in text
+
+
+def test_a_derived_id_skips_every_id_memory_holds(repo: Path) -> None:
+    """The archive, vision and continuity hold ids: a new id is none of them."""
+    for text, expected in [
+        ("Refunds sync call", "refunds-sync-call-2"),  # archived, superseded
+        ("Vision: correct memory", "vision-correct-memory-2"),
+        ("Post only mutations", "post-only-mutations-2"),
+    ]:
+        result = run(text, "--section", "Notes", "--json")
+        assert json.loads(result.stdout)["id"] == expected, result.output
+    result = run("Mock database", "--section", "Notes", "--id", "mock-the-database")
+    assert result.stderr.startswith("mdmem: id 'mock-the-database' is taken (memory/blocked.md:5)")
+
+
+def test_add_as_json(repo: Path) -> None:
+    result = run("Payouts batch nightly at 02:00 UTC", "--section", "Key Decisions", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {
+        "outcome": "added",
+        "id": "payouts-batch-nightly-02-00",
+        "path": "memory/continuity.md",
+        "line": 18,
+        "section": "Key Decisions",
+        "tier": "working",
+        "supersedes": None,
+        "threads": [],
+        "session": LOG,
+        "log": SHOWN,
+        "log_lines": ["Created: payouts-batch-nightly-02-00"],
+    }
+
+
+# -- a duplicate ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mutations use POST only; no PUT or PATCH",
+        "Before pushing, run integration tests with pytest -x",
+        "Every agent session ends with a memory that is correct",
+    ],
+    ids=["exact", "reworded", "a-vision-statement"],
+)
+def test_a_duplicate_adds_nothing_and_is_cited(repo: Path, text: str) -> None:
+    expected = {
+        "Mutations use POST only; no PUT or PATCH": ("post-only-mutations", "memory/continuity.md:10"),
+        "Before pushing, run integration tests with pytest -x": ("integration-before-push", "memory/continuity.md:12"),
+        "Every agent session ends with a memory that is correct": ("vision-correct-memory", "memory/vision.md:5"),
+    }  # fmt: skip
+    fact_id, where = expected[text]
+    before = snapshot(repo)
+    result = run(text, "--section", "Conventions", "--id", "some-new-id")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"Nothing added: the text duplicates {fact_id} ({where})\n{SHOWN}: Referenced: {fact_id}\n",
+    )
+    assert changed(before, snapshot(repo)) == {LOG_PATH: logged(f"Referenced: {fact_id}")}
+    again = snapshot(repo)
+    result = run(text, "--section", "Conventions")
+    assert result.stdout.endswith(f"{SHOWN}: Referenced: {fact_id} (already there)\n")
+    assert snapshot(repo) == again
+
+
+# -- refusals ---------------------------------------------------------------------------------
+
+REFUSALS = [
+    pytest.param(
+        ["The API is versioned in the URI", "--section", "Key Decisions"],
+        "the text is that of a superseded fact: 'version-in-uri' is superseded by "
+        "'api-in-header': cite api-in-header instead; nothing written",
+        id="superseded-in-continuity",
+    ),
+    pytest.param(
+        ["Refunds call Stripe synchronously from the request", "--section", "Payments"],
+        "the text is that of a superseded fact: 'refunds-sync-call' is superseded by "
+        "'refunds-async-queue': cite refunds-async-queue instead; nothing written",
+        id="superseded-in-the-archive",
+    ),
+    pytest.param(
+        ["Integration tests mock the database", "--section", "Testing"],
+        "the text is near a blocked entry: 'mock-the-database' is blocked "
+        "(memory/blocked.md:5, forgotten 2026-06-15: hid a migration bug in prod): it must "
+        "not come back; nothing written",
+        id="blocked-reworded",
+    ),
+    pytest.param(
+        ["Money is never stored as an integer count of minor units", "--section", "Billing"],
+        "the text contradicts core fact 'money-minor-units' (memory/continuity.md:5); a core "
+        "fact changes only on purpose: add it with --supersedes money-minor-units to replace "
+        "it; nothing written",
+        id="contradicts-core",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--id", "post-only-mutations"],
+        "id 'post-only-mutations' is taken (memory/continuity.md:10): ids are unique across "
+        "continuity, the archive, vision and blocked.md; give another --id, or none; nothing "
+        "written",
+        id="id-taken-in-continuity",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--id", "drizzle-over-prisma"],
+        "id 'drizzle-over-prisma' is taken (in the archive): ids are unique across "
+        "continuity, the archive, vision and blocked.md; give another --id, or none; nothing "
+        "written",
+        id="id-taken-in-the-archive",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--id", "Post_Only"],
+        "id 'Post_Only' must be lowercase words joined by hyphens, two or more, like "
+        "post-only-mutations",
+        id="id-not-kebab-case",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--id", "release-4.6.2"],
+        "id 'release-4.6.2' must be lowercase words joined by hyphens, two or more, like "
+        "post-only-mutations",
+        id="id-with-a-dot",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Open Threads"],
+        "## Open Threads holds no facts: give another --section",
+        id="open-threads",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "## Notes"],
+        "section '## Notes' must be a heading's title, like 'Key Decisions'",
+        id="section-with-hashes",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--tags", "two words"],
+        "tag 'two words' must be one word (letters, digits, - _ . +)",
+        id="tag-of-two-words",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--scope", "src/a|b"],
+        "scope 'src/a|b' must be path globs, like src/api/**",
+        id="scope-with-a-bar",
+    ),
+    pytest.param(
+        ["A rule <!-- hidden -->", "--section", "Notes"],
+        "a fact's text must hold words and no HTML comment (`<!--`, `-->`): the footer is "
+        "the fact's one comment",
+        id="comment-in-the-text",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--supersedes", "post-only-mutation"],
+        "--supersedes: unknown id 'post-only-mutation': no fact in continuity, the archive or "
+        "vision has it; nearest known: post-only-mutations; nothing written",
+        id="supersedes-unknown",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--supersedes", "version-in-uri"],
+        "--supersedes: 'version-in-uri' is superseded by 'api-in-header': cite api-in-header "
+        "instead; nothing written",
+        id="supersedes-a-superseded-fact",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--supersedes", "mock-the-database"],
+        "--supersedes: 'mock-the-database' is blocked (memory/blocked.md:5, forgotten "
+        "2026-06-15: hid a migration bug in prod): it must not come back; nothing written",
+        id="supersedes-a-blocked-fact",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--supersedes", "drizzle-over-prisma"],
+        "--supersedes: 'drizzle-over-prisma' is in the archive, not in continuity.md: add "
+        "supersedes only a live fact of continuity; nothing written",
+        id="supersedes-an-archived-fact",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "Notes", "--supersedes", "vision-correct-memory"],
+        "--supersedes: 'vision-correct-memory' is memory/vision.md:5, not in continuity.md: "
+        "add supersedes only a live fact of continuity; nothing written",
+        id="supersedes-a-vision-statement",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), REFUSALS)
+def test_refusals_write_nothing(repo: Path, args: list[str], message: str) -> None:
+    before = snapshot(repo)
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (3, "", f"mdmem: {message}\n")
+    assert snapshot(repo) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "category"),
+    [
+        pytest.param([f"Deploys use GITHUB_TOKEN={GITHUB_CLASSIC}", "--section", "CI"],
+                     "github-token", id="token-in-the-text"),
+        pytest.param(["The staging database", "--section", "Ops", "--scope",
+                      f"postgres://app:{PASSWORD}@db:5432/app"], "connection-string",
+                     id="password-in-a-url-in-the-scope"),
+    ],
+)  # fmt: skip
+def test_secret_material_is_refused_by_category_never_echoed(
+    repo: Path, args: list[str], category: str
+) -> None:
+    before = snapshot(repo)
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        3,
+        "",
+        f"mdmem: secret material ({category}) in what was given; a secret never goes into "
+        "memory: nothing written\n",
+    )
+    assert snapshot(repo) == before
+
+
+def test_no_current_session_says_how_to_start_one(repo: Path) -> None:
+    (repo / LOG_PATH).unlink()
+    before = snapshot(repo)
+    result = run("A new rule", "--section", "Notes")
+    assert (result.exit_code, result.stderr) == (3, f"mdmem: {logs.NO_SESSION}\n")
+    assert snapshot(repo) == before
+
+
+# -- contradictions and supersession ----------------------------------------------------------
+
+
+def test_a_contradiction_adds_the_fact_and_opens_a_thread(repo: Path) -> None:
+    before = snapshot(repo)
+    result = run(
+        "Never run the integration tests with pytest -x before pushing",
+        "--section", "Key Decisions", "--id", "no-tests-before-push",
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "Added no-tests-before-push at memory/continuity.md:18 (Key Decisions, working)\n"
+        "Contradiction: no-tests-before-push conflicts with integration-before-push; opened "
+        "contradiction-no-tests-before-push at memory/continuity.md:25\n"
+        f"{SHOWN}: Created: no-tests-before-push, contradiction-no-tests-before-push\n",
+    )
+    fact = (
+        "- Never run the integration tests with pytest -x before pushing\n"
+        f"  <!-- id: no-tests-before-push | {BORN} | tier: working | origin: {LOG} -->\n"
+    )
+    thread = (
+        "- [ ] Contradiction: no-tests-before-push conflicts with integration-before-push — "
+        "resolve\n"
+        f"  <!-- id: contradiction-no-tests-before-push | {BORN} | tier: working | origin: {LOG} -->\n"
+    )
+    text = CONTINUITY.replace("\n## Open Threads", fact + "\n## Open Threads") + thread
+    assert changed(before, snapshot(repo)) == {
+        "memory/continuity.md": text,
+        LOG_PATH: logged("Created: no-tests-before-push, contradiction-no-tests-before-push"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "line", "new_line"),
+    [
+        pytest.param("Money is never stored as an integer count of minor units",
+                     "money-minor-units", 5, 18, id="a-contradicted-core-fact"),
+        pytest.param("Mutations may use PUT for idempotent updates", "post-only-mutations",
+                     10, 18, id="no-contradiction-needed"),
+    ],
+)  # fmt: skip
+def test_supersedes_marks_the_old_fact_and_records_the_line(
+    repo: Path, text: str, old: str, line: int, new_line: int
+) -> None:
+    before = snapshot(repo)
+    result = run(text, "--section", "Key Decisions", "--id", "the-new-rule", "--supersedes", old)
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"Added the-new-rule at memory/continuity.md:{new_line} (Key Decisions, working)\n"
+        f"Superseded {old} at memory/continuity.md:{line} (superseded-by the-new-rule)\n"
+        f"{SHOWN}: Created: the-new-rule\n"
+        f"{SHOWN}: Superseded: {old} → the-new-rule\n",
+    )
+    after = changed(before, snapshot(repo))
+    assert after[LOG_PATH] == logged("Created: the-new-rule", f"Superseded: {old} → the-new-rule")
+    footer = CONTINUITY.splitlines()[line]
+    marked = {
+        "money-minor-units": "  <!-- id: money-minor-units | created: 2026-06-01 | uses: 4 | tier: superseded | superseded-by: the-new-rule -->",
+        "post-only-mutations": "  <!-- id: post-only-mutations | created: 2026-06-08 | last_used: 2026-06-20 | uses: 3 | tier: superseded | superseded-by: the-new-rule -->",
+    }[old]
+    fact = (
+        f"- {text}\n"
+        f"  <!-- id: the-new-rule | {BORN} | tier: working | origin: {LOG} | supersedes: {old} -->\n"
+    )
+    assert after["memory/continuity.md"] == CONTINUITY.replace(footer, marked).replace(
+        "\n## Open Threads", fact + "\n## Open Threads"
+    )
+
+
+# -- the session, the tree, the review --------------------------------------------------------
+
+
+def test_add_works_on_a_dirty_tree_and_leaves_the_index_alone(repo: Path) -> None:
+    continuity = repo / "memory" / "continuity.md"
+    continuity.write_text(CONTINUITY.replace("Mutations use", "Mutations always use"), "utf-8")
+    git(repo, "add", "memory/continuity.md")
+    (repo / "notes.txt").write_text("scratch\n", "utf-8")
+    staged = git(repo, "diff", "--cached")
+    result = run("Payouts batch nightly", "--section", "Key Decisions")
+    assert result.exit_code == 0, result.output
+    assert git(repo, "diff", "--cached") == staged
+    assert "Mutations always use" in continuity.read_text("utf-8")
+
+
+def test_a_committed_log_is_never_written(repo: Path) -> None:
+    before = snapshot(repo)
+    result = run("A new rule", "--section", "Notes", "--session", "2026-06-20-090000")
+    assert result.exit_code == 3
+    assert "committed to git, and a committed log is never edited" in result.stderr
+    assert snapshot(repo) == before
+
+
+def test_the_review_agrees_with_every_footer_add_wrote(repo: Path) -> None:
+    """Added, superseded and contradicted in one session: the review moves the superseded
+    fact out and changes no footer add wrote."""
+    for args in [
+        ["Payouts batch nightly", "--section", "Key Decisions"],
+        ["Mutations may use PUT for idempotent updates", "--section", "Key Decisions",
+         "--supersedes", "post-only-mutations"],
+        ["Never run the integration tests with pytest -x before pushing", "--section",
+         "Key Decisions"],
+        ["Mutations use POST only; no PUT or PATCH", "--section", "Key Decisions"],
+    ]:  # fmt: skip
+        assert run(*args).exit_code in (0, 3)
+    written = (repo / "memory/continuity.md").read_text("utf-8")
+    result = CliRunner().invoke(main, ["review", "--no-commit"])
+    assert result.exit_code == 0, result.output
+    memory = load(repo / "memory")
+    live = {fact.id: fact for fact in memory.continuity.facts}
+    assert "post-only-mutations" not in live
+    (archived,) = [f for d in memory.archives for f in d.facts if f.id == "post-only-mutations"]
+    assert (archived.get("tier"), archived.get("superseded-by")) == (
+        "superseded",
+        "mutations-may-use-put-idempotent",
+    )
+    for fact_id in ("payouts-batch-nightly", "mutations-may-use-put-idempotent",
+                    "never-run-integration-tests-pytest",
+                    "contradiction-never-run-integration-tests-pytest"):  # fmt: skip
+        footer = memory.continuity.lines[live[fact_id].footer_index]
+        assert footer in written, fact_id  # byte for byte as add wrote it
+
+
+def test_add_help_has_an_example() -> None:
+    result = CliRunner().invoke(main, ["add", "--help"])
+    assert result.exit_code == 0
+    assert 'Example: mdmem add "Mutations use POST only; no PUT or PATCH" --section' in (
+        result.stdout
+    )
+
+
+def test_twenty_adds_at_once_lose_nothing(repo: Path) -> None:
+    """Twenty `mdmem add` processes started together: twenty facts, twenty Created ids."""
+    texts = [f"Service number {n} answers on port {8000 + n}" for n in range(20)]
+    env = {**os.environ, "MDMEM_SESSION": LOG}
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "mdmem", "add", text, "--section", "Services", "--json"],
+            cwd=repo,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for text in texts
+    ]
+    outputs = [child.communicate() for child in children]
+    assert [child.returncode for child in children] == [0] * 20, outputs
+    added = sorted(json.loads(stdout)["id"] for stdout, _ in outputs)
+    assert len(set(added)) == 20
+    memory = load(repo / "memory")
+    services = [f.id for f in memory.continuity.facts if f.section == "Services"]
+    assert sorted(services) == added
+    text = (repo / LOG_PATH).read_text("utf-8")
+    (created,) = [line for line in text.splitlines() if line.startswith("- Created: ")]
+    assert sorted(created.removeprefix("- Created: ").split(", ")) == added
+    assert (repo / "memory/continuity.md").read_text("utf-8").startswith(CONTINUITY)
