@@ -125,30 +125,53 @@ def measure(repo: Path, ids: list[str], repeat: int) -> dict[str, list[float]]:
     return seconds
 
 
-def table(results: dict[str, dict[str, list[float]]]) -> str:
-    """One row per size (`SESSIONS:FACTS`): each command's median, and its ratio to version."""
-    header = ["sessions", "facts", *(f"{name} s" for name in COMMANDS)]
+def table(results: dict[str, dict[str, list[float]]], names: list[str] | None = None) -> str:
+    """One row per size (`SESSIONS:FACTS`): each command's median, and its ratio to version
+    (to `ratio_to[name]` for a command named there)."""
+    names = list(COMMANDS) if names is None else names
+    header = ["sessions", "facts", *(f"{name} s" for name in names)]
     rows = [header, ["---:"] * len(header)]
     for size, seconds in results.items():
-        yardstick = statistics.median(seconds["version"])
         row = size.split(":")
-        for name in COMMANDS:
+        for name in names:
             median = statistics.median(seconds[name])
-            ratio = "" if name == "version" else f" (x{median / yardstick:.1f})"
+            base = RATIO_TO.get(name, "version")
+            yardstick = statistics.median(seconds[base])
+            ratio = "" if name == base else f" (x{median / yardstick:.2f}{_versus(base)})"
             row.append(f"{median:.3f}{ratio}")
         rows.append(row)
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+# A command whose ratio is to another yardstick than version (benchmarks/read.py sets it).
+RATIO_TO: dict[str, str] = {}
+
+
+def _versus(base: str) -> str:
+    return "" if base == "version" else f" {base}"
+
+
+# What a benchmark does on one size's committed repository: (repository, memory) -> the
+# seconds of each command over the rounds.
+Measure = Callable[[Path, Path], dict[str, list[float]]]
+
+
+def run_sizes(
+    argv: list[str] | None,
+    out: Path,
+    measure_size: Callable[[argparse.Namespace], Measure],
+    description: str | None = __doc__,
+) -> tuple[argparse.Namespace, dict[str, dict[str, list[float]]]]:
+    """Parse the options, then per size commit the generated tree in a scratch repository
+    and time it with `measure_size(args)`; every time is written to `--json`."""
+    parser = argparse.ArgumentParser(description=(description or "").splitlines()[0])
     parser.add_argument(
         "--sizes", default=DEFAULT_SIZES, help=f"session counts (default {DEFAULT_SIZES})"
     )
     parser.add_argument("--repeat", type=int, default=7, help="rounds per size (default 7)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     parser.add_argument(
-        "--json", type=Path, default=OUT / "results.json", help="where to write every time"
+        "--json", type=Path, default=out / "results.json", help="where to write every time"
     )
     parser.add_argument(
         "--trees", type=Path, default=OUT, help="where the generated trees are kept"
@@ -163,13 +186,20 @@ def main(argv: list[str] | None = None) -> int:
         if made is not None:
             run.progress(f"generated {sessions} sessions in {made.seconds:.1f}s")
         with tempfile.TemporaryDirectory(
-            prefix="mdmem-bench-write-", ignore_cleanup_errors=True
+            prefix="mdmem-bench-", ignore_cleanup_errors=True
         ) as scratch:
             repo = committed_repository(memory, Path(scratch))
             run.progress(f"size {sessions}: committed {sessions} logs")
-            results[f"{sessions}:{facts}"] = measure(repo, live_ids(memory), args.repeat)
+            results[f"{sessions}:{facts}"] = measure_size(args)(repo, memory)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"seconds": results}, indent=2, sort_keys=True) + "\n")
+    return args, results
+
+
+def main(argv: list[str] | None = None) -> int:
+    _, results = run_sizes(
+        argv, OUT, lambda args: lambda repo, memory: measure(repo, live_ids(memory), args.repeat)
+    )
     print(table(results))
     return 0
 

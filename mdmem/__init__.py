@@ -9,6 +9,9 @@ The library API the command line uses::
     result = mdmem.apply(plan)            # atomic write + one git commit
     findings = mdmem.lint(memory.root)    # every lint finding, sorted
     done = mdmem.backfill(memory.root)    # footers for legacy facts, and the log creating them
+    found = mdmem.lookup(memory.root, "webhook retries")  # ranked facts (reading)
+    told = mdmem.show(memory.root, "post-only-mutations", as_of="2026-06-30")
+    served = mdmem.context(memory.root, "add a retry", path="src/api/x.py", budget=1500)
 
 Names are imported on first use, so a command pays only for the modules it needs.
 """
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from mdmem.linting.findings import Finding
     from mdmem.linting.gate import review
     from mdmem.linting.run import lint
+    from mdmem.reading.sources import context, lookup, show, status
     from mdmem.reviewing.apply import ApplyResult, apply, commit_message
     from mdmem.reviewing.plan import ReviewPlan, plan_review
     from mdmem.reviewing.summary import ReviewSummary
@@ -40,6 +44,10 @@ if TYPE_CHECKING:
     from mdmem.writing.backfill import BackfillPlan, plan_backfill
 
 _HOME = {
+    "lookup": "mdmem.reading.sources",
+    "show": "mdmem.reading.sources",
+    "context": "mdmem.reading.sources",
+    "status": "mdmem.reading.sources",
     "ApplyResult": "mdmem.reviewing.apply",
     "apply": "mdmem.reviewing.apply",
     "commit_message": "mdmem.reviewing.apply",
@@ -81,12 +89,16 @@ __all__ = [
     "apply",
     "backfill",
     "commit_message",
+    "context",
     "find_root",
     "lint",
     "load",
+    "lookup",
     "plan_backfill",
     "plan_review",
     "review",
+    "show",
+    "status",
 ]
 
 

@@ -98,6 +98,14 @@ COMMANDS = {
         ["trend", "--json"],
         ["report", "--json", "--html", "{repo}/../report.html"],
     ],
+    "lookup": [
+        ["lookup", "use old"],
+        ["lookup", "--json", "use old"],
+        ["lookup", "--sessions", "pasted"],
+    ],
+    "show": [["show", "leak-jwt"], ["show", "--json", "leak-private-key"]],
+    "context": [["context", "use"], ["context", "--format", "json"]],
+    "status": [["status"], ["status", "--json"]],
 }
 GATES = ["supersede", "restore", "forget", "blocked", "core", "thread", "done"]
 NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
@@ -307,6 +315,18 @@ def test_backfill_refuses_a_legacy_fact_holding_a_secret_and_prints_none(
         assert result.exit_code == 3, result.output
         assert "secret material (" in result.stderr
     assert snapshot(repo) == before
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+def test_the_reading_commands_mask_every_secret_they_show(
+    place: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plant, _ = PLACES[place]
+    repo = build(tmp_path, plant)
+    results = run_all(repo, monkeypatch, ["lookup", "show", "context", "status"])
+    assert_no_value(results, CATEGORIES)
+    shown = "".join(result.stdout for result in results.values())
+    assert "[REDACTED:" in shown  # the text around each secret is shown, the value masked
 
 
 def test_every_command_is_covered() -> None:

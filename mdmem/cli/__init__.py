@@ -4,7 +4,18 @@ Each command imports what it runs when it runs (a review never loads the merge d
 and git is loaded only to commit), so short commands start quickly.
 """
 
-from mdmem.cli import backfill, facts, gates, lint, report, review, setup, write
+from mdmem.cli import backfill, facts, gates, lint, read, report, review, setup, write
 from mdmem.cli.main import main
 
-__all__ = ["backfill", "facts", "gates", "lint", "main", "report", "review", "setup", "write"]
+__all__ = [
+    "backfill",
+    "facts",
+    "gates",
+    "lint",
+    "main",
+    "read",
+    "report",
+    "review",
+    "setup",
+    "write",
+]

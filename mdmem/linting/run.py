@@ -44,7 +44,7 @@ from mdmem.linting.sessions import known_ids, unknown_id_findings
 from mdmem.linting.texts import parse_finding, text_findings
 from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
-from mdmem.store import workers
+from mdmem.store import cache, workers
 from mdmem.store.files import read, read_bytes, read_text
 from mdmem.store.load import Progress, bulk_allocation, load
 from mdmem.store.lock import locked
@@ -64,7 +64,11 @@ def lint(
     """
     root = Path(root).resolve()
     with locked(root), bulk_allocation():
-        return finish(_lint(root, progress, loaded))
+        before = cache.recent_fingerprint(root)
+        found = finish(_lint(root, progress, loaded))
+        errors = sum(1 for item in found if item.is_error)
+        cache.save_lint_counts(root, before, errors, len(found) - errors)
+        return found
 
 
 # A memory read with its forward layer, and the review's decisions over it.

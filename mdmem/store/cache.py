@@ -1,4 +1,5 @@
-"""Derived caches of a memory, kept outside the tracked tree: the settled review and lint's.
+"""Derived caches of a memory, kept outside the tracked tree: the settled review, lint's
+findings and counts, and lookup's index of the documents (`mdmem.reading.index`).
 
 One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
 digest of every source file of the package, `code_version`), and each of its entries
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import heapq
 import json
 import os
 from collections.abc import Iterable
@@ -158,3 +160,43 @@ def save_memo(
     after.update(_stats(root, written))
     after.update(_folders(root))
     save(root, "review", {"fingerprint": after, "summary": summary})
+
+
+# Lint's counts: what `mdmem status` shows without running lint. They hold while the
+# files a routine change touches keep their stamps: the top files, the archive, the
+# sessions folder itself (a log added or removed) and the newest logs by name (the
+# current session's); a log older than those, edited in place, is not noticed.
+
+RECENT_LOGS = 50
+
+
+def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, Stamp]:
+    """relative path -> stamp of the files lint's counts are kept against (see above);
+    `names`: the sessions folder's listing, when the caller has it."""
+    found = _stats(root, _TOP_FILES)
+    with contextlib.suppress(OSError):
+        found["sessions/"] = stamp(os.lstat(root / SESSIONS))
+    with contextlib.suppress(OSError):
+        names = sorted(name for name in os.listdir(root / ARCHIVE) if name.endswith(".md"))
+        found.update(_stats(root, [f"{ARCHIVE}/{name}" for name in names]))
+    with contextlib.suppress(OSError):
+        listed = os.listdir(root / SESSIONS) if names is None else names
+        stems = (name[:-3] for name in listed if name.endswith(".md"))
+        newest = sorted(heapq.nlargest(RECENT_LOGS, stems))
+        found.update(_stats(root, [f"{SESSIONS}/{stem}.md" for stem in newest]))
+    return found
+
+
+def save_lint_counts(root: Path, before: dict[str, Stamp], errors: int, warnings: int) -> None:
+    """Keep the counts of a lint that began when the files had the stamps `before`."""
+    save(root, "status", {"fingerprint": before, "errors": errors, "warnings": warnings})
+
+
+def lint_counts(root: Path, names: list[str] | None = None) -> tuple[int, int] | None:
+    """(errors, warnings) of the last lint, when no file it is kept against changed since;
+    `names` as for `recent_fingerprint`."""
+    memo = load(root, "status")
+    if not memo or memo.get("fingerprint") != recent_fingerprint(root, names):
+        return None
+    errors, warnings = memo.get("errors"), memo.get("warnings")
+    return (errors, warnings) if isinstance(errors, int) and isinstance(warnings, int) else None

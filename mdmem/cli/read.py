@@ -1,0 +1,161 @@
+"""`mdmem lookup`, `show`, `context` and `status`: finding and serving the memory."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.write import named_by, session_option
+from mdmem.format.footer import TIERS
+
+_PATH_HELP = "Leave out facts whose `scope` glob does not match this file (src/api/x.py)."
+
+
+def _print(lines: list[str] | str, as_json: object = None) -> None:
+    """Print the memory's text, every secret in it masked: these commands show what the
+    files hold, and a secret pasted into a fact or a log must not reach a terminal or an
+    agent's context (the review refuses to write it; lint reports it)."""
+    from mdmem.safety.secrets import redact
+
+    if as_json is not None:
+        click.echo(json.dumps(_masked(as_json, redact), indent=2))
+    else:
+        text = "\n".join(lines) if isinstance(lines, list) else lines.removesuffix("\n")
+        if text:
+            click.echo(redact(text))
+
+
+def _masked(value: object, redact: Callable[[str], str]) -> object:
+    """Each string of a JSON value masked, before JSON escapes any of its characters."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: _masked(item, redact) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item, redact) for item in value]
+    return value
+
+
+@main.command()
+@root_option
+@json_option
+@click.argument("query")
+@click.option("--sessions", is_flag=True, help="Search the session logs too, line by line.")
+@click.option("--tier", type=click.Choice(TIERS), help="Only facts with this tier label.")
+@click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
+@click.option("--limit", type=click.IntRange(min=1), help="At most N hits per list.")
+@handles_errors
+def lookup(
+    root: Path | None, as_json: bool, query: str, sessions: bool, tier: str | None,
+    path: str | None, limit: int | None,
+) -> None:  # fmt: skip
+    """Find facts by words, ranked: `path:line  id  tier  text` per hit, best first.
+
+    Case, plurals, tenses and word order do not matter. Superseded facts are listed
+    apart, each with its successor. Exit 1 when nothing matches.
+
+    Example: mdmem lookup "retry webhooks" --path src/api/hooks.py --limit 5
+    """
+    from mdmem.reading.sources import lookup as run_lookup
+
+    found = run_lookup(
+        resolve_root(root), query, sessions=sessions, tier=tier, path=path, limit=limit
+    )
+    _print(found.render(), found.as_dict() if as_json else None)
+    if not (found.ranking.hits or found.ranking.superseded or found.lines):
+        raise SystemExit(1)
+
+
+@main.command()
+@root_option
+@json_option
+@click.argument("fact_id", metavar="ID")
+@click.option(
+    "--as-of",
+    metavar="SESSION|DATE",
+    help="Also give the tier the ledger gave the fact at that session log or date.",
+)
+@handles_errors
+def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> None:
+    """One fact's story: where it lives, its origin, every session that referenced it
+    (newest first), what it replaced and what replaced it, its feedback.
+
+    Example: mdmem show post-only-mutations --as-of 2026-06-30
+    """
+    from mdmem.reading import history
+    from mdmem.reading.sources import show as run_show
+
+    shown = run_show(resolve_root(root), fact_id, as_of)
+    _print(history.render(shown), history.as_dict(shown) if as_json else None)
+
+
+@main.command()
+@root_option
+@click.argument("task", required=False)
+@click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Most tokens to print (estimated as characters / 4); default 2000.",
+)
+@click.option(
+    "--format", "output", type=click.Choice(["markdown", "json"]), default="markdown",
+    show_default=True, help="Markdown for an agent's prompt, or JSON.",
+)  # fmt: skip
+@handles_errors
+def context(
+    root: Path | None, task: str | None, path: str | None, budget: int | None, output: str
+) -> None:
+    """What an agent reads before a task: core facts, the rules most relevant to TASK,
+    open threads, pitfalls apart; every line with its id, within a token budget.
+
+    Ends with the `mdmem ref ID...` line that cites what was shown.
+
+    Example: mdmem context "add a retry to the webhook sender" --path src/hooks.py --budget 1500
+    """
+    from mdmem.reading.context import as_json, render_markdown
+    from mdmem.reading.sources import context as run_context
+
+    planned = run_context(resolve_root(root), task, path=path, budget=budget)
+    if output == "json":
+        _print([], as_json(planned))
+    else:
+        _print(render_markdown(planned))
+
+
+@main.command()
+@root_option
+@json_option
+@session_option
+@click.option("--lint", "run_lint", is_flag=True, help="Run lint now for its counts (slower).")
+@handles_errors
+def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) -> None:
+    """Where things stand: the current session log, sessions since the last review and
+    whether one is due, lint's counts (from the last lint while nothing changed), the
+    open threads.
+
+    Example: mdmem status --json
+    """
+    from mdmem.errors import MdmemError
+    from mdmem.reading import status as status_module
+    from mdmem.reading.sources import status as run_status
+    from mdmem.writing.apply import current_session
+
+    found = resolve_root(root)
+    session: str | None
+    source: str | None
+    try:
+        log = current_session(found, named or None, named_by())
+        session, source = log.display, log.source
+    except MdmemError:
+        if named:
+            raise  # a log named by --session or MDMEM_SESSION must be there
+        session = source = None
+    state = run_status(found, session, source, run_lint=run_lint)
+    _print(status_module.render(state), status_module.as_dict(state) if as_json else None)

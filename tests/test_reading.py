@@ -1,0 +1,460 @@
+"""The reading commands: scope globs, lookup's ranking, show's history and `--as-of`, the
+context an agent reads (what never appears in it, beside what does), and its budget."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mdmem.cli import main
+from mdmem.format.document import parse_document
+from mdmem.format.words import normalised_tokens
+from mdmem.reading import sources
+from mdmem.reading.context import estimate_tokens, plan_context, render_markdown
+from mdmem.reading.entries import Entry, entries_of
+from mdmem.reading.ranking import fact_score, make_query, may_match, rank
+from mdmem.reading.scope import in_scope
+from mdmem.store.files import read
+from tests.reading_memory import write_memory
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Path:
+    return write_memory(tmp_path)
+
+
+# --- scope -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scope", "path", "expected"),
+    [
+        pytest.param("src/api/**", "src/api/x.py", True, id="double_star_below"),
+        pytest.param("src/api/**", "src/api/v1/deep/x.py", True, id="double_star_deep"),
+        pytest.param("src/api/**", "docs/a.md", False, id="elsewhere"),
+        pytest.param("src/api/**", "src/apis/x.py", False, id="prefix_is_not_folder"),
+        pytest.param("src/api/**", "./src/api/x.py", True, id="dot_slash_dropped"),
+        pytest.param("src/api/**", "src\\api\\x.py", True, id="backslashes_read_as_slash"),
+        pytest.param("src/*.py", "src/a.py", True, id="star_in_segment"),
+        pytest.param("src/*.py", "src/api/a.py", False, id="star_never_crosses_slash"),
+        pytest.param("**/test_*.py", "test_a.py", True, id="double_star_zero_segments"),
+        pytest.param("**/test_*.py", "a/b/test_a.py", True, id="double_star_many_segments"),
+        pytest.param("a/**/b.py", "a/b.py", True, id="inner_double_star_zero"),
+        pytest.param("a/**/b.py", "a/x/y/b.py", True, id="inner_double_star_many"),
+        pytest.param("*.md", "docs/deep/a.md", True, id="name_alone_any_depth"),
+        pytest.param("Makefile", "sub/Makefile", True, id="plain_name_any_depth"),
+        pytest.param("src/?.py", "src/ab.py", False, id="question_one_char"),
+        pytest.param("src/[ab].py", "src/b.py", True, id="character_set"),
+        pytest.param("src/[!ab].py", "src/b.py", False, id="negated_set"),
+        pytest.param("src/[.py", "src/[.py", True, id="unclosed_bracket_literal"),
+        pytest.param("docs/**, src/api/**", "src/api/x.py", True, id="comma_list_any"),
+        pytest.param("", "anything", True, id="empty_scope_applies"),
+        pytest.param(None, "anything", True, id="no_scope_applies"),
+        pytest.param("src/**", None, True, id="no_path_keeps_all"),
+    ],
+)
+def test_scope_globs(scope: str | None, path: str | None, expected: bool) -> None:
+    assert in_scope(scope, path) is expected
+
+
+# --- ranking ---------------------------------------------------------------------------
+
+
+def entry(fact_id: str, text: str, tier: str = "active", **fields: str) -> Entry:
+    pairs = (("id", fact_id), ("tier", tier), *fields.items())
+    return Entry("memory/continuity.md", 1, 2, "Key Decisions", None, text, pairs)
+
+
+FACTS = [
+    entry("webhook-retry-backoff", "Webhook retries back off exponentially", tags="retry"),
+    entry("webhook-signing", "Webhooks are signed with HMAC", tier="core"),
+    entry("queue-retry-limit", "The queue retried three times at most", tier="working"),
+    entry("old-retry-rule", "Retry webhooks every five seconds", tier="archived"),
+    entry("authentication-flow", "Authentication goes through the gateway"),
+    entry("zz-retrying-jobs", "Jobs keep retrying forever", tier="active"),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # (exact 3 + tag 5) x active 4 = 32; "retrying" 3 x active 4 = 12; "retried"
+        # 3 x working 3 = 9; 3 x archived 1 = 3.
+        pytest.param(
+            "retries",
+            ["webhook-retry-backoff", "zz-retrying-jobs", "queue-retry-limit", "old-retry-rule"],
+            id="plural_and_tense_match_tag_wins",
+        ),
+        pytest.param(
+            "Webhook RETRY",
+            # 44 (3 + 3 + 5, x4), 15 (3, x5), 12 (3, x4), 9 (3, x3), 6 (3 + 3, x1)
+            [
+                "webhook-retry-backoff",
+                "webhook-signing",
+                "zz-retrying-jobs",
+                "queue-retry-limit",
+                "old-retry-rule",
+            ],
+            id="case_and_two_words",
+        ),
+        pytest.param("auth", ["authentication-flow"], id="substring_scores_one"),
+        pytest.param("gateway authentication", ["authentication-flow"], id="word_order"),
+        pytest.param("signed hmac", ["webhook-signing"], id="core_weight"),
+    ],
+)
+def test_ranking_pins_the_order(query: str, expected: list[str]) -> None:
+    found = rank(FACTS, make_query(query))
+    assert [hit.entry.id for hit in found.hits] == expected
+
+
+def test_scores_are_integers_from_the_spec() -> None:
+    backoff, signing, queue = FACTS[0], FACTS[1], FACTS[2]
+    assert fact_score(backoff, make_query("retries")) == (3 + 5) * 4
+    assert fact_score(signing, make_query("webhooks")) == 3 * 5
+    assert fact_score(queue, make_query("retry")) == 3 * 3
+    assert fact_score(FACTS[4], make_query("auth")) == 1 * 4
+    assert fact_score(FACTS[4], make_query("billing")) == 0
+
+
+def test_ties_break_by_id_whatever_the_input_order() -> None:
+    twins = [entry("b-fact-two", "cache the index"), entry("a-fact-one", "cache the index")]
+    assert [h.entry.id for h in rank(twins, make_query("cache")).hits] == [
+        "a-fact-one",
+        "b-fact-two",
+    ]
+    assert [h.entry.id for h in rank(twins[::-1], make_query("cache")).hits] == [
+        "a-fact-one",
+        "b-fact-two",
+    ]
+
+
+def test_superseded_facts_are_apart_and_filters_apply() -> None:
+    facts = [
+        *FACTS,
+        entry("old-webhook", "Webhook retry", tier="superseded", **{"superseded-by": "x-y"}),
+        entry("api-retry", "API retry rule", scope="src/api/**"),
+    ]
+    found = rank(facts, make_query("retry"), path="docs/a.md", tier=None)
+    assert "old-webhook" not in [h.entry.id for h in found.hits]
+    assert [h.entry.id for h in found.superseded] == ["old-webhook"]
+    assert "api-retry" not in [h.entry.id for h in found.hits]
+    assert "api-retry" in [h.entry.id for h in rank(facts, make_query("retry")).hits]
+    only = rank(facts, make_query("retry"), tier="working")
+    assert [h.entry.id for h in only.hits] == ["queue-retry-limit"]
+
+
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9)
+IRREGULAR_WORDS = st.sampled_from(["ran", "written", "children", "built", "retries", "tried"])
+
+
+@given(
+    st.lists(st.one_of(WORDS, IRREGULAR_WORDS), min_size=1, max_size=8),
+    st.one_of(WORDS, IRREGULAR_WORDS),
+)
+def test_the_prefilter_never_drops_a_match(text_words: list[str], query_word: str) -> None:
+    # Whenever a query word is a word, or part of a word, of the normalised text, the
+    # cheap prefilter on the lowercase text lets it through.
+    text = " ".join(text_words)
+    query = make_query(query_word)
+    words = normalised_tokens(text)
+    if any(q in word for q in query.words for word in words):
+        assert may_match(text.lower(), query)
+
+
+# --- context ---------------------------------------------------------------------------
+
+
+def test_context_leaves_out_what_must_never_appear(memory: Path) -> None:
+    shown = sources.context(memory, "webhook retries")
+    ids = set(shown.ids)
+    # never: superseded, archived, blocked, deprecated, superseded by a pending log, done
+    assert ids.isdisjoint(
+        {
+            "webhook-fixed-interval",
+            "webhook-full-logging",
+            "deploy-token-config",
+            "redis-payload-cache",
+            "webhook-timeout-ten",
+            "rotate-signing-key",
+        }
+    )
+    # their live neighbours do appear
+    assert {"webhook-backoff", "signed-webhooks", "export-csv-tenant"} <= ids
+    assert [entry.id for entry, _, _ in shown.warnings] == ["redis-payload-cache"]
+    text = render_markdown(shown)
+    assert "redis-payload-cache" in text.split("## Warnings")[1]
+
+
+def test_context_scope_in_and_out(memory: Path) -> None:
+    assert "api-pydantic-models" in sources.context(memory, None, path="src/api/x.py").ids
+    assert "api-pydantic-models" not in sources.context(memory, None, path="docs/a.md").ids
+    assert "api-pydantic-models" in sources.context(memory, None).ids
+
+
+def test_context_sections_fence_and_citation(memory: Path) -> None:
+    text = render_markdown(sources.context(memory, "webhook retries"))
+    lines = text.splitlines()
+    assert "not instructions" in lines[0]
+    assert lines[1] == "~~~~" and lines[-2] == "~~~~"
+    assert lines[-1].startswith("mdmem ref signed-webhooks webhook-backoff")
+    body = lines[2:-2]
+    core = body.index("## Core facts and invariants")
+    rules = body.index("## Rules")
+    threads = body.index("## Open threads")
+    pitfalls = next(i for i, line in enumerate(body) if line.startswith("## Pitfalls"))
+    assert core < rules < threads < pitfalls
+    assert body[pitfalls + 1].endswith("[mock-database-tests]")
+    assert "[mock-database-tests]" not in "\n".join(body[:pitfalls])
+    assert all(
+        line.endswith("]") for line in body if line.startswith("- ") and "left out" not in line
+    )
+
+
+def many_rules(count: int) -> list[Entry]:
+    section = "Architectural Invariants"
+    core = [
+        Entry("m/c.md", 1, 2, section, None, f"Invariant {n} holds", (("id", f"core-{n}"),))
+        for n in range(3)
+    ]
+    rules = [
+        entry(f"rule-{n:03d}", f"Rule {n} about the {'webhook' if n % 5 == 0 else 'billing'} code")
+        for n in range(count)
+    ]
+    return core + rules
+
+
+def test_budget_drops_lowest_ranked_first_never_core() -> None:
+    facts = many_rules(200)
+    shown = plan_context(facts, task="webhook", budget=400)
+    text = render_markdown(shown)
+    assert estimate_tokens(text) <= 400
+    assert shown.dropped > 0
+    assert f"({shown.dropped} lower-ranked items dropped to fit 400 tokens)" in text
+    assert {"core-0", "core-1", "core-2"} <= set(shown.ids)
+    kept = [i for i in shown.ids if i.startswith("rule-")]
+    # the webhook rules score, so they are kept before any billing rule
+    webhook = [f"rule-{n:03d}" for n in range(0, 200, 5)]
+    assert kept[: len(webhook)] == webhook[: len(kept)]
+    assert len(kept) + shown.dropped == 200
+
+
+def test_budget_smaller_than_core_keeps_core() -> None:
+    shown = plan_context(many_rules(10), budget=10)
+    assert {"core-0", "core-1", "core-2"} <= set(shown.ids)
+    assert shown.dropped == 10
+
+
+# --- show --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("point", "tier"),
+    [
+        pytest.param("2025-12-31", None, id="before_it_was_created"),
+        pytest.param("2026-01-01-100000", "working", id="created"),
+        pytest.param("2026-01-02", "working", id="still_new"),
+        pytest.param("2026-01-03", "active", id="active"),
+        pytest.param("2026-01-04", "archive-candidate", id="going_stale"),
+        pytest.param("2026-01-05-100000.md", "archive-candidate", id="still_stale_by_file_name"),
+        pytest.param("2026-01-06", "archived", id="archived"),
+        pytest.param("2026-01-07", "active", id="reactivated"),
+        pytest.param("2026-01-10", "active", id="now"),
+    ],
+)
+def test_show_as_of_replays_the_ledger(memory: Path, point: str, tier: str | None) -> None:
+    shown = sources.show(memory, "export-csv-tenant", as_of=point)
+    assert shown.as_of is not None
+    assert shown.as_of.tier == tier
+
+
+def test_show_as_of_ignores_a_later_supersession(memory: Path) -> None:
+    before = sources.show(memory, "webhook-timeout-ten", as_of="2026-01-08")
+    after = sources.show(memory, "webhook-timeout-ten", as_of="2026-01-09")
+    assert before.as_of is not None and before.as_of.tier != "superseded"
+    assert after.as_of is not None and after.as_of.tier == "superseded"
+
+
+def test_show_history(memory: Path) -> None:
+    shown = sources.show(memory, "webhook-backoff")
+    assert [c.path for c in shown.copies] == ["memory/continuity.md"]
+    assert [ref.session for ref in shown.references] == [
+        "2026-01-08-100000",
+        "2026-01-06-100000",
+        "2026-01-03-100000",
+        "2026-01-01-100000",
+    ]
+    assert shown.references[0].line == 6
+    assert shown.predecessors == ("webhook-fixed-interval",)
+    assert (shown.helpful, shown.harmful) == (1, 0)
+    old = sources.show(memory, "webhook-fixed-interval")
+    assert old.successors == ("webhook-backoff",)
+    archived = sources.show(memory, "webhook-full-logging")
+    assert archived.copies[0].path == "memory/archive/2025-Q4.md"
+    assert archived.copies[0].line == 7
+
+
+def test_show_unknown_id_and_bad_point(memory: Path) -> None:
+    result = CliRunner().invoke(main, ["show", "no-such-fact", "--root", str(memory)])
+    assert result.exit_code == 3
+    assert "no fact 'no-such-fact'" in result.stderr
+    result = CliRunner().invoke(
+        main, ["show", "webhook-backoff", "--as-of", "someday", "--root", str(memory)]
+    )
+    assert result.exit_code == 3
+    assert "neither a date" in result.stderr
+
+
+# --- the commands ------------------------------------------------------------------------
+
+
+def test_lookup_command_lines_and_json(memory: Path) -> None:
+    result = CliRunner().invoke(main, ["lookup", "Webhook RETRIES", "--root", str(memory)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("memory/continuity.md:14  webhook-backoff  active  Webhook retries")
+    assert "memory/continuity.md:16  webhook-fixed-interval  superseded → webhook-backoff" in (
+        result.output
+    )
+    data = json.loads(
+        CliRunner()
+        .invoke(main, ["lookup", "webhook", "--json", "--limit", "2", "--root", str(memory)])
+        .output
+    )
+    assert [hit["id"] for hit in data["hits"]] == [
+        "signed-webhooks",
+        "redis-payload-cache",
+    ]  # 15, 12, 12 by id
+    assert data["total"] > 2
+
+
+def test_lookup_sessions_and_no_match(memory: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["lookup", "reactivated", "--sessions", "--root", str(memory)]
+    )
+    assert result.exit_code == 0
+    assert "memory/sessions/2026-01-07-100000.md:6  2026-01-07-100000  session" in result.output
+    missing = CliRunner().invoke(main, ["lookup", "kubernetes", "--root", str(memory)])
+    assert missing.exit_code == 1 and missing.output == ""
+    filler = CliRunner().invoke(main, ["lookup", "the of", "--root", str(memory)])
+    assert filler.exit_code == 3
+
+
+def test_show_and_context_commands(memory: Path) -> None:
+    shown = CliRunner().invoke(
+        main, ["show", "export-csv-tenant", "--as-of", "2026-01-06", "--root", str(memory)]
+    )
+    assert shown.exit_code == 0
+    assert "as of 2026-01-06 (through 2026-01-06-100000): archived" in shown.output
+    data = json.loads(
+        CliRunner()
+        .invoke(main, ["show", "webhook-backoff", "--json", "--root", str(memory)])
+        .output
+    )
+    assert data["supersedes"] == ["webhook-fixed-interval"] and data["helpful"] == 1
+    context = CliRunner().invoke(main, ["context", "webhook", "--root", str(memory)])
+    assert context.exit_code == 0
+    assert context.output.splitlines()[-1].startswith("mdmem ref ")
+    as_json = json.loads(
+        CliRunner()
+        .invoke(main, ["context", "--format", "json", "--budget", "100", "--root", str(memory)])
+        .output
+    )
+    assert as_json["dropped"] > 0 and as_json["core"][0]["id"] == "signed-webhooks"
+    assert as_json["cite"].startswith("mdmem ref signed-webhooks")
+
+
+# --- the index gives rank's answer ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "options"),
+    [
+        pytest.param("webhook retries", {}, id="plain"),
+        pytest.param("auth retry signing", {"limit": 2}, id="limit"),
+        pytest.param("webhook", {"tier": "active"}, id="tier"),
+        pytest.param("pydantic api", {"path": "docs/a.md"}, id="scoped_away"),
+        pytest.param("payloads", {}, id="archive_and_superseded"),
+    ],
+)
+def test_lookup_through_the_index_ranks_as_rank_does(
+    memory: Path, query: str, options: dict[str, Any]
+) -> None:
+    documents = [
+        parse_document(read(path, sources.display(memory, path)), unique_ids=False)
+        for path in sources.documents(memory)
+    ]
+    facts = [entry for document in documents for entry in entries_of(document)]
+    expected = rank(facts, make_query(query), **options)
+    for _ in range(2):  # cold, then from the cache
+        found = sources.lookup(
+            memory, query, tier=options.get("tier"), path=options.get("path"),
+            limit=options.get("limit"),
+        ).ranking  # fmt: skip
+        assert found == expected
+
+
+# --- status --------------------------------------------------------------------------------
+
+
+def test_status_counts_lint_only_while_nothing_changed(memory: Path) -> None:
+    runner = CliRunner()
+    first = runner.invoke(main, ["status", "--root", str(memory)])
+    assert first.exit_code == 0, first.output
+    assert first.output.splitlines()[:3] == [
+        "session: memory/sessions/2026-01-10-100000.md (newest uncommitted log)",
+        "last review: through 2026-01-08-100000; 2 session logs since (review_every: 3): "
+        "no review due",
+        "lint: not run since the memory changed; run `mdmem lint` (or status --lint)",
+    ]
+    assert "memory/continuity.md:33  webhook-queue-thread  Decide whether" in first.output
+    runner.invoke(main, ["lint", "--root", str(memory)])
+    data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
+    assert data["lint"] == {"current": True, "errors": 1, "warnings": 0}
+    assert data["review_due"] is False and data["since_review"] == 2
+    assert [thread["id"] for thread in data["open_threads"]] == ["webhook-queue-thread"]
+    (memory / "sessions" / "2026-01-11-100000.md").write_text("# New\n", encoding="utf-8")
+    data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
+    assert data["lint"]["current"] is False
+    assert data["review_due"] is True and data["since_review"] == 3
+    assert data["session"] == "memory/sessions/2026-01-11-100000.md"
+    now = json.loads(
+        runner.invoke(main, ["status", "--lint", "--json", "--root", str(memory)]).output
+    )
+    assert now["lint"]["current"] is True and now["lint"]["errors"] == 1
+
+
+def test_status_without_a_session_and_with_a_named_one(tmp_path: Path) -> None:
+    memory = write_memory(tmp_path, logs=[])
+    result = CliRunner().invoke(main, ["status", "--root", str(memory)])
+    assert result.exit_code == 0
+    assert result.output.startswith("session: (none: run `mdmem session start`)")
+    assert "0 session logs since" in result.output
+    named = CliRunner().invoke(main, ["status", "--session", "nope", "--root", str(memory)])
+    assert named.exit_code == 3
+
+
+def test_context_serves_the_vision_as_core_and_counts_votes_since_the_review(
+    memory: Path,
+) -> None:
+    (memory / "vision.md").write_text(
+        "# Vision\n\n## North Star\n\n> Every webhook reaches its tenant exactly once.\n"
+        "> <!-- id: vision-exactly-once | created: 2025-11-01 -->\n",
+        encoding="utf-8",
+    )
+    for day in ("11", "12", "13"):  # three votes after the last review, one per log
+        log = memory / "sessions" / f"2026-01-{day}-100000.md"
+        log.write_text("# S\n\n## Memory References\n- Harmful: export-csv-tenant\n")
+    shown = sources.context(memory, None)
+    core = [item.entry.id for item in shown.items if item.section == "core"]
+    assert core == ["signed-webhooks", "vision-exactly-once"]
+    assert "export-csv-tenant" not in shown.ids  # 0 helpful, 4 harmful since: deprecated
+    assert [entry.id for entry, _, _ in shown.warnings] == [
+        "redis-payload-cache",
+        "export-csv-tenant",
+    ]
