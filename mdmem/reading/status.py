@@ -36,7 +36,8 @@ def render(status: Status) -> list[str]:
     due = "review due: run `mdmem review`" if status.review_due else "no review due"
     out = [
         f"session: {session}{source}",
-        f"last review: through {review}; {status.since_review} session logs since "
+        f"last review: through {review}; {status.since_review} session "
+        f"log{'' if status.since_review == 1 else 's'} since "
         f"(review_every: {status.review_every}): {due}",
     ]
     if status.lint is None:
