@@ -1,7 +1,8 @@
 """The write path's edge: reads the few files a command needs, locks, writes all or nothing.
 
-No command here reads every session log: the current session is found by listing the
-sessions folder and asking git about the newest few names; an id is looked up in
+No command here reads every session log: the current session comes from a memo while
+the sessions folder and HEAD's tree of it are unchanged (`newest`), else from listing the
+folder and asking git about the newest few names; an id is looked up in
 continuity, then only if need be in vision, the archive files INDEX.md names for it,
 and last in every archive file (an index a review has not refreshed yet).
 """
