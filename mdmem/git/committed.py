@@ -36,6 +36,15 @@ def committed_in(top: Path, folder: str) -> frozenset[str]:
     return frozenset() if output is None else frozenset(filter(None, output.split("\0")))
 
 
+def tree_id(top: Path, folder: str) -> str | None:
+    """The id of what HEAD holds at `folder` (relative to the top): a few milliseconds
+    whatever its size, as git reads only the trees on the way. None when HEAD holds no
+    such path, has no commit yet, or git cannot say."""
+    done = _git(top, ["git", "rev-parse", "--verify", "--quiet", f"HEAD:{folder}"])
+    found = done.stdout.strip() if done.returncode == 0 else ""
+    return found or None
+
+
 def _ls_tree(top: Path, arguments: list[str]) -> str | None:
     """`git ls-tree -z --name-only --full-tree HEAD ARGUMENTS` run in `top`; None when the
     repository has no commit yet."""

@@ -23,8 +23,7 @@ from mdmem.safety.blocklist import least_shared
 from mdmem.store.files import read, read_bytes
 from mdmem.store.load import archive_paths, read_optional
 from mdmem.store.lock import locked
-from mdmem.store.writer import write_files
-from mdmem.writing import archived, known
+from mdmem.writing import archived, known, newest
 from mdmem.writing.addition import Addition, Known, NewFact, Session, check_request, plan_add
 from mdmem.writing.apply import SessionLog, current_session, log_events
 
@@ -54,7 +53,7 @@ def add_fact(
         if addition.log_changed:
             files[log.relative] = addition.log
         if files:
-            write_files(root, files)
+            newest.write(root, files, log.seen)
     return Added(log, addition)
 
 

@@ -1,7 +1,8 @@
 """The write path's edge: reads the few files a command needs, locks, writes all or nothing.
 
-No command here reads every session log: the current session is found by listing the
-sessions folder and asking git about the newest few names; an id is looked up in
+No command here reads every session log: the current session comes from a memo while
+the sessions folder and HEAD's tree of it are unchanged (`newest`), else from listing the
+folder and asking git about the newest few names; an id is looked up in
 continuity, then only if need be in vision, the archive files INDEX.md names for it,
 and last in every archive file (an index a review has not refreshed yet).
 """
@@ -9,10 +10,9 @@ and last in every archive file (an index a review has not refreshed yet).
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdmem.errors import MdmemError
@@ -23,14 +23,11 @@ from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, SESSIONS, VISION
 from mdmem.format.sessionlog import Event, Scan, scan_log
 from mdmem.format.textfile import decode, decode_text
 from mdmem.format.vision import parse_vision
-from mdmem.git import committed as git_committed
-from mdmem.git.plumbing import top_level
 from mdmem.store.files import read, read_bytes
 from mdmem.store.load import archive_paths, read_optional
 from mdmem.store.lock import locked
 from mdmem.store.resources import templates_dir
-from mdmem.store.writer import write_files
-from mdmem.writing import known, logs
+from mdmem.writing import known, logs, newest
 from mdmem.writing.references import REFERENCE_KEYS, record
 
 TEMPLATE = "session.md"
@@ -50,6 +47,7 @@ class SessionLog:
     root: Path
     stem: str
     source: str  # NEWEST, or the option or variable that named it
+    seen: newest.Seen | None = field(default=None, compare=False, repr=False)  # see `newest`
 
     @property
     def relative(self) -> str:
@@ -76,41 +74,25 @@ def start_session(
         folder = root / SESSIONS
         stem = logs.free_stem(moment, slug, lambda stem: os.path.lexists(folder / f"{stem}.md"))
         log = SessionLog(root, stem, NEWEST)
-        write_files(root, {log.relative: logs.log_text(template, slug)})
+        files = {log.relative: logs.log_text(template, slug)}
+        newest.write(root, files, newest.remembered(root), created=stem)
     return log
 
 
 def current_session(root: Path, named: str | None = None, source: str = "--session") -> SessionLog:
     """The log a command writes to: the one `named` (by `source`), else the newest one
     HEAD does not hold. A named log must exist and be uncommitted too."""
-    folder = root / SESSIONS
     if named:
         log = SessionLog(root, logs.named_stem(named), source)
         if not log.path.is_file():
             raise MdmemError(logs.NO_SUCH_LOG, log.display)
-        if _committed(root, [log.path.name]):
+        if newest.committed(root, [log.path.name]):
             raise MdmemError(logs.COMMITTED_LOG, log.display)
         return log
-    names = os.listdir(folder) if folder.is_dir() else []
-    stem = logs.current(names, functools.partial(_committed, root))
+    stem, seen = newest.find(root)
     if stem is None:
         raise MdmemError(logs.NO_SESSION)
-    return SessionLog(root, stem, NEWEST)
-
-
-def _committed(root: Path, filenames: Sequence[str] | None) -> frozenset[str]:
-    """The names among `filenames` (None: in the whole sessions folder) of the logs HEAD
-    holds; none outside a git repository."""
-    top = top_level(root)
-    if top is None or (filenames is not None and not filenames):
-        return frozenset()
-    folder = Path(os.path.relpath(root / SESSIONS, top)).as_posix()
-    if filenames is None:  # the whole folder: one listing of HEAD's tree
-        paths = git_committed.committed_in(top, folder)
-    else:
-        paths = git_committed.committed(top, [f"{folder}/{name}" for name in filenames])
-    cut = len(folder) + 1
-    return frozenset(path[cut:] for path in paths)
+    return SessionLog(root, stem, NEWEST, seen)
 
 
 @dataclass(frozen=True)
@@ -147,7 +129,7 @@ def reference(
         check_ids(root, ids, log_events(data, log.display))
         recorded = record(decode(data, log.display).text(), key, ids, log.display)
         if recorded.changed:
-            write_files(root, {log.relative: recorded.text})
+            newest.write(root, {log.relative: recorded.text}, log.seen)
     return Referenced(log, key, recorded.added, recorded.already)
 
 

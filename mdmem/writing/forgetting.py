@@ -17,7 +17,7 @@ from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.format.memory import ARCHIVE, INDEX
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
-from mdmem.store.writer import write_files
+from mdmem.writing import newest
 from mdmem.writing.apply import SessionLog
 from mdmem.writing.gates import NOTHING, current, refuse_secrets
 from mdmem.writing.gathered import Place, check_shape, gather
@@ -74,7 +74,7 @@ def forget(
         index = read_optional(root, f"{ARCHIVE}/{INDEX}") if not place.live else None
         if index is not None and (text := index_without(index, fact_id)) is not None:
             files[f"{ARCHIVE}/{INDEX}"] = text
-        write_files(root, files)
+        newest.write(root, files, session.log.seen)
     return Forgotten(session.log, fact_id, place, session.date, why, label)
 
 

@@ -19,7 +19,7 @@ from mdmem.format.textfile import decode
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
-from mdmem.writing import conflicts
+from mdmem.writing import conflicts, newest
 from mdmem.writing.apply import SessionLog, current_session, log_events
 from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
@@ -99,7 +99,7 @@ def supersede(
         files[session.log.relative] = record_event(
             log_text, "superseded", old, new, session.log.display
         ).text
-        write_files(root, files)
+        newest.write(root, files, session.log.seen)
     return Superseded(session.log, old, new, home if text is not None else None, linked)
 
 
@@ -220,7 +220,7 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
         files[session.log.relative] = record_event(
             session.text, "restored", old, None, session.log.display
         ).text
-        write_files(root, files)
+        newest.write(root, files, session.log.seen)
     return Restored(session.log, old, place, tier, unlinked)
 
 
@@ -316,7 +316,7 @@ def open_thread(
             CONTINUITY: with_item(memory.continuity, OPEN_THREADS_SECTION, lines),
             session.log.relative: log_text,
         }
-        write_files(root, files)
+        newest.write(root, files, session.log.seen)
     return Opened(session.log, thread_id, True)
 
 

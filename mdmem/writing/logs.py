@@ -70,29 +70,40 @@ def named_stem(value: str) -> str:
 
 
 def current(
-    filenames: Sequence[str], committed: Callable[[Sequence[str] | None], frozenset[str]]
+    filenames: Sequence[str],
+    committed: Callable[[Sequence[str] | None], frozenset[str]],
+    newest_committed: str | None = None,
 ) -> str | None:
     """The current session: the stem of the newest log whose file name `committed` (file
     names, or None for the whole folder -> those HEAD holds) leaves out; None when every
-    log is committed.
+    log is committed. `newest_committed`, when known, is the greatest file name HEAD holds
+    in the folder ('' for none): a name above it is not committed without asking.
 
-    Only the newest few names are asked about first; the whole folder, in one listing
-    of HEAD's tree, only when all of them are committed (then there is most likely no
-    current session at all). Names that are no session log's are passed over (lint
-    reports them).
+    Only the newest few names are asked about first (none when the newest log among them
+    is above `newest_committed`); the whole folder, in one listing of HEAD's tree, only
+    when all of them are committed (then there is most likely no current session at
+    all). Names that are no session log's are passed over (lint reports them).
 
     Stems sort in ledger order as text, and file names nearly so: `X-slug.md` sorts
     before `X.md` (`-` before `.`), though stem X comes first. So the few names are the
     newest by file name, put in stem order; the one found is the newest log unless the
     names left out may hold logs that extend its stem, which then all get looked at.
     """
-    first = heapq.nlargest(NEWEST_FIRST, filenames)
-    found = committed(first)
-    stem = _first_log(sorted((n for n in first if n not in found), key=_stem, reverse=True))
+    first = sorted(heapq.nlargest(NEWEST_FIRST, filenames), key=_stem, reverse=True)
+    newest = _first_log(first)
+    if newest_committed is None or newest is None or f"{newest}.md" <= newest_committed:
+        found = committed(first if newest_committed is None else _upto(first, newest_committed))
+    else:
+        found = frozenset()  # the newest log is above every name HEAD holds
+    stem = _first_log(name for name in first if name not in found)
     if len(filenames) <= NEWEST_FIRST or (stem is not None and not min(first).startswith(stem)):
         return stem
     uncommitted = set(filenames) - committed(None)
     return _first_log(sorted(uncommitted, key=_stem, reverse=True))
+
+
+def _upto(filenames: Sequence[str], bound: str) -> list[str]:
+    return [name for name in filenames if name <= bound]
 
 
 def _stem(filename: str) -> str:
