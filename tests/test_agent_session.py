@@ -9,6 +9,7 @@ from pathlib import Path
 from mdmem.linting.run import lint
 from mdmem.store.load import load
 from tests.helpers import git, where
+from tests.test_corpus import footer
 from tests.test_write_commands import repo as repo  # the fixture: a committed memory
 from tests.test_write_commands import run, started
 
@@ -20,15 +21,6 @@ def ok(*args: str) -> dict[str, object]:
     assert result.exit_code == 0, result.output
     payload: dict[str, object] = json.loads(result.stdout)
     return payload
-
-
-def footer(repo: Path, fact_id: str) -> dict[str, str]:
-    memory = load(repo / "memory")
-    for document in (memory.continuity, *memory.archives):
-        for fact in document.facts:
-            if fact.id == fact_id:
-                return fact.footer.as_dict()
-    raise AssertionError(f"{fact_id} is nowhere")
 
 
 def test_an_agent_session_through_the_commands_then_the_review(repo: Path) -> None:
