@@ -382,9 +382,15 @@ def test_show_and_context_commands(memory: Path) -> None:
         pytest.param("payloads", {}, id="archive_and_superseded"),
     ],
 )
+@pytest.mark.parametrize("no_cache", ["", "1"], ids=["index", "no_cache"])
 def test_lookup_through_the_index_ranks_as_rank_does(
-    memory: Path, query: str, options: dict[str, Any]
+    memory: Path,
+    query: str,
+    options: dict[str, Any],
+    no_cache: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("MDMEM_NO_CACHE", no_cache)  # "1": scored as read, no index
     documents = [
         parse_document(read(path, sources.display(memory, path)), unique_ids=False)
         for path in sources.documents(memory)
