@@ -245,17 +245,20 @@ def cuts(lines: tuple[str, ...]) -> list[tuple[int, tuple[int, ...]]]:
     section: before a line flush left, not a footer, that is a heading or follows a
     blank line or a footer line. No item spans it (a line flush left ends an item),
     and no group of items (a blank line, a heading or a footer comes between). Besides
-    headings, only before one line in about `PART_ODDS`, chosen by its text; nowhere when the text
-    holds a code fence marker: a heading inside a fenced block is no heading."""
-    if any("```" in line or "~~~" in line for line in lines):
+    headings, only before one line in about `PART_ODDS`, chosen by its text; nowhere
+    when the text holds a code fence marker: a heading inside a fenced block is none."""
+    whole = "".join(lines)
+    if "```" in whole or "~~~" in whole:
         return [(0, ())]
     found: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     top: tuple[int, ...] = ()  # the `#`/`##` heading above, then the `###` one
-    for number, line in enumerate(lines):
-        level = heading(body(line)) if line.startswith("#") else None
+    flush = [number for number, line in enumerate(lines) if line[:1] not in " \t\r\n"]
+    for number in flush:  # a heading is flush left: `top` sees every one
+        line = lines[number]
+        level = heading(body(line)) if line[0] == "#" else None
         if level is not None and level[0] <= 3:
             top = (number,) if level[0] <= 2 else (*top[:1], number)
-        if not number or not line.strip() or line.startswith((" ", "\t")) or "<!--" in line:
+        if not number or not line.strip() or "<!--" in line:
             continue
         if level is None and zlib.crc32(line.encode()) % PART_ODDS:
             continue  # a cut by the line's own text: the same where lines came or went
@@ -319,25 +322,26 @@ def concat(path: str, pieces: Sequence[Piece]) -> Index:
     tags: list[str] = []
     scopes: dict[str, str] = {}
     links: dict[str, list[str]] = {}
-    split: dict[int, tuple[list[str], list[str]]] = {}
+    split: dict[int, tuple[list[str], list[str], list[int]]] = {}
     for index, first, facts, delta in pieces:
         if id(index) not in split:
-            split[id(index)] = (index.words.split("\n"), index.tags.split("\n"))
-        word_lines, tag_lines = split[id(index)]
-        for number in range(first, first + facts):
-            line, footer, section, tier_code, gone, checkbox = index.places[
-                SIZE * number : SIZE * (number + 1)
-            ]
-            name = index.sections[section]
-            place = [line + delta, footer + delta, sections.setdefault(name, len(sections))]
-            places += [*place, tier_code, gone, checkbox]
-            key, new = str(number), str(len(ids))
-            if key in index.scopes:
-                scopes[new] = index.scopes[key]
-            if key in index.links:
-                links[new] = index.links[key]
-            ids.append(index.ids[number])
-            words.append(word_lines[number])
-            tags.append(tag_lines[number])
+            keyed = sorted({int(key) for key in (*index.scopes, *index.links)})
+            split[id(index)] = (index.words.split("\n"), index.tags.split("\n"), keyed)
+        word_lines, tag_lines, keyed = split[id(index)]
+        moved = len(ids) - first
+        for number in keyed[bisect_left(keyed, first) : bisect_left(keyed, first + facts)]:
+            if str(number) in index.scopes:
+                scopes[str(number + moved)] = index.scopes[str(number)]
+            if str(number) in index.links:
+                links[str(number + moved)] = index.links[str(number)]
+        block = index.places[SIZE * first : SIZE * (first + facts)]
+        block[0::SIZE] = [line + delta for line in block[0::SIZE]]
+        block[1::SIZE] = [line + delta for line in block[1::SIZE]]
+        names, number_of = index.sections, sections.setdefault  # numbered as first met
+        block[2::SIZE] = [number_of(names[section], len(sections)) for section in block[2::SIZE]]
+        places += block
+        ids += index.ids[first : first + facts]
+        words += word_lines[first : first + facts]
+        tags += tag_lines[first : first + facts]
     joined = "\n".join
     return Index(path, list(sections), places, ids, joined(words), joined(tags), scopes, links)
