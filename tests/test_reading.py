@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mdmem.cli import main
@@ -18,7 +18,14 @@ from mdmem.format.words import normalised_tokens
 from mdmem.reading import sources
 from mdmem.reading.context import estimate_tokens, plan_context, render_markdown
 from mdmem.reading.entries import Entry, entries_of
-from mdmem.reading.ranking import fact_score, make_query, may_match, rank
+from mdmem.reading.ranking import (
+    fact_score,
+    log_hits,
+    make_query,
+    may_match,
+    rank,
+    word_points,
+)
 from mdmem.reading.scope import in_scope
 from mdmem.store.files import read
 from tests.reading_memory import write_memory
@@ -165,6 +172,36 @@ def test_the_prefilter_never_drops_a_match(text_words: list[str], query_word: st
     words = normalised_tokens(text)
     if any(q in word for q in query.words for word in words):
         assert may_match(text.lower(), query)
+
+
+LOG_WORDS = st.sampled_from(
+    ["Retries", "RETRIED", "retry-webhook", "web-hooks", "don't", "won\u2019t", "team's",
+     "make sure", "keep in mind", "not", "ran", "Children", "tried", "Timeout", "time-out",
+     "\u0130ndex", "\u212aey", "stra\u00dfe", "\u03a3igma", "caf\u00e9", "x_y", "a.b",
+     "--no-verify", ",", "(", "\u2014", "`code`", "", "auth", "AUTHENTICATION"]
+)  # fmt: skip
+LOG_LINES = st.lists(LOG_WORDS, max_size=6).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(LOG_LINES, min_size=1, max_size=8),
+    st.sampled_from(["\n", "\r\n"]),
+    st.lists(st.one_of(LOG_WORDS, WORDS, IRREGULAR_WORDS), min_size=1, max_size=3).map(" ".join),
+)
+def test_log_hits_are_every_line_that_scores(lines: list[str], ending: str, asked: str) -> None:
+    # The needles skip lines, never a line that scores: log_hits gives what scoring every
+    # line of the log with its whole normalisation gives.
+    query = make_query(asked)
+    assume(query.words)
+    text = ending.join(lines)
+    every = [
+        (number, line.strip(), word_points(query, normalised_tokens(line)))
+        for number, line in enumerate((raw.rstrip("\r") for raw in text.split("\n")), 1)
+    ]
+    expected = [item for item in every if item[2]]
+    found = log_hits("m/sessions/x.md", "x", text, query)
+    assert [(hit.line, hit.text, hit.score) for hit in found] == expected
 
 
 # --- context ---------------------------------------------------------------------------
@@ -382,9 +419,15 @@ def test_show_and_context_commands(memory: Path) -> None:
         pytest.param("payloads", {}, id="archive_and_superseded"),
     ],
 )
+@pytest.mark.parametrize("no_cache", ["", "1"], ids=["index", "no_cache"])
 def test_lookup_through_the_index_ranks_as_rank_does(
-    memory: Path, query: str, options: dict[str, Any]
+    memory: Path,
+    query: str,
+    options: dict[str, Any],
+    no_cache: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("MDMEM_NO_CACHE", no_cache)  # "1": scored as read, no index
     documents = [
         parse_document(read(path, sources.display(memory, path)), unique_ids=False)
         for path in sources.documents(memory)

@@ -6,19 +6,27 @@ A query word is then found with `str.find` over the whole string, and only the f
 that score are read from the file again (`entry_at`) to be shown: a lookup over an
 archive of ten thousand facts normalises none of them. The scores are `fact_score`'s
 (`mdmem.reading.ranking`), which a test checks fact by fact.
+
+A document a review rewrote is indexed again by parts (`reindex`): it is cut where
+`parse_document` carries nothing over but the section, and a part whose text (with its
+headings) the previous index had keeps that part's facts, only moved; only the parts
+that changed are parsed.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import hashlib
+import zlib
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from mdmem.format.document import Document
-from mdmem.format.footer import TIERS, parse_footer
-from mdmem.format.textfile import body
+from mdmem.errors import ParseError
+from mdmem.format.document import Document, heading, parse_document
+from mdmem.format.footer import TIERS, looks_like_footer, parse_footer
+from mdmem.format.textfile import TextFile, body
 from mdmem.reading.entries import Entry, entries_of, one_line
 from mdmem.reading.ranking import (
     EXACT,
@@ -222,3 +230,118 @@ def link_pairs(indexes: Sequence[Index]) -> list[tuple[str, str, str]]:
         for index in indexes
         for number, (by, old) in sorted(index.links.items(), key=lambda item: int(item[0]))
     ]
+
+
+# --- a rewritten document, indexed again by its parts ----------------------------------
+
+PART_ODDS = 16  # one line in so many may open a part, besides the headings
+Part = list[Any]  # [digest of its text, first line, first fact, facts], as JSON keeps it
+Piece = tuple[Index, int, int, int]  # (an index, first fact, facts, lines moved by)
+
+
+def cuts(lines: tuple[str, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """Where a document may be cut into parts that `parse_document` reads alone as it
+    reads them in place, each with the heading lines (their numbers) that give its
+    section: before a line flush left, not a footer, that is a heading or follows a
+    blank line or a footer line. No item spans it (a line flush left ends an item),
+    and no group of items (a blank line, a heading or a footer comes between). Besides
+    headings, only before one line in about `PART_ODDS`, chosen by its text; nowhere
+    when the text holds a code fence marker: a heading inside a fenced block is none."""
+    whole = "".join(lines)
+    if "```" in whole or "~~~" in whole:
+        return [(0, ())]
+    found: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+    top: tuple[int, ...] = ()  # the `#`/`##` heading above, then the `###` one
+    flush = [number for number, line in enumerate(lines) if line[:1] not in " \t\r\n"]
+    for number in flush:  # a heading is flush left: `top` sees every one
+        line = lines[number]
+        level = heading(body(line)) if line[0] == "#" else None
+        if level is not None and level[0] <= 3:
+            top = (number,) if level[0] <= 2 else (*top[:1], number)
+        if not number or not line.strip() or "<!--" in line:
+            continue
+        if level is None and zlib.crc32(line.encode()) % PART_ODDS:
+            continue  # a cut by the line's own text: the same where lines came or went
+        above = lines[number - 1]
+        if level is not None or not above.strip() or looks_like_footer(body(above)):
+            found.append((number, tuple(i for i in top if i < number)))
+    return found
+
+
+def reindex(file: TextFile, old: Index | None, parts: Sequence[Part]) -> tuple[Index, list[Part]]:
+    """The document's index, and its parts: a part whose text `old` had (`parts` are its
+    parts) keeps its facts from `old`, the others are parsed alone. Without `old`, or
+    when a part does not parse alone, the whole document is parsed (which names the
+    error)."""
+    lines = file.lines
+    known = {part[0]: part for part in parts}
+    bounds = cuts(lines)
+    ends = [start for start, _ in bounds[1:]] + [len(lines)]
+    texts = [[lines[i] for i in context] + list(lines[start:end])
+             for (start, context), end in zip(bounds, ends, strict=True)]  # fmt: skip
+    digests = [
+        hashlib.blake2b(f"{len(context)}:{''.join(text)}".encode(), digest_size=16).hexdigest()
+        for (_, context), text in zip(bounds, texts, strict=True)
+    ]  # the same lines, with headings or without, are two parts
+    pieces: list[Piece] = []
+    for (start, context), text, digest in zip(bounds, texts, digests, strict=True):
+        if old is None:
+            break
+        if digest in known:
+            _, old_start, first, facts = known[digest]
+            pieces.append((old, first, facts, start - old_start))
+            continue
+        try:
+            part = index_of(parse_document(TextFile(file.path, tuple(text)), unique_ids=False))
+        except ParseError:
+            break
+        pieces.append((part, 0, count(part), start - len(context)))
+    if len(pieces) == len(bounds):
+        index = concat(file.path, pieces)
+    else:
+        index = index_of(parse_document(file, unique_ids=False))
+        if old is not None:
+            return index, []  # a part read alone failed where the whole did not: no parts
+    found = [index.places[SIZE * number] - 1 for number in range(count(index))]
+    firsts = [bisect_left(found, start) for start, _ in bounds] + [len(found)]
+    return index, [
+        [digest, start, first, after - first]
+        for (start, _), digest, first, after in zip(
+            bounds, digests, firsts, firsts[1:], strict=False
+        )
+    ]
+
+
+def concat(path: str, pieces: Sequence[Piece]) -> Index:
+    """The index of the pieces' facts in order, as `index_of` gives it for the document
+    they make up."""
+    sections: dict[str, int] = {}
+    places: list[int] = []
+    ids: list[str] = []
+    words: list[str] = []
+    tags: list[str] = []
+    scopes: dict[str, str] = {}
+    links: dict[str, list[str]] = {}
+    split: dict[int, tuple[list[str], list[str], list[int]]] = {}
+    for index, first, facts, delta in pieces:
+        if id(index) not in split:
+            keyed = sorted({int(key) for key in (*index.scopes, *index.links)})
+            split[id(index)] = (index.words.split("\n"), index.tags.split("\n"), keyed)
+        word_lines, tag_lines, keyed = split[id(index)]
+        moved = len(ids) - first
+        for number in keyed[bisect_left(keyed, first) : bisect_left(keyed, first + facts)]:
+            if str(number) in index.scopes:
+                scopes[str(number + moved)] = index.scopes[str(number)]
+            if str(number) in index.links:
+                links[str(number + moved)] = index.links[str(number)]
+        block = index.places[SIZE * first : SIZE * (first + facts)]
+        block[0::SIZE] = [line + delta for line in block[0::SIZE]]
+        block[1::SIZE] = [line + delta for line in block[1::SIZE]]
+        names, number_of = index.sections, sections.setdefault  # numbered as first met
+        block[2::SIZE] = [number_of(names[section], len(sections)) for section in block[2::SIZE]]
+        places += block
+        ids += index.ids[first : first + facts]
+        words += word_lines[first : first + facts]
+        tags += tag_lines[first : first + facts]
+    joined = "\n".join
+    return Index(path, list(sections), places, ids, joined(words), joined(tags), scopes, links)

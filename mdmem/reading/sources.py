@@ -7,7 +7,10 @@ modules (`ranking`, `history`, `context`, `status`).
 - show reads every log's bytes to find those that name the fact, and scans only those.
 - lookup's index of `continuity.md` and of each archive file (`mdmem.reading.index`) is
   kept in a cache (`mdmem.store.cache`, kind `entries`) while the file keeps its size
-  and modification time: after a review rewrote a file, the next lookup parses it again.
+  and modification time: after a review rewrote a file, the next lookup parses again
+  the parts of it whose text changed. With the caches off (MDMEM_NO_CACHE), lookup
+  builds no index: it scores each fact as it reads it, normalising only those that
+  hold a query word's needle (`ranking.rank`).
 """
 
 from __future__ import annotations
@@ -35,11 +38,13 @@ from mdmem.reading.context import Context, plan_context
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.index import (
     Index,
+    Part,
+    count,
     entry_at,
     from_payload,
-    index_of,
     link_pairs,
     rank_indexes,
+    reindex,
 )
 from mdmem.reviewing.stamps import last_review_through
 from mdmem.store import cache
@@ -65,40 +70,42 @@ def display(root: Path, path: Path) -> str:
 
 def indexes(root: Path) -> list[Index]:
     """The search index of continuity and of each archive file, through the cache: a
-    document is parsed only when its size or modification time changed."""
+    document is read again only when its size or modification time changed, and then
+    only its changed parts are parsed (`mdmem.reading.index.reindex`)."""
     stored = cache.load(root, ENTRIES_CACHE).get("files")
     known: dict[str, Any] = stored if isinstance(stored, dict) else {}
     fresh: dict[str, Any] = {}
     found: dict[str, Index] = {}
-    stale: list[tuple[str, str]] = []
     for path in documents(root):
         shown = display(root, path)
         stat = os.lstat(path)
         stamp = [stat.st_size, stat.st_mtime_ns]
         entry = known.get(shown)
-        fresh[shown] = {"stamp": stamp}
-        if isinstance(entry, dict) and entry.get("stamp") == stamp:
-            try:
-                found[shown] = from_payload(shown, entry["index"])
-                continue
-            except (KeyError, TypeError, ValueError):
-                pass
-        stale.append((str(path), shown))
-    # No helper process (mdmem.store.workers) here, nor for --sessions: on this shared
-    # two-core machine, at 10,000 facts and logs, each was slower with one.
-    for path_text, shown in stale:
-        found[shown] = from_payload(shown, _index_job((path_text, shown)))
-    for shown, index in found.items():
-        fresh[shown]["index"] = index.payload()
+        old = _cached(shown, entry)
+        if old is not None and isinstance(entry, dict) and entry.get("stamp") == stamp:
+            found[shown], fresh[shown] = old[0], entry
+            continue
+        # No helper process (mdmem.store.workers) here, nor for --sessions: on this shared
+        # two-core machine, at 10,000 facts and logs, each was slower with one.
+        index, parts = reindex(read(path, shown), *(old or (None, [])))
+        found[shown] = index
+        fresh[shown] = {"stamp": stamp, "index": index.payload(), "parts": parts}
     if fresh != known:
         cache.save(root, ENTRIES_CACHE, {"files": fresh})
-    return [found[shown] for shown in fresh]
+    return list(found.values())
 
 
-def _index_job(job: tuple[str, str]) -> dict[str, Any]:
-    """One document's index, as the cache keeps it."""
-    path, shown = job
-    return index_of(parse_document(read(Path(path), shown), unique_ids=False)).payload()
+def _cached(shown: str, entry: Any) -> tuple[Index, list[Part]] | None:
+    """A document's index and parts as the cache kept them, or None."""
+    try:
+        parts = [list(part) for part in entry["parts"]]
+        index = from_payload(shown, entry["index"])
+        facts = count(index)
+        if all(first >= 0 and first + size <= facts for _, _, first, size in parts):
+            return index, parts
+    except (KeyError, TypeError, ValueError):
+        pass
+    return None
 
 
 class _Lines:
@@ -127,8 +134,18 @@ def lookup(
     query = ranking.make_query(text)
     if not query.words:
         raise MdmemError(f"the query {text!r} has no words to look for (only filler words)")
-    lines_of = _Lines(root)
-    ranked = rank_indexes(indexes(root), lines_of, query, tier_label=tier, path=path, limit=limit)
+    if cache.enabled():
+        found = indexes(root)
+        ranked = rank_indexes(found, _Lines(root), query, tier_label=tier, path=path, limit=limit)
+    else:  # no index would be kept: each fact scored as read, only those that may match
+        facts = [
+            entry
+            for file in documents(root)
+            for entry in entries_of(
+                parse_document(read(file, display(root, file)), unique_ids=False)
+            )
+        ]
+        ranked = ranking.rank(facts, query, tier=tier, path=path, limit=limit)
     lines: list[ranking.LineHit] = []
     if sessions:
         folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
