@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -9,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from mdmem.cli import main
+from tests.helpers import copy_tree, make_repo
+from tests.test_lint import DEMO
 
 
 def _commands() -> list[str]:
@@ -22,6 +25,28 @@ def test_command_has_help_with_example(name: str) -> None:
     assert "Example:" in command.help, f"{name} help has no example"
     result = CliRunner().invoke(main, [name, "--help"])
     assert result.exit_code == 0
+
+
+def _leaves(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = []
+    for name, command in group.commands.items():
+        if command.hidden:
+            continue
+        if isinstance(command, click.Group):
+            found += _leaves(command, (*path, name))
+        if not isinstance(command, click.Group) or command.invoke_without_command:
+            found.append((*path, name))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("path", _leaves(main), ids=" ".join)
+def test_every_command_takes_json(path: tuple[str, ...]) -> None:
+    command: click.Command = main
+    for name in path:
+        assert isinstance(command, click.Group)
+        command = command.commands[name]
+    options = {option for param in command.params for option in getattr(param, "opts", [])}
+    assert "--json" in options, f"mdmem {' '.join(path)} has no --json"
 
 
 def test_usage_error_exits_2() -> None:
@@ -41,3 +66,28 @@ def test_missing_memory_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mon
 def test_group_lists_exit_codes() -> None:
     assert isinstance(main, click.Group)
     assert "3 bad input" in (main.help or "")
+
+
+def test_the_json_of_hooks_install_merge_driver_demo_and_context(tmp_path: Path) -> None:
+    repo = make_repo(copy_tree(DEMO, tmp_path / "repo"))
+    memory = str(repo / "memory")
+    installed = CliRunner().invoke(main, ["hooks", "install", "--root", memory, "--json"])
+    assert json.loads(installed.stdout) == {
+        "path": str(repo / ".git" / "hooks" / "pre-commit"),
+        "chained": None,
+        "updated": False,
+    }
+    versions = []
+    for name in ("base", "ours", "theirs"):
+        versions.append(tmp_path / f"{name}.md")
+        versions[-1].write_text((repo / "memory" / "continuity.md").read_text("utf-8"), "utf-8")
+    merged = CliRunner().invoke(main, ["merge-driver", *map(str, versions), "--json"])
+    assert (merged.exit_code, json.loads(merged.stdout)) == (
+        0,
+        {"clean": True, "conflicts": [], "fallback": None},
+    )
+    context = CliRunner().invoke(main, ["context", "refunds", "--root", memory, "--json"])
+    assert context.exit_code == 0 and "core" in json.loads(context.stdout)
+    demo = CliRunner().invoke(main, ["demo", "--keep", str(tmp_path / "demo"), "--json"])
+    shown = json.loads(demo.stdout)
+    assert shown["repository"] == str(tmp_path / "demo") and len(shown["commit"]) == 40

@@ -98,9 +98,10 @@ def hooks() -> None:
 
 @hooks.command("install")
 @root_option
+@json_option
 @click.option("--chain", is_flag=True, help="Keep an existing pre-commit hook; run it first.")
 @handles_errors
-def hooks_install(root: Path | None, chain: bool) -> None:
+def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
     """Install the pre-commit hook (core.hooksPath is honoured).
 
     The hook refuses a commit that changes a committed session log, then runs
@@ -111,6 +112,11 @@ def hooks_install(root: Path | None, chain: bool) -> None:
     from mdmem.adopting import hooks as hooks_module
 
     installed = hooks_module.install(resolve_root(root), chain=chain)
+    if as_json:
+        chained = None if installed.chained is None else str(installed.chained)
+        payload = {"path": str(installed.path), "chained": chained, "updated": installed.replaced}
+        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        return
     verb = "Updated" if installed.replaced else "Installed"
     click.echo(f"{verb} the pre-commit hook: {installed.path}")
     if installed.chained is not None:

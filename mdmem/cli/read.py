@@ -96,6 +96,7 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
 
 @main.command()
 @root_option
+@json_option
 @click.argument("task", required=False)
 @click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
 @click.option(
@@ -110,7 +111,12 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
 )  # fmt: skip
 @handles_errors
 def context(
-    root: Path | None, task: str | None, path: str | None, budget: int | None, output: str
+    root: Path | None,
+    as_json: bool,
+    task: str | None,
+    path: str | None,
+    budget: int | None,
+    output: str,
 ) -> None:
     """What an agent reads before a task: core facts, the rules most relevant to TASK,
     open threads, pitfalls apart; every line with its id, within a token budget.
@@ -119,14 +125,14 @@ def context(
 
     Example: mdmem context "add a retry to the webhook sender" --path src/hooks.py --budget 1500
     """
-    from mdmem.reading.context import as_json, render_markdown
+    from mdmem.reading import context as context_module
     from mdmem.reading.sources import context as run_context
 
     planned = run_context(resolve_root(root), task, path=path, budget=budget)
-    if output == "json":
-        _print([], as_json(planned))
+    if as_json or output == "json":
+        _print([], context_module.as_json(planned))
     else:
-        _print(render_markdown(planned))
+        _print(context_module.render_markdown(planned))
 
 
 @main.command()

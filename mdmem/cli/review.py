@@ -101,8 +101,9 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
     default=None,
     help="Build the example repository here (a new folder) instead of a temporary one.",
 )
+@json_option
 @handles_errors
-def demo(keep: Path | None) -> None:
+def demo(keep: Path | None, as_json: bool) -> None:
     """Build an example repository (30 sessions), review it, and show the commit.
 
     Example: mdmem demo --keep paygate-example
@@ -114,6 +115,15 @@ def demo(keep: Path | None) -> None:
     with tempfile.TemporaryDirectory(prefix="mdmem-demo-") as scratch:
         target = keep if keep is not None else Path(scratch) / "paygate"
         run = demo_module.run(target)
+        if as_json:
+            payload = {
+                "repository": str(target) if keep else None,
+                "summary": None if run.plan.summary is None else run.plan.summary.as_dict(),
+                "commit": run.result.commit,
+                "written": list(run.result.written),
+            }
+            click.echo(json.dumps(payload, indent=2, sort_keys=True))
+            return
         click.echo(f"Example repository: {target if keep else 'a temporary folder'}")
         click.echo("$ mdmem review")
         click.echo(describe(run.plan, run.result, dry_run=False))

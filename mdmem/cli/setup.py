@@ -61,8 +61,11 @@ def init(root: Path | None, ci: bool, as_json: bool) -> None:
     is_flag=True,
     help="For archive files: keep what both sides wrote (a clashing fact twice); no conflict.",
 )
+@json_option
 @handles_errors
-def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None, union: bool) -> None:
+def merge_driver(
+    base: Path, ours: Path, theirs: Path, path: str | None, union: bool, as_json: bool
+) -> None:
     """Merge two versions of continuity.md fact by fact; git runs it (see mdmem init).
 
     Writes the result over OURS; exits 0 on a clean merge, 1 when conflict markers
@@ -73,6 +76,13 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None, union: 
     from mdmem.merging import driver as merge_module
 
     merged = merge_module.merge_files(base, ours, theirs, path, union=union)
+    if as_json:
+        payload = {
+            "clean": merged.clean,
+            "conflicts": list(merged.conflicts),
+            "fallback": merged.fallback,
+        }
+        click.echo(json.dumps(payload, indent=2, sort_keys=True))
     if merged.clean:
         sys.exit(EXIT_OK)
     where = path or "continuity.md"
