@@ -287,14 +287,6 @@ def head_blobs(repo: git.Repo, paths: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def committed_paths(repo: git.Repo, pathspec: str) -> frozenset[str]:
-    """Every path HEAD holds under `pathspec` (relative to the top folder)."""
-    if not has_head(repo):
-        return frozenset()
-    output: str = repo.git.ls_tree("-r", "-z", "--name-only", "HEAD", "--", pathspec)
-    return frozenset(filter(None, output.split("\0")))
-
-
 def worktree_blobs(repo: git.Repo, paths: Sequence[str]) -> dict[str, str]:
     """path -> the blob id its working-tree file would get, for the paths that exist."""
     top = top_folder(repo)

@@ -20,9 +20,9 @@ from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import Session, parse_session_name, reference_lines, section_lines
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
+from mdmem.git.committed import committed_in
 from mdmem.git.plumbing import (
     blob_bytes,
-    committed_paths,
     relative_path,
     repository,
     session_log_changes,
@@ -270,7 +270,7 @@ def _history(root: Path) -> tuple[list[Finding], frozenset[str]]:
             continue
         changed.append(ChangedLog(display, change.kind, change.since, change.path))
     pathspec = relative_path(repo, folder)
-    held = committed_paths(repo, pathspec) if pathspec is not None else frozenset()
+    held = committed_in(top, pathspec) if pathspec is not None else frozenset()
     committed = frozenset(
         f"{root.name}/{SESSIONS}/{(top / relative).name}"
         for relative in held
