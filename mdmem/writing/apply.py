@@ -16,23 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdmem.errors import MdmemError
-from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
-from mdmem.format.document import Document, parse_document
-from mdmem.format.footer import ID_RE
-from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, SESSIONS, VISION
+from mdmem.format.memory import SESSIONS
 from mdmem.format.sessionlog import Event, Scan, scan_log
 from mdmem.format.textfile import decode, decode_text
-from mdmem.format.vision import parse_vision
-from mdmem.store.files import read, read_bytes
-from mdmem.store.load import archive_paths, read_optional
+from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.store.resources import templates_dir
 from mdmem.writing import known, logs, newest
+from mdmem.writing.gathered import check_shape, gather
 from mdmem.writing.references import REFERENCE_KEYS, record
 
 TEMPLATE = "session.md"
 NEWEST = "newest uncommitted log"  # how the current session was found, when not named
-ID_RULE = "lowercase words joined by hyphens, two or more: post-only-mutations"
 
 
 def utc_now() -> dt.datetime:
@@ -120,9 +115,7 @@ def reference(
     """
     if key not in REFERENCE_KEYS:
         raise MdmemError(f"cannot record {key!r}: the keys are {', '.join(REFERENCE_KEYS)}")
-    malformed = [token for token in ids if not ID_RE.match(token)]
-    if malformed:
-        raise MdmemError(f"{malformed[0]!r} is not an id ({ID_RULE})")
+    check_shape(ids)
     with locked(root):
         log = current_session(root, named, source)
         data = read_bytes(log.path, log.display)
@@ -145,22 +138,10 @@ def _events(scan: Scan) -> tuple[Event, ...]:
 
 def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> None:
     """Refuse, naming every problem at once, ids a session may not cite."""
-    blocked = blocked_entries(root)
-    continuity = read(root / CONTINUITY, f"{root.name}/{CONTINUITY}")
-    documents = [parse_document(continuity, unique_ids=False)]
+    memory = gather(root, ids)
+    blocked = memory.blocked
+    documents = [*memory.documents, *([] if memory.vision is None else [memory.vision])]
     missing = set(ids) - known.ids_in(documents) - set(blocked)
-    if missing:
-        vision = read_optional(root, VISION)
-        documents += [] if vision is None else [parse_vision(vision)]
-        missing -= known.ids_in(documents)
-    if missing:
-        documents += archive_documents(root, indexed_files(root, missing))
-        missing -= known.ids_in(documents)
-    if missing:
-        documents += archive_documents(
-            root, None, frozenset(document.path for document in documents)
-        )
-        missing -= known.ids_in(documents)
     superseded = known.after_events(known.supersessions(documents), events)
     problems = []
     for fact_id in dict.fromkeys(ids):
@@ -175,35 +156,6 @@ def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> N
         raise MdmemError(f"{problems[0]}; nothing written")
     if problems:
         raise MdmemError("\n  ".join(["nothing written:", *problems]))
-
-
-def blocked_entries(root: Path) -> dict[str, BlockedEntry]:
-    file = read_optional(root, BLOCKED)
-    return {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
-
-
-def indexed_files(root: Path, ids: set[str]) -> set[str]:
-    """The archive files INDEX.md names for these ids (`- ID — summary — reason — FILE`)."""
-    index = read_optional(root, f"{ARCHIVE}/{INDEX}")
-    files = set()
-    for line in () if index is None else index.lines:
-        fact_id = line[2:].partition(" ")[0] if line.startswith("- ") else ""
-        if fact_id in ids:
-            files.add(line.rstrip().rpartition(" — ")[2])
-    return files
-
-
-def archive_documents(
-    root: Path, names: set[str] | None, skip: frozenset[str] = frozenset()
-) -> list[Document]:
-    """The archive files named (all of them for None), parsed; those shown as in `skip` left out."""
-    label = f"{root.name}/{ARCHIVE}"
-    paths = [p for p in archive_paths(root) if names is None or p.name in names]
-    return [
-        parse_document(read(path, f"{label}/{path.name}"), unique_ids=False)
-        for path in paths
-        if f"{label}/{path.name}" not in skip
-    ]
 
 
 @dataclass(frozen=True)

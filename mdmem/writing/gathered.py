@@ -1,8 +1,8 @@
-"""The facts a gate command reads, and where each one is: never a session log but the
-current one. Continuity always; `blocked.md` always (a small file); the archive files
-`INDEX.md` names for an id continuity lacks, then every archive file if need be; vision
-only to name an id no other file has. A command that must know every id (to derive a
-new one, to compare a new text with every fact) reads the whole archive.
+"""The facts a write command reads, and where each one is: never a session log but the
+current one. Continuity always; `blocked.md` always (a small file); for an id continuity
+lacks, vision, then the archive files `INDEX.md` names, then every archive file if need
+be. A command that must know every id (to derive a new one, to compare a new text with
+every fact) reads the whole archive. `ref` checks its ids here, and the gates find theirs.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError
-from mdmem.format.blocked import BlockedEntry
+from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_RE
-from mdmem.format.memory import CONTINUITY, VISION
+from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, VISION
 from mdmem.format.sessionlog import Event
 from mdmem.format.vision import parse_vision
 from mdmem.store.files import read
-from mdmem.store.load import read_optional
+from mdmem.store.load import archive_paths, read_optional
 from mdmem.writing import known
-from mdmem.writing.apply import ID_RULE, archive_documents, blocked_entries, indexed_files
+
+ID_RULE = "lowercase words joined by hyphens, two or more: post-only-mutations"
 
 
 @dataclass(frozen=True)
@@ -103,12 +104,20 @@ def check_shape(ids: Iterable[str]) -> None:
 
 def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathered:
     """The documents that hold `ids` (all of continuity and the archive with `everything`),
-    `blocked.md`'s entries, and vision when an id is still missing (or `everything`)."""
+    `blocked.md`'s entries, and vision when an id is missing from continuity (or with
+    `everything`). Cheapest first: continuity, vision, the archive files INDEX.md names,
+    and every archive file last, each only while an id (not a blocked one) is missing."""
     continuity = parse_document(
         read(root / CONTINUITY, f"{root.name}/{CONTINUITY}"), unique_ids=False
     )
+    blocked = blocked_entries(root)
     documents = [continuity]
-    missing = set(ids) - known.ids_in(documents)
+    missing = set(ids) - known.ids_in(documents) - set(blocked)
+    vision: Document | None = None
+    if everything or missing:
+        file = read_optional(root, VISION)
+        vision = None if file is None else parse_vision(file)
+        missing -= known.ids_in([] if vision is None else [vision])
     if everything:
         documents += archive_documents(root, None)
     elif missing:
@@ -116,8 +125,33 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
         if missing - known.ids_in(documents):
             skip = frozenset(document.path for document in documents)
             documents += archive_documents(root, None, skip)
-    vision: Document | None = None
-    if everything or missing - known.ids_in(documents):
-        file = read_optional(root, VISION)
-        vision = None if file is None else parse_vision(file)
-    return Gathered(root, tuple(documents), blocked_entries(root), vision)
+    return Gathered(root, tuple(documents), blocked, vision)
+
+
+def blocked_entries(root: Path) -> dict[str, BlockedEntry]:
+    file = read_optional(root, BLOCKED)
+    return {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
+
+
+def indexed_files(root: Path, ids: set[str]) -> set[str]:
+    """The archive files INDEX.md names for these ids (`- ID — summary — reason — FILE`)."""
+    index = read_optional(root, f"{ARCHIVE}/{INDEX}")
+    files = set()
+    for line in () if index is None else index.lines:
+        fact_id = line[2:].partition(" ")[0] if line.startswith("- ") else ""
+        if fact_id in ids:
+            files.add(line.rstrip().rpartition(" — ")[2])
+    return files
+
+
+def archive_documents(
+    root: Path, names: set[str] | None, skip: frozenset[str] = frozenset()
+) -> list[Document]:
+    """The archive files named (all of them for None), parsed; those shown as in `skip` left out."""
+    label = f"{root.name}/{ARCHIVE}"
+    paths = [p for p in archive_paths(root) if names is None or p.name in names]
+    return [
+        parse_document(read(path, f"{label}/{path.name}"), unique_ids=False)
+        for path in paths
+        if f"{label}/{path.name}" not in skip
+    ]
