@@ -221,7 +221,8 @@ def render_stats(stats: Stats) -> str:
     for cadence in stats.cadences:
         state = "due" if cadence.due else "not due"
         lines.append(
-            f"Cadence {cadence.name}: {cadence.since} sessions since the last "
+            f"Cadence {cadence.name}: {cadence.since} "
+            f"session{'' if cadence.since == 1 else 's'} since the last "
             f"(every {cadence.every}): {state}"
         )
     lines.append("Largest sections:")
