@@ -19,11 +19,13 @@ from mdmem.reading import sources
 from mdmem.reading.context import estimate_tokens, plan_context, render_markdown
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.ranking import (
+    best_line_hits,
     fact_score,
     log_hits,
     make_query,
     may_match,
     rank,
+    sorted_line_hits,
     word_points,
 )
 from mdmem.reading.scope import in_scope
@@ -202,6 +204,48 @@ def test_log_hits_are_every_line_that_scores(lines: list[str], ending: str, aske
     expected = [item for item in every if item[2]]
     found = log_hits("m/sessions/x.md", "x", text, query)
     assert [(hit.line, hit.text, hit.score) for hit in found] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(LOG_LINES, min_size=1, max_size=5), min_size=1, max_size=6),
+    st.lists(st.one_of(LOG_WORDS, WORDS, IRREGULAR_WORDS), min_size=1, max_size=3).map(" ".join),
+    st.one_of(st.none(), st.integers(min_value=1, max_value=6)),
+)
+def test_the_best_lines_are_those_of_scoring_every_log(
+    logs: list[list[str]], asked: str, limit: int | None
+) -> None:
+    # Under a limit, lines of a log whose bound cannot place them are never scored; the
+    # answer is still the first `limit` of every scoring line in lookup's order.
+    query = make_query(asked)
+    assume(query.words)
+    named = [(f"m/sessions/{n:02}.md", f"{n:02}", "\n".join(lines)) for n, lines in enumerate(logs)]
+    every = [hit for log in named for hit in log_hits(*log, query)]
+    assert best_line_hits(named, query, limit) == sorted_line_hits(every)[:limit]
+
+
+@pytest.mark.parametrize(
+    ("logs", "asked", "limit", "expected"),
+    [
+        # a log holding both words apart scores 3 a line; the newer log's line ties and wins
+        (["retry\ntimeout", "retry"], "retry timeout", 1, [("01", 1, 3)]),
+        (["retry\ntimeout", "retry"], "retry timeout", 2, [("01", 1, 3), ("00", 1, 3)]),
+        (["retry timeout", "retry"], "retry timeout", 1, [("00", 1, 6)]),
+        (
+            ["x", "retries\ntimed out\nretry timeouts"],
+            "retry timeout",
+            2,
+            [("01", 3, 6), ("01", 1, 3)],
+        ),
+        (["retry", "retry", "retry"], "retry", None, [("02", 1, 3), ("01", 1, 3), ("00", 1, 3)]),
+    ],
+)
+def test_the_best_lines_in_lookup_order(
+    logs: list[str], asked: str, limit: int | None, expected: list[tuple[str, int, int]]
+) -> None:
+    named = [(f"m/sessions/{n:02}.md", f"{n:02}", text) for n, text in enumerate(logs)]
+    found = best_line_hits(named, make_query(asked), limit)
+    assert [(hit.session, hit.line, hit.score) for hit in found] == expected
 
 
 # --- context ---------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,17 +46,22 @@ class Query:
     text: str
     words: tuple[str, ...]
     needles: tuple[str, ...]
+    word_needles: tuple[tuple[str, ...], ...]  # each word's own needles, in `words` order
 
 
 def make_query(text: str) -> Query:
     words = tuple(sorted(normalised_tokens(text)))
-    needles: set[str] = set()
-    for word in words:
-        needles.add(word[:-1] if word.endswith("y") and len(word) > 1 else word)
-        needles.update(form for form, base in IRREGULAR.items() if word in stem(base))
+    per_word = tuple(_needles_of(word) for word in words)
+    needles = {needle for own in per_word for needle in own}
     # A needle that holds another adds nothing: the shorter one is found wherever it is.
     kept = sorted(n for n in needles if not any(o != n and o in n for o in needles))
-    return Query(text, words, tuple(kept))
+    return Query(text, words, tuple(kept), per_word)
+
+
+def _needles_of(word: str) -> tuple[str, ...]:
+    own = {word[:-1] if word.endswith("y") and len(word) > 1 else word}
+    own.update(form for form, base in IRREGULAR.items() if word in stem(base))
+    return tuple(sorted(own))
 
 
 def may_match(lowered: str, query: Query) -> bool:
@@ -154,9 +160,81 @@ class LineHit:
     score: int
 
 
+@dataclass(frozen=True)
+class _Candidate:
+    """A log line that holds a needle, and the most it can score (`EXACT` for each query
+    word one of whose needles it holds; a log line has no tags)."""
+
+    bound: int
+    path: str
+    session: str
+    number: int
+    text: str
+
+    def scored(self, query: Query) -> LineHit:
+        score = word_points(query, _words(self.text)) * SESSION_WEIGHT
+        return LineHit(self.path, self.number, self.session, self.text.strip(), score)
+
+    def cannot_beat(self, hit: LineHit) -> bool:
+        """Whether this line, at its best, sorts after `hit` (`sorted_line_hits` order)."""
+        if self.bound != hit.score:
+            return self.bound < hit.score
+        return (self.session, -self.number) < (hit.session, -hit.line)
+
+
 def log_hits(path: str, session: str, text: str, query: Query) -> list[LineHit]:
     """The lines of one session log that score for the query, in file order: only the
     lines that hold a needle are normalised."""
+    return list(_scoring(_candidates(path, session, text, query), query))
+
+
+def best_line_hits(
+    logs: Iterable[tuple[str, str, str]], query: Query, limit: int | None
+) -> list[LineHit]:
+    """The best-scoring lines of the logs, each `(path, stem, text)`, in `sorted_line_hits`
+    order, at most `limit` of them.
+
+    Under a limit, a log is looked at line by line only while its best line could still
+    take a place: the most a line can score is `EXACT` per query word whose needles it
+    holds, so a log's lines can score no more than that count over its whole text. Logs
+    are taken by that bound, highest first, and their lines best bound first (then the
+    newest, then by line), until no line left could take the place of the last one kept.
+    """
+    held = []
+    for path, session, text in logs:
+        lowered = text.lower()
+        words = sum(any(needle in lowered for needle in own) for own in query.word_needles)
+        if words:
+            held.append((EXACT * SESSION_WEIGHT * words, path, session, text))
+    if limit is None:
+        found = (line for _, p, s, t in held for line in _candidates(p, s, t, query))
+        return sorted_line_hits(_scoring(found, query))
+    held.sort(key=lambda log: -log[0])
+    kept: list[LineHit] = []
+    for bound, group in itertools.groupby(held, key=lambda log: log[0]):
+        if len(kept) >= limit and bound < kept[-1].score:
+            break
+        lines = [line for _, p, s, t in group for line in _candidates(p, s, t, query)]
+        lines.sort(key=lambda line: line.number)
+        lines.sort(key=lambda line: line.session, reverse=True)
+        lines.sort(key=lambda line: -line.bound)
+        for line in lines:
+            if len(kept) >= limit and line.cannot_beat(kept[-1]):
+                break
+            kept = sorted_line_hits([*kept, *_scoring([line], query)])[:limit]
+    return kept
+
+
+def _scoring(candidates: Iterable[_Candidate], query: Query) -> Iterator[LineHit]:
+    """The candidates that score, scored."""
+    for candidate in candidates:
+        hit = candidate.scored(query)
+        if hit.score:
+            yield hit
+
+
+def _candidates(path: str, session: str, text: str, query: Query) -> list[_Candidate]:
+    """The log's lines that hold a needle, in file order, each with its bound."""
     lowered = text.lower()
     positions = sorted(
         position for needle in query.needles for position in _positions(lowered, needle)
@@ -164,14 +242,14 @@ def log_hits(path: str, session: str, text: str, query: Query) -> list[LineHit]:
     if not positions:
         return []
     lines = text.split("\n")  # the lowercase text has the same lines, maybe not lengths
-    hits = []
-    numbers = {lowered.count("\n", 0, position) for position in positions}
-    for number in sorted(numbers):
+    lowered_lines = lowered.split("\n")
+    found = []
+    for number in sorted({lowered.count("\n", 0, position) for position in positions}):
+        held = lowered_lines[number]
+        bound = sum(any(needle in held for needle in own) for own in query.word_needles)
         line = lines[number].rstrip("\r")
-        score = word_points(query, _words(line)) * SESSION_WEIGHT
-        if score:
-            hits.append(LineHit(path, number + 1, session, line.strip(), score))
-    return hits
+        found.append(_Candidate(EXACT * SESSION_WEIGHT * bound, path, session, number + 1, line))
+    return found
 
 
 def _positions(text: str, needle: str) -> list[int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -146,15 +147,16 @@ def lookup(
             )
         ]
         ranked = ranking.rank(facts, query, tier=tier, path=path, limit=limit)
-    lines: list[ranking.LineHit] = []
-    if sessions:
-        folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
-        for stem, file in _log_names(root):
-            data = read_bytes(os.path.join(folder, file), prefix + file)
-            text = data.decode("utf-8", "replace")
-            lines += ranking.log_hits(prefix + file, stem, text, query)
-    ordered = ranking.sorted_line_hits(lines)
-    return ranking.Found(query, ranked, tuple(ordered[:limit]))
+    lines = ranking.best_line_hits(_logs(root), query, limit) if sessions else []
+    return ranking.Found(query, ranked, tuple(lines))
+
+
+def _logs(root: Path) -> Iterator[tuple[str, str, str]]:
+    """(display path, stem, text) of every session log, in ledger order."""
+    folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
+    for stem, file in _log_names(root):
+        data = read_bytes(os.path.join(folder, file), prefix + file)
+        yield prefix + file, stem, data.decode("utf-8", "replace")
 
 
 def _log_names(root: Path) -> list[tuple[str, str]]:
