@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from mdmem.adopting import claude
+from mdmem.adopting.agents import install_claude
 from mdmem.adopting.commands import fallback_command
 from mdmem.cli import main
 from tests.helpers import copy_tree, git, make_repo
@@ -267,10 +268,8 @@ def test_an_interpreter_path_with_spaces_runs_the_hooks(project: Path, tmp_path:
 
 
 def write_settings(project: Path, python: str) -> None:
-    """The settings `install` writes, as an install by `python` would write them."""
-    settings, _ = claude.merged({}, claude.wanted_hooks("memory"), python)
-    (project / ".claude").mkdir(exist_ok=True)
-    (project / claude.SETTINGS).write_text(claude.render(settings), "utf-8")
+    """The settings an install run by the interpreter `python` writes."""
+    install_claude(project / "memory", python=python)
 
 
 def wrapper(path: Path, run: str) -> None:
