@@ -106,6 +106,14 @@ COMMANDS = {
     "show": [["show", "leak-jwt"], ["show", "--json", "leak-private-key"]],
     "context": [["context", "use"], ["context", "--format", "json"]],
     "status": [["status"], ["status", "--json"]],
+    "agent-hooks": [
+        ["agent-hooks", "session-start"],
+        ["agent-hooks", "session-start", "--json"],
+        ["agent-hooks", "check"],
+        ["agent-hooks", "check", "--json"],
+        ["agent-hooks", "install", "claude", "--dry-run", "--json"],
+    ],
+    "export": [["export", "--format", "agents-md"], ["export", "--format", "cursor", "--json"]],
 }
 GATES = ["supersede", "restore", "forget", "blocked", "core", "thread", "done"]
 NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
@@ -263,7 +271,7 @@ def test_other_commands_print_nothing_of_the_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = build(tmp_path, in_facts)
-    results = run_all(repo, monkeypatch, ["merge-driver", "init", "hooks", "health"])
+    results = run_all(repo, monkeypatch, ["merge-driver", "init", "hooks", "health", "export"])
     assert_no_value(results, CATEGORIES)
 
 
@@ -323,7 +331,7 @@ def test_the_reading_commands_mask_every_secret_they_show(
 ) -> None:
     plant, _ = PLACES[place]
     repo = build(tmp_path, plant)
-    results = run_all(repo, monkeypatch, ["lookup", "show", "context", "status"])
+    results = run_all(repo, monkeypatch, ["lookup", "show", "context", "status", "agent-hooks"])
     assert_no_value(results, CATEGORIES)
     shown = "".join(result.stdout for result in results.values())
     assert "[REDACTED:" in shown  # the text around each secret is shown, the value masked

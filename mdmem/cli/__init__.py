@@ -4,10 +4,11 @@ Each command imports what it runs when it runs (a review never loads the merge d
 and git is loaded only to commit), so short commands start quickly.
 """
 
-from mdmem.cli import backfill, facts, gates, lint, read, report, review, setup, write
+from mdmem.cli import agents, backfill, facts, gates, lint, read, report, review, setup, write
 from mdmem.cli.main import main
 
 __all__ = [
+    "agents",
     "backfill",
     "facts",
     "gates",

@@ -1,0 +1,113 @@
+"""Agent lifecycle hooks: installing them into an agent's settings, and what they print.
+
+`install_claude` adds mdmem's two hooks to Claude Code's project settings
+(`mdmem.adopting.claude`). When the agent runs them: `session_start` is what a session
+starts with (the memory's context, `mdmem context`, and how to cite what it uses), and
+`reminder` is what a finished turn is told when the current session log cites no fact
+yet (None: nothing to say). Neither ever blocks the agent: the command line prints, and
+exits 0, whatever happens here.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mdmem.adopting import claude
+from mdmem.adopting.export import make_folder
+from mdmem.errors import MdmemError
+from mdmem.store.files import read
+from mdmem.store.lock import locked
+from mdmem.store.writer import replace_file
+
+USAGE = (
+    "Cite what you use in this session's log: `mdmem session start` once (unless a log is "
+    "already open), then `mdmem ref ID...` for each fact that helped; `mdmem lookup "
+    "WORDS` finds more."
+)
+NO_LOG = (
+    "mdmem: no open session log: if this session used or learned anything, run `mdmem "
+    "session start`, then `mdmem ref ID...` for each fact it used"
+)
+NO_REFERENCES = (
+    "mdmem: {log} cites no fact yet: run `mdmem ref ID...` for the facts this session used "
+    "(each line of `mdmem context` ends with its id)"
+)
+
+
+@dataclass(frozen=True)
+class Installed:
+    path: Path
+    display: str  # the settings file, relative to the project
+    changes: tuple[claude.Change, ...]
+    dry_run: bool
+
+    @property
+    def changed(self) -> bool:
+        return any(change.action != claude.UNCHANGED for change in self.changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "changed": self.changed,
+            "dry_run": self.dry_run,
+            "hooks": [
+                {"event": change.event, "action": change.action, "command": change.command}
+                for change in self.changes
+            ],
+        }
+
+
+def install_claude(
+    root: Path, *, local: bool = False, dry_run: bool = False, python: str | None = None
+) -> Installed:
+    """Add mdmem's hooks to the settings of the project that holds the memory folder `root`
+    (`.claude/settings.json`, or with `local` the git-ignored `settings.local.json`).
+
+    Only adds: other settings and hooks stay; a second install writes nothing. Settings
+    that are not valid JSON are refused, naming the file and line, and nothing is written.
+    """
+    root = Path(root).resolve()
+    display = claude.LOCAL_SETTINGS if local else claude.SETTINGS
+    path = root.parent / display
+    hooks = claude.wanted_hooks(root.name)
+    with locked(root):
+        text = "".join(read(path, display).lines) if _exists(path) else ""
+        settings = claude.parse_settings(text, display)
+        after, changes = claude.merged(settings, hooks, python or sys.executable)
+        installed = Installed(path, display, changes, dry_run)
+        if installed.changed and not dry_run:
+            make_folder(root.parent, path.parent)
+            replace_file(path, claude.render(after).encode("utf-8"))
+    return installed
+
+
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()  # a link is read, and refused, by `read`
+
+
+def session_start(root: Path) -> str:
+    """What a session starts with: the memory's context, then how to cite what it uses."""
+    from mdmem.reading.context import render_markdown
+    from mdmem.reading.sources import context
+
+    return render_markdown(context(root, None)) + "\n" + USAGE + "\n"
+
+
+def reminder(root: Path, named: str | None = None, source: str = "--session") -> str | None:
+    """The reminder a finished turn gets when the current session log (the one `named`,
+    else the newest one git has not committed) cites no fact; None when it cites one."""
+    from mdmem.writing.apply import citations, current_session
+    from mdmem.writing.logs import NO_SESSION
+
+    try:
+        log = current_session(root, named, source)
+    except MdmemError as exc:
+        if exc.message == NO_SESSION:
+            return NO_LOG
+        raise
+    if citations(log).references:
+        return None
+    return NO_REFERENCES.format(log=log.display)

@@ -1,0 +1,153 @@
+"""`mdmem agent-hooks` (install, session-start, check) and `mdmem export`: the memory wired
+into coding agents, through their lifecycle hooks or their instruction files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from mdmem.adopting.exported import FORMATS
+from mdmem.cli.main import main
+from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.write import named_by, session_option
+from mdmem.errors import MdmemError
+
+_DRY_RUN = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+
+
+def _echo_json(payload: object) -> None:
+    click.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@main.group("agent-hooks")
+def agent_hooks() -> None:
+    """Lifecycle hooks for coding agents: the memory's context when a session starts, a
+    reminder when a turn ends while the session log cites no fact. Never a block.
+
+    Example: mdmem agent-hooks install claude
+    """
+
+
+@agent_hooks.command("install")
+@click.argument("agent", type=click.Choice(["claude"]))
+@click.option(
+    "--local", is_flag=True, help="Write .claude/settings.local.json (yours, git-ignored)."
+)
+@_DRY_RUN
+@root_option
+@json_option
+@handles_errors
+def install(agent: str, local: bool, dry_run: bool, root: Path | None, as_json: bool) -> None:
+    """Add mdmem's hooks to Claude Code's project settings (.claude/settings.json, beside
+    the memory folder): SessionStart prints `mdmem agent-hooks session-start`, Stop runs
+    `mdmem agent-hooks check`. Other settings and hooks stay; a second install changes
+    nothing. The hooks run the Python that installed them, else `mdmem` on PATH.
+
+    Example: mdmem agent-hooks install claude --dry-run
+    """
+    from mdmem.adopting.agents import install_claude
+
+    installed = install_claude(resolve_root(root), local=local, dry_run=dry_run)
+    if as_json:
+        _echo_json(installed.as_dict())
+        return
+    verb = "would be " if dry_run else ""
+    for change in installed.changes:
+        click.echo(f"{installed.display}: {change.event} hook {verb}{change.action}")
+    if not installed.changed:
+        click.echo("Already installed: nothing changed.")
+    elif not dry_run:
+        click.echo(f"Installed; commit {installed.display} to share the hooks.")
+
+
+@agent_hooks.command("session-start")
+@root_option
+@json_option
+@handles_errors
+def session_start(root: Path | None, as_json: bool) -> None:
+    """What an agent's session starts with: `mdmem context` and how to cite facts. Always
+    exits 0; a problem is printed in place of the context.
+
+    --json prints the hook output Claude Code, Gemini CLI and Codex read:
+    {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ...}}.
+
+    Example: mdmem agent-hooks session-start --json
+    """
+    from mdmem.adopting.agents import session_start as starting
+    from mdmem.safety.secrets import redact
+
+    try:
+        text, problem = redact(starting(resolve_root(root))), None
+    except MdmemError as exc:
+        text, problem = "", f"mdmem: {redact(str(exc))}"
+    if as_json and problem:
+        _echo_json({"systemMessage": problem})
+    elif problem:
+        click.echo(problem)
+    elif not as_json:
+        click.echo(text, nl=False)
+    else:
+        context = {"hookEventName": "SessionStart", "additionalContext": text}
+        _echo_json({"hookSpecificOutput": context})
+
+
+@agent_hooks.command("check")
+@root_option
+@json_option
+@session_option
+@handles_errors
+def check(root: Path | None, as_json: bool, named: str | None) -> None:
+    """Remind, when a turn ends, that the current session log cites no fact yet (or that
+    there is none). Prints nothing when it cites one; always exits 0, never blocks.
+
+    --json prints {"systemMessage": REMINDER} (shown to the user by Claude Code, Gemini
+    CLI and Codex), or {} when there is nothing to say.
+
+    Example: mdmem agent-hooks check --json
+    """
+    from mdmem.adopting.agents import reminder
+
+    try:
+        said = reminder(resolve_root(root), named or None, named_by())
+    except MdmemError as exc:
+        said = f"mdmem: {exc}"
+    if as_json:
+        _echo_json({"systemMessage": said} if said else {})
+    elif said:
+        click.echo(said)
+
+
+@main.command("export")
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), required=True,
+    help="agents-md: AGENTS.md; claude-md: CLAUDE.md; cursor: .cursor/rules/mdmem.mdc; "
+    "copilot: .github/copilot-instructions.md (each beside the memory folder).",
+)  # fmt: skip
+@_DRY_RUN
+@root_option
+@json_option
+@handles_errors
+def export(fmt: str, dry_run: bool, root: Path | None, as_json: bool) -> None:
+    """Write the core facts and invariants, each with its id, into a vendor's instructions
+    file, inside a marked block: for agents that never run mdmem. Nothing outside the
+    block changes; run it again after the memory changes (the same memory, the same bytes).
+
+    Example: mdmem export --format cursor --dry-run
+    """
+    from mdmem.adopting.export import export as run_export
+
+    done = run_export(resolve_root(root), fmt, dry_run=dry_run)
+    if as_json:
+        _echo_json(done.as_dict())
+        return
+    if dry_run:
+        click.echo(done.diff, nl=False)
+    count = f"{len(done.ids)} core fact{'' if len(done.ids) == 1 else 's'}"
+    if not done.changed:
+        click.echo(f"{done.display}: {count}, already up to date: nothing changed.")
+    else:
+        verb = ("would be created" if done.created else "would change") if dry_run else (
+            "created" if done.created else "updated")  # fmt: skip
+        click.echo(f"{done.display}: {verb}, {count}.")
