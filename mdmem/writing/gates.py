@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Fact, parse_document
@@ -59,6 +60,10 @@ class Superseded:
     new: str | None
     created: str | None  # the section of the successor this command added
     linked: bool  # NEW's footer names OLD (False: it already named another fact it replaced)
+
+    def as_dict(self) -> dict[str, Any]:
+        fields = {"old": self.old, "new": self.new, "created": self.created is not None}
+        return {**fields, "linked": self.linked, "session": self.log.display}
 
 
 def supersede(
@@ -290,6 +295,9 @@ class Opened:
     log: SessionLog | None
     thread_id: str
     created: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.thread_id, "created": self.created}
 
 
 def open_thread(
