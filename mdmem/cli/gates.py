@@ -43,11 +43,11 @@ def supersede(
     Example: mdmem supersede version-in-uri --by version-in-accept-header
     """
     from mdmem.writing.gates import supersede as run
+    from mdmem.writing.gates import supersede_usage
 
-    if [by is not None, text is not None, invalidate].count(True) != 1:
-        raise click.UsageError("give one of --by NEW-ID, --by-text TEXT, --invalidate")
-    if section is not None and text is None:
-        raise click.UsageError("--section goes with --by-text")
+    problem = supersede_usage(by, text, section, invalidate)
+    if problem is not None:
+        raise click.UsageError(problem)
     done = run(resolve_root(root), old, by, text, section, named or None, named_by())
     if as_json:
         echo_json(done.as_dict())

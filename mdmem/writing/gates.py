@@ -66,6 +66,18 @@ class Superseded:
         return {**fields, "linked": self.linked, "session": self.log.display}
 
 
+def supersede_usage(
+    by: str | None, text: str | None, section: str | None, invalidate: bool
+) -> str | None:
+    """What is wrong with how a supersession was asked for (None: nothing): exactly one of
+    a successor's id, a successor's text or invalidation; a section only for a text."""
+    if [by is not None, text is not None, invalidate].count(True) != 1:
+        return "give one of --by NEW-ID, --by-text TEXT, --invalidate"
+    if section is not None and text is None:
+        return "--section goes with --by-text"
+    return None
+
+
 def supersede(
     root: Path,
     old: str,
