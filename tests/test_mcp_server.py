@@ -293,3 +293,75 @@ def test_manifest_and_docs_agree(repo: Path) -> None:
     text = DOCS.read_text("utf-8")
     for resource in manifest["resources"]:
         assert f"`{resource['uri']}`" in text
+
+
+@pytest.mark.parametrize("place", ["fact-text", "footer-field", "archived-fact", "session-log"])
+def test_the_answers_mask_every_secret_the_memory_holds(place: str, tmp_path: Path) -> None:
+    """What the tools and resources show of a memory holding a planted secret of every
+    category, the current session log included: the text around each, the value masked."""
+    from mdmem.mcp.server import build as server_for
+    from tests.test_leaks import CATEGORIES, PLACES, PLANTED, build
+
+    repo = build(tmp_path, PLACES[place][0])
+    log = repo / "memory" / "sessions" / "2026-01-08-100000.md"
+    log.write_text(f"# Session\n\nPasted {PLANTED['jwt'][1]}.\n\n## Memory References\n", "utf-8")
+    server = server_for(repo / "memory")
+    shown: list[str] = []
+
+    async def ask() -> None:
+        for name, arguments in [
+            ("lookup", {"query": "use old pasted", "sessions": True}),
+            ("show", {"id": "leak-jwt"}),
+            ("context", {"task": "use"}),
+            ("context", {"format": "json"}),
+            ("status", {}),
+            ("lint", {}),
+            ("add_fact", {"text": f"Deploys use {PLANTED['stripe-key'][1]}", "section": "Ops"}),
+        ]:
+            result = await server.call_tool(name, arguments)
+            shown.extend(block.text for block in result.content)
+            shown.append(json.dumps(result.structured_content))
+        for uri in ("mdmem://memory/continuity.md", "mdmem://session/current"):
+            shown.extend(str(item.content) for item in await server.read_resource(uri))
+
+    anyio.run(ask)
+    text = "\n".join(shown)
+    for category in CATEGORIES:
+        value = PLANTED[category][0]
+        assert value not in text and value[len(value) // 3 :][:12] not in text, category
+    assert "[REDACTED:" in text
+    assert "mdmem: secret material (stripe-key) in what was given" in text
+
+
+def test_a_write_waits_for_the_memorys_lock_as_the_command_does(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the lock: the tool gives up after the same wait, with the
+    command's message (exit 4 there), and writes nothing."""
+    import subprocess
+
+    from mdmem.mcp.server import build as server_for
+    from mdmem.store import lock
+    from tests.test_lock import HOLD
+
+    assert CliRunner().invoke(main, ["session", "start"]).exit_code == 0
+    monkeypatch.setattr(lock, "TIMEOUT", 0.2)
+    server = server_for(repo / "memory")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(repo / "memory")], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        before = snapshot(repo)
+        arguments = {"text": "Queues retry five times", "section": "Key Decisions"}
+        result = anyio.run(server.call_tool, "add_fact", arguments)
+        cli = CliRunner().invoke(
+            main, ["--lock-timeout", "0.2", "add", arguments["text"], "--section", "Key Decisions"]
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    assert cli.exit_code == 4
+    assert result.is_error and result.content[0].text == cli.stderr.rstrip("\n")
+    assert "another mdmem command holds this memory's lock (waited 0.2 s)" in cli.stderr
+    assert snapshot(repo) == before
