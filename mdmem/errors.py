@@ -32,6 +32,14 @@ def quote(value: str, context: str | None = None) -> str:
     return repr(masked)
 
 
+def shown(exc: MdmemError) -> str:
+    """The line a user (or an agent, through a tool) is shown for a refusal: `mdmem: ` and
+    the message, any secret in it masked, the last line of defence for user text it quotes."""
+    from mdmem.safety.secrets import redact  # loaded when there is an error to show
+
+    return f"mdmem: {redact(str(exc))}"
+
+
 class MdmemError(Exception):
     """Anything mdmem refuses to do, with a message a user can act on."""
 

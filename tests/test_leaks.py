@@ -114,6 +114,12 @@ COMMANDS = {
         ["agent-hooks", "install", "claude", "--dry-run", "--json"],
     ],
     "export": [["export", "--format", "agents-md"], ["export", "--format", "cursor", "--json"]],
+    # The server's own answers are checked in tests/test_mcp_server.py.
+    "mcp": [
+        ["mcp", "install", "claude"],
+        ["mcp", "install", "--json", "vscode"],
+        ["mcp", "--json"],
+    ],
 }
 GATES = ["supersede", "restore", "forget", "blocked", "core", "thread", "done"]
 NOT_ABOUT_MEMORY_TEXT = {"demo": "builds its own shipped example; it reads no user memory"}
@@ -271,7 +277,9 @@ def test_other_commands_print_nothing_of_the_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = build(tmp_path, in_facts)
-    results = run_all(repo, monkeypatch, ["merge-driver", "init", "hooks", "health", "export"])
+    results = run_all(
+        repo, monkeypatch, ["merge-driver", "init", "hooks", "health", "export", "mcp"]
+    )
     assert_no_value(results, CATEGORIES)
 
 

@@ -4,7 +4,7 @@ Each command imports what it runs when it runs (a review never loads the merge d
 and git is loaded only to commit), so short commands start quickly.
 """
 
-from mdmem.cli import agents, backfill, facts, gates, lint, read, report, review, setup, write
+from mdmem.cli import agents, backfill, facts, gates, lint, mcp, read, report, review, setup, write
 from mdmem.cli.main import main
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "gates",
     "lint",
     "main",
+    "mcp",
     "read",
     "report",
     "review",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -63,7 +63,7 @@ def add(
     request = NewFact(text, section, fact_id, words, scope, anti_pattern, supersedes)
     done = add_fact(resolve_root(root), request, named or None, named_by())
     if as_json:
-        echo_json(_payload(done))
+        echo_json(done.as_dict())
         return
     for line in _report(done):
         click.echo(line)
@@ -91,24 +91,3 @@ def _report(done: Added) -> list[str]:
         ]
         cited = found.log_lines
     return [*lines, *(f"{done.log.display}: {line}" for line in cited)]
-
-
-def _payload(done: Added) -> dict[str, Any]:
-    found = done.addition
-    threads = [
-        {"id": thread.fact_id, "contradicts": thread.contradicts, "line": thread.line}
-        for thread in found.threads
-    ]
-    return {
-        "outcome": found.outcome,
-        "id": found.fact_id,
-        "path": found.path,
-        "line": found.line,
-        "section": found.section,
-        "tier": found.tier,
-        "supersedes": None if found.superseded is None else found.superseded.fact_id,
-        "threads": threads,
-        "session": done.log.stem,
-        "log": done.log.display,
-        "log_lines": list(found.log_lines),
-    }

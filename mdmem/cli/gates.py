@@ -43,15 +43,14 @@ def supersede(
     Example: mdmem supersede version-in-uri --by version-in-accept-header
     """
     from mdmem.writing.gates import supersede as run
+    from mdmem.writing.gates import supersede_usage
 
-    if [by is not None, text is not None, invalidate].count(True) != 1:
-        raise click.UsageError("give one of --by NEW-ID, --by-text TEXT, --invalidate")
-    if section is not None and text is None:
-        raise click.UsageError("--section goes with --by-text")
+    problem = supersede_usage(by, text, section, invalidate)
+    if problem is not None:
+        raise click.UsageError(problem)
     done = run(resolve_root(root), old, by, text, section, named or None, named_by())
     if as_json:
-        fields = {"old": done.old, "new": done.new, "created": done.created is not None}
-        echo_json({**fields, "linked": done.linked, "session": done.log.display})
+        echo_json(done.as_dict())
         return
     if done.created is not None:
         click.echo(f"Created {done.new} in ## {done.created}")
@@ -175,7 +174,7 @@ def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> No
 
     done = open_thread(resolve_root(root), text, named or None, named_by())
     if as_json:
-        echo_json({"id": done.thread_id, "created": done.created})
+        echo_json(done.as_dict())
         return
     if not done.created:
         click.echo(f"{done.thread_id} is open already and says the same: nothing written")

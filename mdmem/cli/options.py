@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from mdmem.errors import EXIT_INTERRUPTED, MdmemError
+from mdmem.errors import EXIT_INTERRUPTED, MdmemError, shown
 from mdmem.store.load import bulk_allocation, find_root
 from mdmem.store.writer import finish_interrupted
 
@@ -41,10 +41,7 @@ def handles_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MdmemError as exc:
-            # Messages quote user text; a secret in it is masked here, the last line of defence.
-            from mdmem.safety.secrets import redact  # loaded when there is an error to print
-
-            click.echo(f"mdmem: {redact(str(exc))}", err=True)
+            click.echo(shown(exc), err=True)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             # Any write it cut short is finished or dropped by the next mdmem command.

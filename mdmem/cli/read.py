@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -20,25 +19,14 @@ def _print(lines: list[str] | str, as_json: object = None) -> None:
     """Print the memory's text, every secret in it masked: these commands show what the
     files hold, and a secret pasted into a fact or a log must not reach a terminal or an
     agent's context (the review refuses to write it; lint reports it)."""
-    from mdmem.safety.secrets import redact
+    from mdmem.safety.secrets import redact, redact_all
 
     if as_json is not None:
-        click.echo(json.dumps(_masked(as_json, redact), indent=2))
+        click.echo(json.dumps(redact_all(as_json), indent=2))
     else:
         text = "\n".join(lines) if isinstance(lines, list) else lines.removesuffix("\n")
         if text:
             click.echo(redact(text))
-
-
-def _masked(value: object, redact: Callable[[str], str]) -> object:
-    """Each string of a JSON value masked, before JSON escapes any of its characters."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {key: _masked(item, redact) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_masked(item, redact) for item in value]
-    return value
 
 
 @main.command()
@@ -148,20 +136,12 @@ def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) 
 
     Example: mdmem status --json
     """
-    from mdmem.errors import MdmemError
     from mdmem.reading import status as status_module
     from mdmem.reading.sources import status as run_status
-    from mdmem.writing.apply import current_session
+    from mdmem.writing.apply import current_or_none
 
     found = resolve_root(root)
-    session: str | None
-    source: str | None
-    try:
-        log = current_session(found, named or None, named_by())
-        session, source = log.display, log.source
-    except MdmemError:
-        if named:
-            raise  # a log named by --session or MDMEM_SESSION must be there
-        session = source = None
+    log = current_or_none(found, named or None, named_by())
+    session, source = (None, None) if log is None else (log.display, log.source)
     state = run_status(found, session, source, run_lint=run_lint)
     _print(status_module.render(state), status_module.as_dict(state) if as_json else None)

@@ -5,15 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
-
-if TYPE_CHECKING:
-    from mdmem.writing.apply import SessionLog
 
 F = TypeVar("F", bound=Callable[..., Any])
 SESSION_VARIABLE = "MDMEM_SESSION"
@@ -63,7 +60,7 @@ def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | N
     found = citations(log)
     if as_json:
         events = [[event.kind, list(event.ids), event.new_id] for event in found.events]
-        echo_json({**_log_fields(log), "references": list(found.references), "events": events})
+        echo_json({**log.as_dict(), "references": list(found.references), "events": events})
         return
     click.echo(f"{log.display} ({log.source})")
     click.echo(f"  references: {', '.join(found.references) or '(none)'}")
@@ -91,7 +88,7 @@ def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
 
     log = start_session(resolve_root(root), slug)
     if as_json:
-        echo_json(_log_fields(log))
+        echo_json(log.as_dict())
         return
     click.echo(f"Started {log.display}")
 
@@ -129,19 +126,8 @@ def ref(
     key = chosen[0] if chosen else "referenced"
     done = reference(resolve_root(root), ids, key, named or None, named_by())
     if as_json:
-        echo_json(
-            {
-                **_log_fields(done.log),
-                "key": done.key,
-                "added": list(done.added),
-                "already": list(done.already),
-            }
-        )
+        echo_json(done.as_dict())
         return
     line = f"{done.key.capitalize()}: {', '.join(done.added)}" if done.added else "nothing added"
     note = f" (already there: {', '.join(done.already)})" if done.already else ""
     click.echo(f"{done.log.display}: {line}{note}")
-
-
-def _log_fields(log: SessionLog) -> dict[str, Any]:
-    return {"session": log.stem, "path": log.display, "file": str(log.path), "source": log.source}

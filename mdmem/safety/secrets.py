@@ -269,6 +269,18 @@ def redact(text: str) -> str:
     return _redaction(text)[1]
 
 
+def redact_all(value: object) -> object:
+    """A JSON value with each of its strings masked (`redact`), before JSON escapes any of
+    their characters: what a command or a tool shows of the memory, as data."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: redact_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redact_all(item) for item in value]
+    return value
+
+
 def describe(hit: SecretHit, path: str) -> str:
     """One `path:line:col: secret material (category)` line, safe to print."""
     return f"{path}:{hit.line}:{hit.column}: secret material ({hit.category})"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mdmem.format.blocked import BLOCKED, parse_blocked
 from mdmem.format.document import parse_document
@@ -34,6 +35,26 @@ class Added:
 
     log: SessionLog
     addition: Addition
+
+    def as_dict(self) -> dict[str, Any]:
+        found = self.addition
+        threads = [
+            {"id": thread.fact_id, "contradicts": thread.contradicts, "line": thread.line}
+            for thread in found.threads
+        ]
+        return {
+            "outcome": found.outcome,
+            "id": found.fact_id,
+            "path": found.path,
+            "line": found.line,
+            "section": found.section,
+            "tier": found.tier,
+            "supersedes": None if found.superseded is None else found.superseded.fact_id,
+            "threads": threads,
+            "session": self.log.stem,
+            "log": self.log.display,
+            "log_lines": list(found.log_lines),
+        }
 
 
 def add_fact(

@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.memory import SESSIONS
@@ -56,6 +57,14 @@ class SessionLog:
     def display(self) -> str:
         return f"{self.root.name}/{self.relative}"
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.stem,
+            "path": self.display,
+            "file": str(self.path),
+            "source": self.source,
+        }
+
 
 def start_session(
     root: Path, slug: str | None = None, now: dt.datetime | None = None
@@ -90,6 +99,19 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
     return SessionLog(root, stem, NEWEST, seen)
 
 
+def current_or_none(
+    root: Path, named: str | None = None, source: str = "--session"
+) -> SessionLog | None:
+    """The current session as `current_session` finds it, or None when no log is current;
+    a log that `named` names must be there."""
+    try:
+        return current_session(root, named, source)
+    except MdmemError:
+        if named:
+            raise
+        return None
+
+
 @dataclass(frozen=True)
 class Referenced:
     """What `reference` did to a log."""
@@ -98,6 +120,14 @@ class Referenced:
     key: str
     added: tuple[str, ...]
     already: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **self.log.as_dict(),
+            "key": self.key,
+            "added": list(self.added),
+            "already": list(self.already),
+        }
 
 
 def reference(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Fact, parse_document
@@ -59,6 +60,22 @@ class Superseded:
     new: str | None
     created: str | None  # the section of the successor this command added
     linked: bool  # NEW's footer names OLD (False: it already named another fact it replaced)
+
+    def as_dict(self) -> dict[str, Any]:
+        fields = {"old": self.old, "new": self.new, "created": self.created is not None}
+        return {**fields, "linked": self.linked, "session": self.log.display}
+
+
+def supersede_usage(
+    by: str | None, text: str | None, section: str | None, invalidate: bool
+) -> str | None:
+    """What is wrong with how a supersession was asked for (None: nothing): exactly one of
+    a successor's id, a successor's text or invalidation; a section only for a text."""
+    if [by is not None, text is not None, invalidate].count(True) != 1:
+        return "give one of --by NEW-ID, --by-text TEXT, --invalidate"
+    if section is not None and text is None:
+        return "--section goes with --by-text"
+    return None
 
 
 def supersede(
@@ -290,6 +307,9 @@ class Opened:
     log: SessionLog | None
     thread_id: str
     created: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.thread_id, "created": self.created}
 
 
 def open_thread(

@@ -1,0 +1,91 @@
+"""`mdmem mcp`: the MCP server over stdio, and `mdmem mcp install`, which registers it with
+a client. Only the command that serves imports the MCP SDK (the `mcp` extra)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.errors import EXIT_FINDINGS
+
+MISSING = "the MCP server needs the official MCP SDK, the mcp extra: pip install 'mdmem[mcp]'"
+CLIENTS = ("claude", "cursor", "vscode")  # mdmem.mcp.install.CLIENTS, named without its import
+
+
+def _server() -> ModuleType:
+    """`mdmem.mcp.server`, or a message that says how to install what it needs, and exit 1."""
+    try:
+        from mdmem.mcp import server
+    except ImportError as exc:
+        click.echo(f"mdmem: {MISSING} ({exc})", err=True)
+        sys.exit(EXIT_FINDINGS)
+    return server
+
+
+@main.group(invoke_without_command=True)
+@root_option
+@json_option
+@click.pass_context
+@handles_errors
+def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
+    """Serve the memory to MCP clients (Claude Code, Cursor, VS Code) over stdin and
+    stdout, until the client closes them. Tools: context, lookup, show, status, lint
+    (read-only), start_session, reference, add_fact, supersede, thread (through the same
+    checks and lock as the commands); resources: continuity.md, the archive index, the
+    current session log. With --json, print the tools (hints, input schemas) and the
+    resources instead of serving. Needs the mcp extra: pip install 'mdmem[mcp]' (exit 1
+    without it).
+
+    `mdmem mcp install claude|cursor|vscode` registers the server with a client.
+
+    Example: mdmem mcp --root memory
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    server = _server()
+    found = resolve_root(root)
+    if as_json:
+        click.echo(json.dumps(server.manifest(found), indent=2, ensure_ascii=False))
+        return
+    server.serve(found)
+
+
+@mcp.command("install")
+@click.argument("client", type=click.Choice(CLIENTS))
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Replace an mdmem entry that runs something else (its other fields are kept).",
+)
+@root_option
+@json_option
+@handles_errors
+def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) -> None:
+    """Register the server in the project's configuration for CLIENT: `.mcp.json` (claude,
+    Claude Code), `.cursor/mcp.json` (cursor) or `.vscode/mcp.json` (vscode), at the top of
+    the repository. The entry runs this interpreter, `python -m mdmem mcp --root MEMORY`,
+    so a virtual environment's mdmem serves. Other servers and fields are kept, and the
+    file is written all at once; nothing is written when the entry is there already. An
+    `mdmem` entry that runs something else, or a file that is not JSON, is refused.
+
+    Example: mdmem mcp install claude
+    """
+    from mdmem.mcp.install import CLIENTS as KNOWN
+    from mdmem.mcp.install import install
+
+    done = install(resolve_root(root), client, replace=replace)
+    if as_json:
+        click.echo(json.dumps(done.as_dict(), indent=2, sort_keys=True))
+        return
+    where = f"{done.path} ({KNOWN[client].label})"
+    command = " ".join([done.entry["command"], *done.entry["args"]])
+    if done.outcome == "unchanged":
+        click.echo(f"{where} runs the mdmem server already: nothing written")
+    else:
+        click.echo(f"{done.outcome.capitalize()} the mdmem server in {where}: {command}")

@@ -1,0 +1,127 @@
+"""`mdmem mcp install`: the mdmem server registered in a client's project configuration.
+
+Claude Code reads `.mcp.json` and Cursor `.cursor/mcp.json`, both `{"mcpServers": {...}}`;
+VS Code reads `.vscode/mcp.json`, `{"servers": {...}}` with `"type": "stdio"`. The entry
+runs the interpreter that runs this mdmem (`python -m mdmem mcp --root MEMORY`), so a
+project's virtual environment serves its own memory. Everything else in the file is
+kept; an `mdmem` entry that says something else is replaced only when asked.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mdmem.errors import MdmemError
+from mdmem.git.plumbing import top_level
+from mdmem.store.files import read_text
+from mdmem.store.lock import locked
+from mdmem.store.writer import replace_file
+
+SERVER = "mdmem"
+NOTHING = "nothing written"
+
+
+@dataclass(frozen=True)
+class Client:
+    label: str
+    file: str  # relative to the project folder
+    key: str  # the object of servers, by name
+    fields: tuple[tuple[str, str], ...]  # what the entry holds besides command and args
+
+
+CLIENTS = {
+    "claude": Client("Claude Code", ".mcp.json", "mcpServers", (("type", "stdio"),)),
+    "cursor": Client("Cursor", ".cursor/mcp.json", "mcpServers", ()),
+    "vscode": Client("VS Code", ".vscode/mcp.json", "servers", (("type", "stdio"),)),
+}
+
+
+@dataclass(frozen=True)
+class Installed:
+    client: str
+    path: Path
+    entry: dict[str, Any]
+    outcome: str  # "added", "replaced" or "unchanged"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "client": self.client,
+            "file": str(self.path),
+            "server": SERVER,
+            "entry": self.entry,
+            "outcome": self.outcome,
+        }
+
+
+def project_folder(root: Path) -> Path:
+    """Where a client looks for its configuration: the top of the repository that holds
+    the memory folder, else the folder that holds it."""
+    return top_level(root) or root.resolve().parent
+
+
+def entry(client: str, root: Path, python: str | None = None) -> dict[str, Any]:
+    """The server's entry for `client`: this interpreter serving the memory at `root`."""
+    command = {"command": python or sys.executable}
+    args = {"args": ["-m", "mdmem", "mcp", "--root", str(root.resolve())]}
+    return {**dict(CLIENTS[client].fields), **command, **args}
+
+
+def install(
+    root: Path, client: str, *, replace: bool = False, python: str | None = None
+) -> Installed:
+    """Add the mdmem server to `client`'s configuration in the project, written all at
+    once; nothing is written when the entry is there already, and an `mdmem` entry that
+    runs something else is refused unless `replace` (its other fields are kept)."""
+    chosen = CLIENTS[client]
+    path = project_folder(root) / chosen.file
+    wanted = entry(client, root, python)
+    with locked(root):
+        config = _config(path)
+        servers = config.setdefault(chosen.key, {})
+        if not isinstance(servers, dict):
+            raise MdmemError(f'"{chosen.key}" is not an object; {NOTHING}', path)
+        old = servers.get(SERVER)
+        if isinstance(old, dict) and all(old.get(k) == v for k, v in wanted.items()):
+            return Installed(client, path, old, "unchanged")
+        if old is not None and not replace:
+            raise MdmemError(
+                f'"{SERVER}" already runs {_command(old)}; `mdmem mcp install {client} '
+                f"--replace` makes it run {_command(wanted)}; {NOTHING}",
+                path,
+            )
+        servers[SERVER] = {**(old if isinstance(old, dict) else {}), **wanted}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(config, indent=2, ensure_ascii=False) + "\n"
+        replace_file(path, text.encode("utf-8"))
+    return Installed(client, path, servers[SERVER], "added" if old is None else "replaced")
+
+
+def _config(path: Path) -> dict[str, Any]:
+    """The configuration file as an object; {} when there is none."""
+    if not path.exists():
+        return {}
+    text = read_text(path, str(path))
+    try:
+        config = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise MdmemError(
+            f"cannot be read as JSON ({exc.msg}, column {exc.colno}; comments and trailing "
+            f"commas are not read either): fix it, or add the entry by hand; {NOTHING}",
+            path,
+            exc.lineno,
+        ) from None
+    if not isinstance(config, dict):
+        raise MdmemError(f"holds JSON that is not an object; {NOTHING}", path)
+    return config
+
+
+def _command(server: object) -> str:
+    if not isinstance(server, dict):
+        return json.dumps(server)
+    args = server.get("args")
+    words = [server.get("command"), *(args if isinstance(args, list) else [])]
+    return "`" + " ".join(str(word) for word in words) + "`"

@@ -1,0 +1,168 @@
+"""The reading tools: `context`, `lookup`, `show`, `status` and `lint`, each a call of the
+function its CLI command calls, answered with what that command prints with --json
+(`context`: its markdown, unless asked for JSON)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
+
+from mdmem.mcp.calls import answer, named_session
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+Tier = Literal["core", "active", "working", "archive-candidate", "archived", "superseded"]
+PathArgument = Annotated[
+    str | None,
+    Field(
+        description="The file you are working on (src/api/hooks.py): facts whose `scope` "
+        "glob does not match it are left out."
+    ),
+]
+SessionArgument = Annotated[
+    str | None,
+    Field(
+        description="The session log (a stem, file name or path). Default: MDMEM_SESSION, "
+        "else the newest log git has not committed."
+    ),
+]
+
+
+class Reads:
+    """The reading tools over one memory folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    async def context(
+        self,
+        task: Annotated[
+            str | None, Field(description="What you are about to do, in a few words.")
+        ] = None,
+        path: PathArgument = None,
+        budget: Annotated[
+            int | None,
+            Field(ge=1, description="Most tokens to return (characters / 4); default 2000."),
+        ] = None,
+        format: Annotated[
+            Literal["markdown", "json"],
+            Field(description="markdown to read (default), or json for the same as data."),
+        ] = "markdown",
+    ) -> CallToolResult:
+        """Call this before you start a task: what the project's memory holds for it. The
+        core facts, the rules most relevant to the task (and to the file, when given), the
+        open threads and the pitfalls (anti-patterns, kept apart: never follow one as a
+        rule), each line with its fact id, within a token budget. Returns markdown to read
+        (or, with format json, the same as data). Cite the facts you then rely on with
+        the `reference` tool."""
+        from mdmem.reading import context as rendering
+        from mdmem.reading.sources import context as run
+
+        def call(root: Path) -> dict[str, Any] | str:
+            planned = run(root, task, path=path, budget=budget)
+            if format == "json":
+                return rendering.as_json(planned)
+            return rendering.render_markdown(planned)
+
+        return await answer(self.root, call)
+
+    async def lookup(
+        self,
+        query: Annotated[
+            str, Field(description="Words to look for; case, plurals and order do not matter.")
+        ],
+        sessions: Annotated[
+            bool, Field(description="Search the session logs too, line by line.")
+        ] = False,
+        tier: Annotated[Tier | None, Field(description="Only facts with this tier.")] = None,
+        path: PathArgument = None,
+        limit: Annotated[int | None, Field(ge=1, description="At most N hits per list.")] = None,
+    ) -> CallToolResult:
+        """Search the memory by words when you need a particular fact: a convention, a
+        decision, why something is the way it is. Returns the hits best first, each with
+        path, line, id, tier, text and score; superseded facts apart, each with the id
+        that replaced it; session-log lines with `sessions`. Empty lists when nothing
+        matches. Follow up with `show` for one fact's whole story."""
+        from mdmem.reading.sources import lookup as run
+
+        def call(root: Path) -> dict[str, Any]:
+            found = run(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
+            return found.as_dict()
+
+        return await answer(self.root, call)
+
+    async def show(
+        self,
+        id: Annotated[str, Field(description="The fact's id, like post-only-mutations.")],
+        as_of: Annotated[
+            str | None,
+            Field(description="A session log stem or a date: also the tier it had then."),
+        ] = None,
+    ) -> CallToolResult:
+        """One fact's story, by id: use it to judge whether a fact still holds before you
+        rely on it. Returns where it lives (path and line), its text and footer, the
+        session that created it, every session that cited it (newest first), what it
+        replaced and what replaced it, its helpful and harmful votes; with `as_of`, the
+        tier the ledger gave it at that point."""
+        from mdmem.reading import history
+        from mdmem.reading.sources import show as run
+
+        return await answer(self.root, lambda root: history.as_dict(run(root, id, as_of)))
+
+    async def status(
+        self,
+        session: SessionArgument = None,
+        lint: Annotated[bool, Field(description="Run lint now for its counts (slower).")] = False,
+    ) -> CallToolResult:
+        """Where things stand: call it to learn whether you must `start_session` first.
+        Returns the current session log (the one the writing tools record in; null when
+        none is started), the sessions since the last review and whether a review is due,
+        lint's counts (from its last run while nothing changed) and the open threads."""
+        from mdmem.reading import status as rendering
+        from mdmem.reading.sources import status as run
+        from mdmem.writing.apply import current_or_none
+
+        def call(root: Path) -> dict[str, Any]:
+            log = current_or_none(root, *named_session(session))
+            found, source = (None, None) if log is None else (log.display, log.source)
+            return rendering.as_dict(run(root, found, source, run_lint=lint))
+
+        return await answer(self.root, call)
+
+    async def lint(
+        self,
+        strict: Annotated[
+            bool, Field(description="Count warnings as failures too, as `lint --strict`.")
+        ] = False,
+    ) -> CallToolResult:
+        """Check the memory's files: footers, ids, immutable session logs, secrets, drift,
+        size. Returns every finding (code, path, line, message, hint; `mdmem lint
+        --explain CODE` tells what a code means), the counts of errors and warnings, and
+        `passed`, false on an error (and with `strict` on a warning). Run it after you
+        edit a memory file by hand."""
+        from mdmem.linting import findings as rendering
+        from mdmem.linting.run import lint as run
+
+        def call(root: Path) -> dict[str, Any]:
+            found = run(root)
+            errors, warnings = rendering.counts(found)
+            return {
+                "findings": [finding.as_dict() for finding in found],
+                "errors": errors,
+                "warnings": warnings,
+                "passed": rendering.exit_code(found, strict) == 0,
+            }
+
+        return await answer(self.root, call)
+
+
+TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
+    "context": ("Memory for a task", READ_ONLY),
+    "lookup": ("Search the memory", READ_ONLY),
+    "show": ("One fact's story", READ_ONLY),
+    "status": ("Where things stand", READ_ONLY),
+    "lint": ("Check the memory", READ_ONLY),
+}

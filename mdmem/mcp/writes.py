@@ -1,0 +1,184 @@
+"""The writing tools: `start_session`, `reference`, `add_fact`, `supersede` and `thread`,
+each a call of the function its CLI command calls (so the same lock, the same checks and
+the same all-or-nothing write), answered with what that command prints with --json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
+
+from mdmem.errors import MdmemError
+from mdmem.mcp.calls import answer, named_session
+from mdmem.mcp.reads import SessionArgument
+
+
+def _hints(*, destructive: bool, idempotent: bool) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=False,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
+
+Key = Literal["referenced", "created", "reactivated", "helpful", "harmful"]
+Id = Annotated[str, Field(description="A fact's id, like post-only-mutations.")]
+
+
+class Writes:
+    """The writing tools over one memory folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    async def start_session(
+        self,
+        slug: Annotated[
+            str | None,
+            Field(description="A name after the timestamp: kebab-case words (refunds-queue)."),
+        ] = None,
+    ) -> CallToolResult:
+        """Start a session: call it once, when you begin work, before any other writing
+        tool. It creates a session log (memory/sessions/DATE-TIME[-slug].md, named by the
+        UTC time, never replacing one) which is the current session until git commits it;
+        the writing tools record what you cite and add there. Returns its stem and path.
+        Each call starts another log."""
+        from mdmem.writing.apply import start_session
+
+        return await answer(self.root, lambda root: start_session(root, slug).as_dict())
+
+    async def reference(
+        self,
+        ids: Annotated[list[str], Field(min_length=1, description="The facts' ids.")],
+        key: Annotated[
+            Key,
+            Field(
+                description="The line: referenced (you relied on it), helpful (it saved you "
+                "time), harmful (following it cost you), reactivated (you brought an "
+                "archived fact back), created (a fact this session added)."
+            ),
+        ] = "referenced",
+        session: SessionArgument = None,
+    ) -> CallToolResult:
+        """Cite the facts that informed your work, in the current session log's `## Memory
+        References`: how often a fact is used is counted from these lines (at the next
+        review), so cite what you relied on, and vote helpful or harmful. An id already on
+        the line is not added twice. Refused, nothing written: an id no fact has (the
+        nearest are named), a superseded one (its successor is named), a forgotten one.
+        Returns what was added and what was there already."""
+        from mdmem.writing.apply import reference
+
+        def call(root: Path) -> dict[str, Any]:
+            return reference(root, ids, key, *named_session(session)).as_dict()
+
+        return await answer(self.root, call)
+
+    async def add_fact(
+        self,
+        text: Annotated[str, Field(description="The fact: one self-contained statement.")],
+        section: Annotated[
+            str,
+            Field(
+                description="The ## section of continuity.md (Key Decisions, Conventions...); "
+                "under Architectural Invariants a fact is born core."
+            ),
+        ],
+        id: Annotated[
+            str | None, Field(description="Its id. Default: derived from the text.")
+        ] = None,
+        tags: Annotated[list[str] | None, Field(description="Words for lookup.")] = None,
+        scope: Annotated[
+            str | None,
+            Field(description="Comma-separated path globs it applies to (src/api/**)."),
+        ] = None,
+        anti_pattern: Annotated[
+            bool, Field(description="A pitfall to avoid, not a rule to follow.")
+        ] = False,
+        supersedes: Annotated[
+            str | None,
+            Field(description="The id of the live fact it replaces: that one is retired."),
+        ] = None,
+        session: SessionArgument = None,
+    ) -> CallToolResult:
+        """Record durable knowledge the project should keep (a decision, a convention, a
+        pitfall) as a fact at the end of its section of continuity.md, and `Created: ID`
+        in the current session log. A fact memory already holds (the same words, or
+        reworded with the same polarity) is not added: it is cited instead (outcome
+        duplicate). Refused, nothing written: secret material, text near a forgotten
+        (blocked) fact, the text of a superseded fact, and a contradiction of a core fact
+        unless `supersedes` names it; a contradiction of another fact opens an Open
+        Thread. Returns the outcome, the id, path and line, and the lines logged."""
+        from mdmem.writing.adding import add_fact
+        from mdmem.writing.addition import NewFact
+
+        words = tuple(tags or ())
+        request = NewFact(text, section, id, words, scope, anti_pattern, supersedes)
+
+        def call(root: Path) -> dict[str, Any]:
+            return add_fact(root, request, *named_session(session)).as_dict()
+
+        return await answer(self.root, call)
+
+    async def supersede(
+        self,
+        old: Annotated[str, Field(description="The id of the fact that became false.")],
+        by: Annotated[
+            str | None, Field(description="The id of the live fact that replaces it.")
+        ] = None,
+        by_text: Annotated[
+            str | None, Field(description="The text of a new fact that replaces it.")
+        ] = None,
+        section: Annotated[
+            str | None, Field(description="by_text's section (default: OLD's).")
+        ] = None,
+        invalidate: Annotated[
+            bool, Field(description="It no longer holds and nothing replaces it.")
+        ] = False,
+        session: SessionArgument = None,
+    ) -> CallToolResult:
+        """Retire a fact that became false: give exactly one of `by`, `by_text` or
+        `invalidate`. OLD's footer gets `tier: superseded` and `superseded-by`, the
+        successor's `supersedes: OLD` (`by_text` adds the successor as `add_fact`
+        would), and the current session log `Superseded: OLD -> NEW`. OLD leaves the
+        context at once and the next review archives it; a human can restore it. Refused,
+        nothing written: an unknown OLD (the nearest ids named), one superseded already,
+        a forgotten one, a successor that is not live. Returns OLD, its successor, and
+        whether the successor was created."""
+        from mdmem.writing.gates import supersede, supersede_usage
+
+        def call(root: Path) -> dict[str, Any]:
+            problem = supersede_usage(by, by_text, section, invalidate)
+            if problem is not None:
+                raise MdmemError(problem)
+            named, source = named_session(session)
+            return supersede(root, old, by, by_text, section, named, source).as_dict()
+
+        return await answer(self.root, call)
+
+    async def thread(
+        self,
+        text: Annotated[str, Field(description="The question or task, one line.")],
+        session: SessionArgument = None,
+    ) -> CallToolResult:
+        """Open a thread, a question or task left for later: `- [ ] TEXT` at the end of
+        ## Open Threads, born in the current session and recorded `Created`. An open
+        thread that says the same is named instead, and nothing is written (created
+        false). Refused: secret material, text near a forgotten fact. Returns its id."""
+        from mdmem.writing.gates import open_thread
+
+        def call(root: Path) -> dict[str, Any]:
+            return open_thread(root, text, *named_session(session)).as_dict()
+
+        return await answer(self.root, call)
+
+
+TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
+    "start_session": ("Start a session", _hints(destructive=False, idempotent=False)),
+    "reference": ("Cite facts", _hints(destructive=False, idempotent=True)),
+    "add_fact": ("Add a fact", _hints(destructive=True, idempotent=True)),
+    "supersede": ("Retire a false fact", _hints(destructive=True, idempotent=True)),
+    "thread": ("Open a thread", _hints(destructive=False, idempotent=True)),
+}
