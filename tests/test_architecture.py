@@ -35,7 +35,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "merging": frozenset({"errors", "format", "safety", "reviewing"}),
     "store": frozenset({"errors", "format", "safety", "git"}),
     "git": frozenset({"errors"}),
-    "adopting": CORE | {"store", "git"},
+    "adopting": CORE | {"store", "git", "writing"},
     "cli": EVERY,
     "mdmem": EVERY,
     "writing": CORE | {"store", "git", "reading"},
