@@ -372,3 +372,12 @@ def test_the_output_says_what_to_do_next(repo: Path) -> None:
     assert "installed the pre-commit hook .git/hooks/pre-commit\n" in out
     assert "\nNext:\n" in out
     assert f"`mdmem done {VISION_THREAD}`" in out
+
+
+def test_a_vendor_file_with_an_unpaired_marker_stops_init_before_any_write(repo: Path) -> None:
+    (repo / "CLAUDE.md").write_text(f"# Claude\n\n{begin('usage')}\nmine\n", "utf-8")
+    before = state(repo)
+    result = CliRunner().invoke(main, ["init", str(repo)])
+    assert result.exit_code == 3
+    assert "CLAUDE.md:3: mdmem's 'usage' block has a begin marker without its end" in result.stderr
+    assert state(repo) == before

@@ -145,11 +145,12 @@ def init(
     memory = project / MEMORY
     if _exists(memory) and not memory.is_dir():
         raise MdmemError(f"{memory} exists and is not a folder; move it, then run init again")
-    _refuse_odd_files(project, _OWN_FILES)  # before the memory folder is made
     python = python or sys.executable
     moment = now if now is not None else utc_now()
     if dry_run:
         return _plan(project, ci, python, moment, dry_run=True).result
+    if not memory.is_dir():
+        _files(project, ci, moment)  # what cannot be read stops init before the folder is made
     memory.mkdir(exist_ok=True)  # the lock lives in it
     with locked(memory):
         recover(project)  # what an interrupted init left decides what is still missing
@@ -163,40 +164,59 @@ def init(
     return plan.result
 
 
-def _plan(project: Path, ci: bool, python: str, now: dt.datetime, *, dry_run: bool) -> _Plan:
-    """Everything init would write, read from the project as it is; nothing written."""
+@dataclass(frozen=True)
+class _Files:
+    """The files init would write, and what each is."""
+
+    laid_out: skeleton.Skeleton
+    new: dict[str, str]  # files that do not exist yet
+    extended: dict[str, str]  # .gitignore, .gitattributes with the lines they lack
+    made: frozenset[str]  # of those, the ones that do not exist yet
+    blocks: tuple[usage.BlockWrite, ...]
+    notices: tuple[str, ...]
+
+    def texts(self) -> dict[str, str]:
+        return {**self.new, **self.extended, **{w.relative: w.text for w in self.blocks}}
+
+
+def _files(project: Path, ci: bool, now: dt.datetime) -> _Files:
+    """Every file init would write, read from the project as it is: a file it cannot read
+    stops it here, before anything is written."""
     _refuse_odd_files(project, _OWN_FILES)
     laid_out = skeleton.skeleton(project, now, _exists)
     new = {**laid_out.files, **_shipped_files(project, ci)}
-    fresh = {name for name in (GITIGNORE, GITATTRIBUTES) if not _exists(project / name)}
+    made = frozenset(name for name in (GITIGNORE, GITATTRIBUTES) if not _exists(project / name))
     extended = {
         name: text for name in (GITIGNORE, GITATTRIBUTES) if (text := _extended(project, name))
     }
-    blocks, link_notices = usage.usage_writes(project, _exists)
+    blocks, notices = usage.usage_writes(project, _exists)
     _refuse_odd_files(project, (*new, *extended))
-    files = {**new, **extended, **{write.relative: write.text for write in blocks}}
+    return _Files(laid_out, new, extended, made & set(extended), blocks, notices)
+
+
+def _plan(project: Path, ci: bool, python: str, now: dt.datetime, *, dry_run: bool) -> _Plan:
+    """Everything init would do; nothing written."""
+    files = _files(project, ci, now)
     repo = repository(project)
-    hook, hook_line, hook_notices = _hook(project, python, repo)
+    hook, step, hook_notices = _hook(project, python, repo)
     config = () if repo is None else drivers.config_changes(repo, python)
-    notices = (*link_notices, *hook_notices)
-    if repo is None:
-        notices = (*notices, _not_git(project))
-    added = [w.relative for w in blocks if w.action == "add"]
+    not_git = (_not_git(project),) if repo is None else ()
+    blocks = files.blocks
     result = InitResult(
         project=project,
         dry_run=dry_run,
-        fresh=laid_out.session is not None,
-        created=tuple(sorted([*new, *fresh & set(extended), *_made(blocks, "create")])),
-        extended=tuple(sorted([*(set(extended) - fresh), *added])),
+        fresh=files.laid_out.session is not None,
+        created=tuple(sorted([*files.new, *files.made, *_made(blocks, "create")])),
+        extended=tuple(sorted([*(set(files.extended) - files.made), *_made(blocks, "add")])),
         updated=tuple(_made(blocks, "update")),
-        session=laid_out.session,
-        facts=laid_out.created,
-        hook=hook_line,
+        session=files.laid_out.session,
+        facts=files.laid_out.created,
+        hook=step,
         configured=tuple(change.describe() for change in config),
-        notices=notices,
+        notices=(*files.notices, *hook_notices, *not_git),
         python=python,
     )
-    return _Plan(result, files, hook, repo, config)
+    return _Plan(result, files.texts(), hook, repo, config)
 
 
 def _journaled_hook(project: Path, plan: hooks.HookPlan | None) -> dict[str, str]:
