@@ -33,13 +33,11 @@ class ConfigChange:
     value: str
     old: str | None  # the value it replaces; None when the key was not set
 
-    def describe(self) -> str:
-        """The key, and the interpreter it names instead of another one, if it does."""
+    @property
+    def replaced(self) -> str | None:
+        """The interpreter the old value named, when this one names another."""
         was = None if self.old is None else interpreter_of(self.old)
-        now = interpreter_of(self.value)
-        if was is not None and now is not None and was != now:
-            return f"{self.key}: {now} (was {was})"
-        return self.key
+        return was if was is not None and was != interpreter_of(self.value) else None
 
 
 def driver_config(python: str) -> tuple[tuple[str, str], ...]:

@@ -78,9 +78,10 @@ class InitResult:
     session: str | None  # the first session log's stem
     facts: tuple[str, ...]  # ids of the facts init created (recorded in that log)
     hook: HookStep | None  # what was done with the pre-commit hook
-    configured: tuple[str, ...]  # git config keys set (with the interpreter they now name)
+    configured: tuple[str, ...]  # git config keys set
     notices: tuple[str, ...]
     python: str  # the interpreter the hook and the drivers name
+    replaced: str | None  # the interpreter the drivers named before, when another
 
     @property
     def changed(self) -> bool:
@@ -100,6 +101,7 @@ class InitResult:
             "hook": None if self.hook is None else self.hook.as_dict(),
             "configured": list(self.configured),
             "python": self.python,
+            "replaced": self.replaced,
             "notices": list(self.notices),
             "next": summary.next_steps(self),
         }
@@ -212,9 +214,10 @@ def _plan(project: Path, ci: bool, python: str, now: dt.datetime, *, dry_run: bo
         session=files.laid_out.session,
         facts=files.laid_out.created,
         hook=step,
-        configured=tuple(change.describe() for change in config),
+        configured=tuple(change.key for change in config),
         notices=(*files.notices, *hook_notices, *not_git),
         python=python,
+        replaced=next((change.replaced for change in config if change.replaced), None),
     )
     return _Plan(result, files.texts(), hook, repo, config)
 

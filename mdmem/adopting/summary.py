@@ -23,8 +23,10 @@ def report_lines(result: InitResult) -> list[str]:
         lines.append(f"{_verb('created', dry)} {relative}{_about(result, relative)}")
     for verb, names in (("extended", result.extended), ("updated", result.updated)):
         lines += [f"{_verb(verb, dry)} {relative}{_about(result, relative)}" for relative in names]
-    lines += _hook_lines(result.hook, result.dry_run)
-    lines += [f"{_verb('set', result.dry_run)} git config {key}" for key in result.configured]
+    lines += _hook_lines(result.hook, dry)
+    lines += [f"{_verb('set', dry)} git config {key}" for key in result.configured]
+    if result.replaced is not None:
+        lines.append(f"The merge drivers now run {result.python}, not {result.replaced}.")
     lines += [f"Note: {notice}." for notice in result.notices]
     steps = next_steps(result)
     return [*lines, "Next:", *(f"  - {step}" for step in steps)] if steps else lines
