@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint fuzz bench report clean
+.PHONY: demo test lint fuzz bench report docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ report: $(STAMP)
 	$(BIN)/mdmem demo --keep build/demo >/dev/null
 	$(BIN)/mdmem report --root build/demo/memory --html build/report.html
 	$(BIN)/python scripts/browser.py build/report.html build/report.png
+
+# DECAY.md's and REVIEW.md's policy tables, from the code's defaults (tests/test_docs.py).
+docs: $(STAMP)
+	$(BIN)/python scripts/docs.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

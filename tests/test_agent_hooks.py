@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from mdmem.adopting import claude
 from mdmem.adopting.agents import install_claude
-from mdmem.adopting.commands import fallback_command
+from mdmem.adopting.launch import agent_command_line
 from mdmem.cli import main
 from tests.helpers import copy_tree, git, make_repo
 from tests.test_lint import DEMO
@@ -92,25 +92,26 @@ def cli(project: Path, *args: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("python", "folder", "expected"),
+    ("python", "expected"),
     [
         pytest.param(
-            "/venv/bin/python", None,
-            "mdmem_python=/venv/bin/python; if [ -x \"$mdmem_python\" ]; then "
-            "\"$mdmem_python\" -m mdmem context; else mdmem context; fi || exit 1",
+            "/venv/bin/python",
+            "cd \"${CLAUDE_PROJECT_DIR:-.}\" || exit 1; if /venv/bin/python -c 'import mdmem' "
+            ">/dev/null 2>&1; then /venv/bin/python -m mdmem context; else mdmem context; fi "
+            "|| exit 1",
             id="plain",
         ),
         pytest.param(
-            "/my venv/it's/python", "CLAUDE_PROJECT_DIR",
-            "mdmem_python='/my venv/it'\"'\"'s/python'; cd \"${CLAUDE_PROJECT_DIR:-.}\" || "
-            "exit 1; if [ -x \"$mdmem_python\" ]; then \"$mdmem_python\" -m mdmem context; "
+            "/my venv/it's/python",
+            "cd \"${CLAUDE_PROJECT_DIR:-.}\" || exit 1; if '/my venv/it'\"'\"'s/python' -c "
+            "'import mdmem' >/dev/null 2>&1; then '/my venv/it'\"'\"'s/python' -m mdmem context; "
             "else mdmem context; fi || exit 1",
-            id="quoted-into-the-project",
+            id="quoted",
         ),
     ],
 )  # fmt: skip
-def test_the_command_line(python: str, folder: str | None, expected: str) -> None:
-    assert fallback_command(python, ["context"], folder) == expected
+def test_the_command_line(python: str, expected: str) -> None:
+    assert agent_command_line(python, ["context"], "CLAUDE_PROJECT_DIR") == expected
 
 
 # --- installing ------------------------------------------------------------------------------

@@ -8,10 +8,7 @@ same session logs made on one branch.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from click.testing import CliRunner
 
 from mdmem.cli import main
 from mdmem.store.load import load
+from mdmem.store.resources import templates_dir
 from tests.helpers import git
 
 POLICY = "working_window: 2\nactive_window: 3\narchive_window: 5\n"
@@ -57,30 +55,22 @@ def run(*args: str) -> str:
     return result.output
 
 
-@pytest.fixture(autouse=True)
-def mdmem_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Git runs the driver as `mdmem merge-driver ...`: the mdmem beside this interpreter."""
-    scripts = str(Path(sys.executable).parent)
-    monkeypatch.setenv("PATH", scripts + os.pathsep + os.environ.get("PATH", ""))
-    assert shutil.which("mdmem") is not None
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A repository after `mdmem init`, with facts, three session logs and one review."""
+    """A repository with facts and three session logs, then `mdmem init` (which takes that
+    memory as it is), and one review."""
     root = tmp_path / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    run("init", "--root", str(root))
     memory = root / "memory"
+    (memory / "sessions").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
     (memory / "decay-policy.md").write_text(POLICY, "utf-8")
-    continuity = memory / "continuity.md"
-    text = continuity.read_text("utf-8")
+    text = (templates_dir() / "init" / "continuity.md").read_text("utf-8")
     for section, facts in BASE_FACTS.items():
         text = text.replace(f"## {section}\n", f"## {section}\n\n" + "".join(facts))
-    continuity.write_text(text, "utf-8")
+    (memory / "continuity.md").write_text(text, "utf-8")
     for name, refs in BASE_SESSIONS:
         session(root, name, refs)
+    run("init", "--root", str(root))
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "memory")
     review(root)

@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from mdmem.adopting.commands import fallback_command
+from mdmem.adopting.launch import agent_command_line
 from mdmem.errors import ParseError
 
 SETTINGS = ".claude/settings.json"
@@ -97,7 +97,7 @@ def merged(
     events = result.setdefault("hooks", {})
     changes = []
     for hook in hooks:
-        command = fallback_command(python, hook.args, PROJECT_VARIABLE)
+        command = agent_command_line(python, hook.args, PROJECT_VARIABLE)
         groups = events.setdefault(hook.event, [])
         present = [
             entry

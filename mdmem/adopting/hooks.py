@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mdmem.adopting.launch import command_line
 from mdmem.errors import MdmemError, WriteError
 from mdmem.format.memory import SESSIONS
 from mdmem.git.plumbing import (
@@ -66,7 +67,9 @@ class PreCommit:
 
 
 def hook_script(memory: str, python: str) -> str:
-    """The hook: the chained hook first, then mdmem with the interpreter that installed it."""
+    """The hook: the chained hook first, then mdmem with the interpreter that installed it
+    (else the `mdmem` on PATH)."""
+    arguments = f"hook-pre-commit --root {shlex.quote(memory)}"
     return "\n".join(
         [
             "#!/bin/sh",
@@ -76,11 +79,7 @@ def hook_script(memory: str, python: str) -> str:
             'if [ -x "$chained" ]; then',
             '    "$chained" "$@" || exit $?',
             "fi",
-            f"python={shlex.quote(python)}",
-            'if [ -x "$python" ]; then',
-            f'    exec "$python" -m mdmem hook-pre-commit --root {shlex.quote(memory)}',
-            "fi",
-            f"exec mdmem hook-pre-commit --root {shlex.quote(memory)}",
+            command_line(python, arguments),
             "",
         ]
     )
@@ -97,6 +96,48 @@ def _repository_of(root: Path, why: str) -> tuple[git.Repo, str]:
     return repo, memory
 
 
+@dataclass(frozen=True)
+class HookPlan:
+    """What installing the hook would do, found without writing."""
+
+    target: Path
+    script: str
+    action: str | None  # "install", "chain" (a foreign hook kept), "update", None: up to date
+    versioned: bool  # the hooks folder is in the working tree (core.hooksPath)
+
+    @property
+    def chained(self) -> Path:
+        return self.target.with_name(CHAINED)
+
+
+def plan_hook(root: Path, *, chain: bool = False, python: str | None = None) -> HookPlan:
+    """What `install` would do; a foreign hook without `chain`, or one that cannot be chained
+    because a chained hook is there already, is refused (WriteError), nothing written."""
+    root = Path(root).resolve()
+    repo, memory = _repository_of(root, "there is nowhere to install a hook")
+    folder = hooks_folder(repo)
+    target = folder / HOOK
+    script = hook_script(memory, python or sys.executable)
+    where = relative_path(repo, folder)
+    versioned = where is not None and ".git" not in Path(where).parts
+    if not (target.exists() or target.is_symlink()):
+        return HookPlan(target, script, "install", versioned)
+    if not target.is_symlink() and MARKER.encode() in target.read_bytes():
+        current = target.read_bytes() == script.encode("utf-8") and os.access(target, os.X_OK)
+        return HookPlan(target, script, None if current else "update", versioned)
+    if not chain:
+        raise WriteError(
+            f"{target} is a hook mdmem did not write; run `mdmem hooks install "
+            f"--chain` to keep it and run it before mdmem, or add `mdmem "
+            f"hook-pre-commit` to it yourself",
+            target,
+        )
+    chained = folder / CHAINED
+    if chained.exists() or chained.is_symlink():
+        raise WriteError(f"{chained} already exists; move one of the two hooks", target)
+    return HookPlan(target, script, "chain", versioned)
+
+
 def install(root: Path, *, chain: bool = False, python: str | None = None) -> Installed:
     """Write the pre-commit hook into the repository's hooks folder (core.hooksPath honoured).
 
@@ -104,33 +145,27 @@ def install(root: Path, *, chain: bool = False, python: str | None = None) -> In
     with it, the old hook is kept beside ours and run before it.
     """
     root = Path(root).resolve()
-    repo, memory = _repository_of(root, "there is nowhere to install a hook")
-    folder = hooks_folder(repo)
-    target = folder / HOOK
-    chained_path = folder / CHAINED
-    present = target.exists() or target.is_symlink()
-    ours = present and not target.is_symlink() and MARKER.encode() in target.read_bytes()
     with locked(root):
-        if present and not ours:
-            if not chain:
-                raise WriteError(
-                    f"{target} is a hook mdmem did not write; run `mdmem hooks install "
-                    f"--chain` to keep it and run it before mdmem, or add `mdmem "
-                    f"hook-pre-commit` to it yourself",
-                    target,
-                )
-            if chained_path.exists() or chained_path.is_symlink():
-                raise WriteError(
-                    f"{chained_path} already exists; move one of the two hooks", target
-                )
-            folder.mkdir(parents=True, exist_ok=True)
-            os.replace(target, chained_path)
-        folder.mkdir(parents=True, exist_ok=True)
-        replace_file(target, hook_script(memory, python or sys.executable).encode("utf-8"))
+        plan = plan_hook(root, chain=chain, python=python)
+        return install_planned(plan)
+
+
+def install_planned(plan: HookPlan, *, written: bool = False) -> Installed:
+    """Carry out a plan made under the memory's lock (which the caller holds). `written`:
+    the caller wrote the script already, in its own all-or-nothing write; only the mode is
+    left to set."""
+    target, chained = plan.target, plan.chained
+    replaced = plan.action in ("update", None)
+    if plan.action is not None:
+        if not written:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if plan.action == "chain":
+                os.replace(target, chained)
+            replace_file(target, plan.script.encode("utf-8"))
         mode = target.stat().st_mode
         target.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    chained = chained_path if chained_path.exists() or chained_path.is_symlink() else None
-    return Installed(target, chained, ours)
+    kept = chained if chained.exists() or chained.is_symlink() else None
+    return Installed(target, kept, replaced)
 
 
 def pre_commit(root: Path) -> PreCommit:

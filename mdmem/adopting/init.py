@@ -1,25 +1,38 @@
-"""`mdmem init`: lay out a memory in a project and register the merge driver with git.
+"""`mdmem init`: bring mdmem into a project, adding only what is missing.
 
-Running it twice changes nothing: a file that exists is never overwritten,
-`.gitignore` and `.gitattributes` only gain the lines they lack, and git config
-is set only where it differs. Every file is written in one all-or-nothing write.
+It lays out `memory/` (`adopting.skeleton`), installs DECAY.md and REVIEW.md, puts the
+`usage` block in AGENTS.md and the vendor files agents read (`adopting.usage`), extends
+`.gitignore` and `.gitattributes`, installs the pre-commit hook (`adopting.hooks`; a hook
+that was there is kept and run first) and registers the merge drivers
+(`adopting.drivers`). A file that exists is never overwritten: the git files only gain
+the lines they lack, a shared file only its own marked block. So a second run changes
+nothing and says so, and `--dry-run` plans the same and writes nothing, not even git
+config. Every file is written in one all-or-nothing write, under the memory's lock.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mdmem.errors import MdmemError
-from mdmem.format.memory import CONTINUITY, POLICY, SESSIONS
+from mdmem.adopting import drivers, hooks, skeleton, summary, usage
+from mdmem.errors import MdmemError, WriteError
+from mdmem.format.memory import CONTINUITY
 from mdmem.format.textfile import TextFile
-from mdmem.git.plumbing import config_value, repository, set_config, top_level
+from mdmem.git.plumbing import repository, top_level
 from mdmem.store.files import read
 from mdmem.store.lock import locked
-from mdmem.store.resources import shipped, templates_dir
+from mdmem.store.resources import read_shipped, shipped, templates_dir
 from mdmem.store.writer import recover, write_files
+from mdmem.writing.apply import utc_now
 
-MEMORY = "memory"
+if TYPE_CHECKING:
+    import git
+
+MEMORY = skeleton.MEMORY
 GITIGNORE = ".gitignore"
 GITATTRIBUTES = ".gitattributes"
 WORKFLOW = ".github/workflows/mdmem.yml"
@@ -35,42 +48,77 @@ ATTRIBUTES = (
     "memory/reviews.md merge=union",
     "memory/archive/*.md merge=mdmem-archive",
 )
-DRIVER = (
-    ("merge.mdmem.name", "mdmem: merge continuity.md fact by fact"),
-    ("merge.mdmem.driver", "mdmem merge-driver %O %A %B %P"),
-    ("merge.mdmem-archive.name", "mdmem: merge archive files fact by fact, keeping both sides"),
-    ("merge.mdmem-archive.driver", "mdmem merge-driver --union %O %A %B %P"),
-)
 _COMMENTS = {
     GITIGNORE: "# mdmem: the memory's lock, write journal and temp files",
     GITATTRIBUTES: "# mdmem: memory files merge fact by fact; the review's log as a union",
 }
+_OWN_FILES = (GITIGNORE, GITATTRIBUTES, *SHIPPED, usage.AGENTS)
+
+
+@dataclass(frozen=True)
+class HookStep:
+    action: str  # "install", "update", or "chain": install, keeping the hook that was there
+    path: str  # the hook, relative to the project when inside it
+    chained: str | None  # where the hook that was there is kept, run first
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"action": self.action, "path": self.path, "chained": self.chained}
 
 
 @dataclass(frozen=True)
 class InitResult:
+    """What init did (or, with `dry_run`, would do)."""
+
     project: Path
+    dry_run: bool
+    fresh: bool  # a new memory was laid out
     created: tuple[str, ...]  # new files, relative to the project
-    extended: tuple[str, ...]  # files that gained lines (.gitignore, .gitattributes)
+    extended: tuple[str, ...]  # files that gained lines or mdmem's usage block
+    updated: tuple[str, ...]  # files whose usage block was rewritten
+    session: str | None  # the first session log's stem
+    facts: tuple[str, ...]  # ids of the facts init created (recorded in that log)
+    hook: HookStep | None  # what was done with the pre-commit hook
     configured: tuple[str, ...]  # git config keys set
-    notice: str | None  # why the merge driver was not registered, when it was not
+    notices: tuple[str, ...]
+    python: str  # the interpreter the hook and the drivers name
+    replaced: str | None  # the interpreter the drivers named before, when another
 
     @property
     def changed(self) -> bool:
-        return bool(self.created or self.extended or self.configured)
+        return bool(self.created or self.extended or self.updated or self.hook or self.configured)
 
     def as_dict(self) -> dict[str, object]:
         return {
             "project": str(self.project),
+            "dry_run": self.dry_run,
+            "changed": self.changed,
+            "fresh": self.fresh,
             "created": list(self.created),
             "extended": list(self.extended),
+            "updated": list(self.updated),
+            "session": self.session,
+            "facts": list(self.facts),
+            "hook": None if self.hook is None else self.hook.as_dict(),
             "configured": list(self.configured),
-            "notice": self.notice,
+            "python": self.python,
+            "replaced": self.replaced,
+            "notices": list(self.notices),
+            "next": summary.next_steps(self),
         }
 
 
+@dataclass(frozen=True)
+class _Plan:
+    result: InitResult
+    files: dict[str, str]
+    hook: hooks.HookPlan | None
+    repo: git.Repo | None
+    config: tuple[drivers.ConfigChange, ...]
+
+
 def project_folder(start: Path, explicit: Path | None = None) -> Path:
-    """`--root` (a project, or its memory folder), else the top of the git repository here."""
+    """PATH or `--root` (a project, or its memory folder), else the top of the git
+    repository here, else here."""
     if explicit is not None:
         path = explicit.resolve()
         if path.name == MEMORY and (path / CONTINUITY).is_file():
@@ -80,77 +128,174 @@ def project_folder(start: Path, explicit: Path | None = None) -> Path:
     return (top if top is not None else start).resolve()
 
 
-def init(project: Path, *, ci: bool = False) -> InitResult:
-    """Create what is missing, extend the git files, register the merge driver."""
+def init(
+    project: Path,
+    *,
+    ci: bool = False,
+    dry_run: bool = False,
+    python: str | None = None,
+    now: dt.datetime | None = None,
+) -> InitResult:
+    """Add what is missing; with `dry_run`, only say what that would be.
+
+    `python` is the interpreter the hook and the drivers name (this one by default);
+    `now` the clock the first session log is named by.
+    """
     project = project.resolve()
     if not project.is_dir():
         raise MdmemError(f"{project} is not a folder")
     memory = project / MEMORY
     if _exists(memory) and not memory.is_dir():
         raise MdmemError(f"{memory} exists and is not a folder; move it, then run init again")
-    _refuse_odd_files(project, (GITIGNORE, GITATTRIBUTES, *SHIPPED))
+    python = python or sys.executable
+    moment = now if now is not None else utc_now()
+    if dry_run:
+        return _plan(project, ci, python, moment, dry_run=True).result
+    if not memory.is_dir():
+        _files(project, ci, moment)  # what cannot be read stops init before the folder is made
     memory.mkdir(exist_ok=True)  # the lock lives in it
     with locked(memory):
         recover(project)  # what an interrupted init left decides what is still missing
-        new = _new_files(project, ci)
-        fresh = {name for name in (GITIGNORE, GITATTRIBUTES) if not _exists(project / name)}
-        extended = {
-            name: text for name in (GITIGNORE, GITATTRIBUTES) if (text := _extended(project, name))
-        }
-        _refuse_odd_files(project, (*new, *extended))
-        write_files(project, {**new, **extended})
-    configured, notice = register_merge_driver(project)
-    created = sorted([*new, *(name for name in extended if name in fresh)])
-    grown = sorted(name for name in extended if name not in fresh)
-    return InitResult(project, tuple(created), tuple(grown), configured, notice)
+        plan = _plan(project, ci, python, moment, dry_run=False)
+        hook = _journaled_hook(project, plan.hook)
+        write_files(project, {**plan.files, **hook})
+        if plan.hook is not None and plan.hook.action is not None:
+            hooks.install_planned(plan.hook, written=bool(hook))
+        if plan.repo is not None:
+            drivers.apply_config(plan.repo, plan.config)
+    return plan.result
 
 
-def register_merge_driver(project: Path) -> tuple[tuple[str, ...], str | None]:
-    """Set `merge.mdmem.*` and `merge.mdmem-archive.*` in the repository's own config.
+@dataclass(frozen=True)
+class _Files:
+    """The files init would write, and what each is."""
 
-    Returns the keys it changed.
-    """
-    repo = repository(project)
-    if repo is None:
-        return (), "not a git repository: the merge driver is not registered in git config"
-    configured = []
-    for key, value in DRIVER:
-        if config_value(repo, key) != value:
-            set_config(repo, key, value)
-            configured.append(key)
-    return tuple(configured), None
+    laid_out: skeleton.Skeleton
+    new: dict[str, str]  # files that do not exist yet
+    extended: dict[str, str]  # .gitignore, .gitattributes with the lines they lack
+    made: frozenset[str]  # of those, the ones that do not exist yet
+    blocks: tuple[usage.BlockWrite, ...]
+    notices: tuple[str, ...]
+
+    def texts(self) -> dict[str, str]:
+        return {**self.new, **self.extended, **{w.relative: w.text for w in self.blocks}}
 
 
-def _new_files(project: Path, ci: bool) -> dict[str, str]:
-    templates = templates_dir()
-    wanted = {
-        f"{MEMORY}/{CONTINUITY}": templates / "init" / CONTINUITY,
-        f"{MEMORY}/{POLICY}": templates / "init" / POLICY,
-        **{name: shipped(name) for name in SHIPPED},
+def _files(project: Path, ci: bool, now: dt.datetime) -> _Files:
+    """Every file init would write, read from the project as it is: a file it cannot read
+    stops it here, before anything is written."""
+    _refuse_odd_files(project, _OWN_FILES)
+    laid_out = skeleton.skeleton(project, now, _exists)
+    new = {**laid_out.files, **_shipped_files(project, ci)}
+    made = frozenset(name for name in (GITIGNORE, GITATTRIBUTES) if not _exists(project / name))
+    extended = {
+        name: text for name in (GITIGNORE, GITATTRIBUTES) if (text := _extended(project, name))
     }
+    blocks, notices = usage.usage_writes(project, _exists)
+    _refuse_odd_files(project, (*new, *extended))
+    return _Files(laid_out, new, extended, made & set(extended), blocks, notices)
+
+
+def _plan(project: Path, ci: bool, python: str, now: dt.datetime, *, dry_run: bool) -> _Plan:
+    """Everything init would do; nothing written."""
+    files = _files(project, ci, now)
+    repo = repository(project)
+    hook, step, hook_notices = _hook(project, python, repo)
+    config = () if repo is None else drivers.config_changes(repo, python)
+    not_git = (_not_git(project),) if repo is None else ()
+    blocks = files.blocks
+    result = InitResult(
+        project=project,
+        dry_run=dry_run,
+        fresh=files.laid_out.session is not None,
+        created=tuple(sorted([*files.new, *files.made, *_made(blocks, "create")])),
+        extended=tuple(sorted([*(set(files.extended) - files.made), *_made(blocks, "add")])),
+        updated=tuple(_made(blocks, "update")),
+        session=files.laid_out.session,
+        facts=files.laid_out.created,
+        hook=step,
+        configured=tuple(change.key for change in config),
+        notices=(*files.notices, *hook_notices, *not_git),
+        python=python,
+        replaced=next((change.replaced for change in config if change.replaced), None),
+    )
+    return _Plan(result, files.texts(), hook, repo, config)
+
+
+def _journaled_hook(project: Path, plan: hooks.HookPlan | None) -> dict[str, str]:
+    """The hook script as one more file of init's all-or-nothing write, when it lies in the
+    project (`.git/hooks`, not through a link) and no hook that was there must be moved."""
+    if plan is None or plan.action not in ("install", "update"):
+        return {}
+    target = plan.target
+    if not target.is_relative_to(project):
+        return {}
+    relative = target.relative_to(project)
+    folders = [project.joinpath(*relative.parts[:depth]) for depth in range(1, len(relative.parts))]
+    if any(folder.is_symlink() for folder in folders):
+        return {}
+    return {relative.as_posix(): plan.script}
+
+
+def _made(blocks: tuple[usage.BlockWrite, ...], action: str) -> list[str]:
+    return [write.relative for write in blocks if write.action == action]
+
+
+def _hook(
+    project: Path, python: str, repo: git.Repo | None
+) -> tuple[hooks.HookPlan | None, HookStep | None, tuple[str, ...]]:
+    """The hook's plan, what it does, and why it is left alone when it is."""
+    if repo is None:
+        return None, None, ()
+    try:
+        plan = hooks.plan_hook(project / MEMORY, chain=True, python=python)
+    except WriteError as refused:
+        return None, None, (f"pre-commit hook not installed: {refused}",)
+    if plan.versioned:
+        why = (
+            f"pre-commit hook not installed: core.hooksPath puts hooks in "
+            f"{_shown(project, plan.target.parent)}, a folder of the working tree; run "
+            "`mdmem hooks install --chain` to install it there, or call `mdmem "
+            "hook-pre-commit` from your own hook"
+        )
+        return None, None, (why,) if plan.action is not None else ()
+    if plan.action is None:
+        return plan, None, ()
+    chained = _shown(project, plan.chained) if plan.action == "chain" else None
+    return plan, HookStep(plan.action, _shown(project, plan.target), chained), ()
+
+
+def _shown(project: Path, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(project).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _not_git(project: Path) -> str:
+    return (
+        f"{project.name} is not a git repository: no pre-commit hook and no merge drivers; "
+        "run `git init`, then `mdmem init` again"
+    )
+
+
+def _shipped_files(project: Path, ci: bool) -> dict[str, str]:
+    wanted = {name: shipped(name) for name in SHIPPED}
     if ci:
-        wanted[WORKFLOW] = templates / "ci" / "mdmem.yml"
-    files = {
-        relative: _read_shipped(source)
+        wanted[WORKFLOW] = templates_dir() / "ci" / "mdmem.yml"
+    return {
+        relative: read_shipped(source)
         for relative, source in wanted.items()
         if not _exists(project / relative)
     }
-    if not _exists(project / MEMORY / SESSIONS):
-        files[f"{MEMORY}/{SESSIONS}/.gitkeep"] = ""
-    return files
-
-
-def _read_shipped(source: Path) -> str:
-    try:
-        return source.read_text("utf-8")
-    except OSError:
-        raise MdmemError(f"{source} is missing from this installation; reinstall mdmem") from None
 
 
 def _refuse_odd_files(project: Path, names: tuple[str, ...]) -> None:
     """A folder or a link where init would write a file: stop before writing anything."""
     for name in names:
         target = project / name
+        if name == usage.AGENTS and target.is_symlink():
+            continue  # AGENTS.md as a link is left alone (`usage`)
         if _exists(target) and (target.is_symlink() or not target.is_file()):
             raise MdmemError(f"{target} is not a regular file; nothing was written")
 

@@ -17,38 +17,43 @@ from mdmem.errors import EXIT_FINDINGS, EXIT_OK
 
 
 @main.command()
+@click.argument(
+    "path", required=False, type=click.Path(path_type=Path, file_okay=False, exists=True)
+)
 @click.option(
     "--root",
     type=click.Path(path_type=Path, file_okay=False, exists=True),
     default=None,
-    help="The project folder to set up (memory/ goes inside). Default: the git repository here.",
+    help="The same as PATH.",
 )
+@click.option("--dry-run", is_flag=True, help="Print what init would do; write nothing.")
 @click.option("--ci", is_flag=True, help="Also install .github/workflows/mdmem.yml.")
 @json_option
 @handles_errors
-def init(root: Path | None, ci: bool, as_json: bool) -> None:
-    """Create memory/, install DECAY.md and REVIEW.md, and register the merge driver.
+def init(path: Path | None, root: Path | None, dry_run: bool, ci: bool, as_json: bool) -> None:
+    """Set mdmem up in a project (PATH, default: the git repository here), adding only
+    what is missing.
 
-    Never overwrites a file; running it twice changes nothing.
+    Creates memory/ (continuity, decay policy, a draft vision, blocked.md, reviews.md, the
+    archive index, a first session log), DECAY.md and REVIEW.md; adds a `usage` block to
+    AGENTS.md (and to CLAUDE.md, GEMINI.md, .github/copilot-instructions.md when present);
+    installs the pre-commit hook and registers the merge drivers. Never overwrites a file;
+    running it twice changes nothing.
 
-    Example: mdmem init --ci
+    Example: mdmem init --dry-run
     """
     from mdmem.adopting import init as init_module
+    from mdmem.adopting import summary
 
-    result = init_module.init(init_module.project_folder(Path.cwd(), root), ci=ci)
+    if path is not None and root is not None and path.resolve() != root.resolve():
+        raise click.UsageError("give the project as PATH or as --root, not both")
+    project = init_module.project_folder(Path.cwd(), path or root)
+    result = init_module.init(project, ci=ci, dry_run=dry_run)
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2, sort_keys=True))
         return
-    for relative in result.created:
-        click.echo(f"created {relative}")
-    for relative in result.extended:
-        click.echo(f"extended {relative}")
-    for key in result.configured:
-        click.echo(f"git config {key}")
-    if result.notice:
-        click.echo(f"Note: {result.notice}.")
-    done = "Set up; commit the new files." if result.changed else "Already set up: nothing changed."
-    click.echo(done)
+    for line in summary.report_lines(result):
+        click.echo(line)
 
 
 @main.command("merge-driver")

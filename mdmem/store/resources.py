@@ -28,3 +28,11 @@ def shipped(name: str) -> Path:
         if candidate.is_file():
             return candidate
     raise MdmemError(f"{name} is missing from this installation; reinstall mdmem")
+
+
+def read_shipped(source: Path) -> str:
+    """The text of a shipped file; a clear error when the installation lost it."""
+    try:
+        return source.read_text("utf-8")
+    except OSError:
+        raise MdmemError(f"{source} is missing from this installation; reinstall mdmem") from None

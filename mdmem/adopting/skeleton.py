@@ -1,0 +1,101 @@
+"""The files `mdmem init` lays out in `memory/`, and the first session log that creates them.
+
+A fresh memory (no `continuity.md` yet) gets every file: `continuity.md` with its standard
+sections, `decay-policy.md` with the defaults, `vision.md` as a draft with an Open Thread
+asking a person to confirm it, `blocked.md`, `reviews.md`, `archive/INDEX.md`, and a first
+session log (slug `init`) that records the thread as `Created:`, so that the thread's
+footer has its origin. An existing memory is taken as it is: it only gains the files that
+hold no fact (policy, blocked, reviews, an index while there is no archive file), and no
+log, which would age every fact by one session for no work. Pure but for looking at which
+files exist; the clock comes in as a value.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdmem.format.document import OPEN_THREADS_SECTION, parse_document
+from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, POLICY, REVIEWS, SESSIONS, VISION
+from mdmem.format.textfile import TextFile, split_lines
+from mdmem.reviewing.archive import render_index
+from mdmem.reviewing.rows import header
+from mdmem.store.resources import read_shipped, templates_dir
+from mdmem.writing.facts import thread_lines, with_item
+from mdmem.writing.logs import free_stem, log_text
+from mdmem.writing.marks import BLOCKED_HEADER
+from mdmem.writing.references import record
+
+MEMORY = "memory"
+BLOCKED = "blocked.md"
+SLUG = "init"
+VISION_THREAD = "confirm-project-vision"
+THREAD_TEXT = (
+    "Confirm the vision: write the project's north star in memory/vision.md, which mdmem "
+    "init left as a draft (or delete the file), then check this off"
+)
+SUMMARY = "`mdmem init` set up this memory."
+SESSION_TEMPLATE = "session.md"
+
+
+@dataclass(frozen=True)
+class Skeleton:
+    files: dict[str, str]  # path relative to the project -> text
+    session: str | None  # the first session log's stem, when init writes one
+    created: tuple[str, ...]  # the ids of the facts init creates
+
+
+def skeleton(project: Path, now: dt.datetime, exists: Callable[[Path], bool]) -> Skeleton:
+    """What `memory/` lacks, as new files; `exists` says whether a path is taken."""
+    memory = project / MEMORY
+    files: dict[str, str] = {}
+    for name, text in _factless(memory, exists).items():
+        files[f"{MEMORY}/{name}"] = text
+    if exists(memory / CONTINUITY):
+        if not exists(memory / SESSIONS):
+            files[f"{MEMORY}/{SESSIONS}/.gitkeep"] = ""
+        return Skeleton(files, None, ())
+    stem = free_stem(now, SLUG, lambda stem: exists(memory / SESSIONS / f"{stem}.md"))
+    continuity = _template(CONTINUITY)
+    created: tuple[str, ...] = ()
+    if not exists(memory / VISION):
+        files[f"{MEMORY}/{VISION}"] = _template(VISION)
+        continuity = with_vision_thread(continuity, stem)
+        created = (VISION_THREAD,)
+    files[f"{MEMORY}/{CONTINUITY}"] = continuity
+    files[f"{MEMORY}/{SESSIONS}/{stem}.md"] = first_log(created)
+    return Skeleton(files, stem, created)
+
+
+def _factless(memory: Path, exists: Callable[[Path], bool]) -> dict[str, str]:
+    """The files that hold no fact, made as the commands that write them would start them."""
+    wanted: dict[str, Callable[[], str]] = {
+        POLICY: lambda: _template(POLICY),
+        BLOCKED: lambda: BLOCKED_HEADER,
+        REVIEWS: lambda: header("\n"),
+    }
+    if not exists(memory / ARCHIVE) or not any((memory / ARCHIVE).glob("*.md")):
+        wanted[f"{ARCHIVE}/{INDEX}"] = lambda: render_index([])
+    return {name: make() for name, make in wanted.items() if not exists(memory / name)}
+
+
+def with_vision_thread(continuity: str, stem: str) -> str:
+    """`continuity` with the Open Thread that asks a person to confirm the vision."""
+    document = parse_document(TextFile(f"{MEMORY}/{CONTINUITY}", split_lines(continuity)))
+    lines = thread_lines(THREAD_TEXT, VISION_THREAD, stem[:10], stem)
+    return with_item(document, OPEN_THREADS_SECTION, lines)
+
+
+def first_log(created: tuple[str, ...]) -> str:
+    """The first session log: what init did, and the facts it created."""
+    text = log_text(read_shipped(templates_dir() / SESSION_TEMPLATE), SLUG)
+    text = text.replace("## Summary\n", f"## Summary\n\n{SUMMARY}\n", 1)
+    if created:
+        text = record(text, "created", created).text
+    return text
+
+
+def _template(name: str) -> str:
+    return read_shipped(templates_dir() / "init" / name)

@@ -1,0 +1,83 @@
+"""What `mdmem init` says it did (or, dry, would do), a line each, and what comes next."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mdmem.adopting import usage
+from mdmem.adopting.skeleton import VISION_THREAD
+
+if TYPE_CHECKING:
+    from mdmem.adopting.init import HookStep, InitResult
+
+NOTHING_TO_DO = "Nothing to do: mdmem is set up here."
+
+
+def report_lines(result: InitResult) -> list[str]:
+    """What init did (or would do), a line each, then the notices and the next steps."""
+    if not result.changed:
+        return [NOTHING_TO_DO, *(f"Note: {notice}." for notice in result.notices)]
+    dry = result.dry_run
+    lines = ["Dry run: nothing written. mdmem init would:"] if dry else []
+    for relative in result.created:
+        lines.append(f"{_verb('created', dry)} {relative}{_about(result, relative)}")
+    for verb, names in (("extended", result.extended), ("updated", result.updated)):
+        lines += [f"{_verb(verb, dry)} {relative}{_about(result, relative)}" for relative in names]
+    lines += _hook_lines(result.hook, dry)
+    lines += [f"{_verb('set', dry)} git config {key}" for key in result.configured]
+    if result.replaced is not None:
+        lines.append(f"The merge drivers now run {result.python}, not {result.replaced}.")
+    lines += [f"Note: {notice}." for notice in result.notices]
+    steps = next_steps(result)
+    return [*lines, "Next:", *(f"  - {step}" for step in steps)] if steps else lines
+
+
+_PRESENT = {"created": "create", "extended": "extend", "updated": "update", "set": "set"}
+_PRESENT |= {"installed": "install"}
+
+
+def _verb(past: str, dry_run: bool) -> str:
+    return _PRESENT[past] if dry_run else past
+
+
+def _about(result: InitResult, relative: str) -> str:
+    """What a file is, when its name does not say: the first log, a usage block."""
+    if result.session is not None and relative.endswith(f"/{result.session}.md"):
+        created = f"; Created: {', '.join(result.facts)}" if result.facts else ""
+        return f" (the first session log{created})"
+    if relative in (usage.AGENTS, *usage.VENDOR_FILES):
+        return f" (the {usage.BLOCK} block)"
+    return ""
+
+
+def _hook_lines(hook: HookStep | None, dry_run: bool) -> list[str]:
+    if hook is None:
+        return []
+    verb = _verb("updated" if hook.action == "update" else "installed", dry_run)
+    line = f"{verb} the pre-commit hook {hook.path}"
+    if hook.chained is not None:
+        line += f"; the hook that was there runs first, as {hook.chained}"
+    return [line]
+
+
+def next_steps(result: InitResult) -> list[str]:
+    """What a person does next, in order."""
+    if not result.changed:
+        return []
+    if result.dry_run:
+        return ["run `mdmem init` without --dry-run to do it"]
+    steps = ["look over what init wrote (`git status`), then commit it"]
+    if VISION_THREAD in result.facts:
+        steps.append(
+            "a person writes the project's vision in memory/vision.md, then runs "
+            f"`mdmem done {VISION_THREAD}`"
+        )
+    if not result.fresh:
+        steps.append("run `mdmem lint`, then `mdmem review`: it fills in what footers lack")
+    steps.append(
+        f"agents follow the {usage.BLOCK} block in AGENTS.md: `mdmem session start`, "
+        '`mdmem context "TASK"`, `mdmem ref ID...`'
+    )
+    if result.configured or result.hook:
+        steps.append("every clone runs `mdmem init` once: hooks and git config stay in a clone")
+    return steps
