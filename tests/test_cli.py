@@ -14,19 +14,6 @@ from tests.helpers import copy_tree, make_repo
 from tests.test_lint import DEMO
 
 
-def _commands() -> list[str]:
-    return sorted(name for name, cmd in main.commands.items() if not cmd.hidden)
-
-
-@pytest.mark.parametrize("name", _commands())
-def test_command_has_help_with_example(name: str) -> None:
-    command = main.commands[name]
-    assert command.help, f"{name} has no help"
-    assert "Example:" in command.help, f"{name} help has no example"
-    result = CliRunner().invoke(main, [name, "--help"])
-    assert result.exit_code == 0
-
-
 def _leaves(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = []
     for name, command in group.commands.items():
@@ -39,12 +26,28 @@ def _leaves(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, .
     return sorted(found)
 
 
-@pytest.mark.parametrize("path", _leaves(main), ids=" ".join)
-def test_every_command_takes_json(path: tuple[str, ...]) -> None:
+def _command(path: tuple[str, ...]) -> click.Command:
     command: click.Command = main
     for name in path:
         assert isinstance(command, click.Group)
         command = command.commands[name]
+    return command
+
+
+@pytest.mark.parametrize("path", _leaves(main), ids=" ".join)
+def test_every_subcommand_has_help_with_an_example(path: tuple[str, ...]) -> None:
+    command = _command(path)
+    shown = " ".join(path)
+    assert command.help and "Example:" in command.help, f"mdmem {shown}: no example"
+    example = command.help.split("Example:", 1)[1]
+    assert f"mdmem {shown} " in f"{example} ", f"mdmem {shown}: its example runs another command"
+    result = CliRunner().invoke(main, [*path, "--help"])
+    assert result.exit_code == 0
+
+
+@pytest.mark.parametrize("path", _leaves(main), ids=" ".join)
+def test_every_command_takes_json(path: tuple[str, ...]) -> None:
+    command = _command(path)
     options = {option for param in command.params for option in getattr(param, "opts", [])}
     assert "--json" in options, f"mdmem {' '.join(path)} has no --json"
 
