@@ -4,7 +4,7 @@ Each command imports what it runs when it runs (a review never loads the merge d
 and git is loaded only to commit), so short commands start quickly.
 """
 
-from mdmem.cli import backfill, facts, gates, lint, read, report, review, setup, write
+from mdmem.cli import backfill, facts, gates, lint, migrate, read, report, review, setup, write
 from mdmem.cli.main import main
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "gates",
     "lint",
     "main",
+    "migrate",
     "read",
     "report",
     "review",
