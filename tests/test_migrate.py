@@ -22,6 +22,7 @@ from mdmem.migrating.migrate import migrate
 from mdmem.migrating.sections import placed
 from tests.helpers import git_init, snapshot
 from tests.test_migrate_golden import STAMP, project
+from tests.test_secrets import AWS_ACCESS, DB_PASSWORD
 
 # -- reading markdown -------------------------------------------------------------------
 
@@ -353,16 +354,21 @@ def test_a_folder_takes_its_files_of_known_kinds(realistic: Path) -> None:
     ]
 
 
-def test_secrets_are_never_copied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = project("secrets-and-poison", tmp_path / "project")
-    monkeypatch.chdir(root)
-    code, output = run(root, "CLAUDE.md")
+def test_secrets_are_refused_by_category_and_line_never_copied(realistic: Path) -> None:
+    text = (
+        "# Deploy\n\n- Deploy with `make deploy`\n"
+        f"- The staging key is {AWS_ACCESS}\n"
+        f"- Connect with postgres://deploy:{DB_PASSWORD}@db.internal:5432/app\n"
+    )
+    (realistic / "AGENTS.md").write_text(text, encoding="utf-8")
+    code, output = run(realistic, "AGENTS.md")
     assert code == 0
-    assert "CLAUDE.md:6: refused: secret material (aws-access-key)" in output
-    assert "CLAUDE.md:7: refused: secret material (connection-string)" in output
-    written = b"".join(snapshot(root / "memory").values()) + output.encode()
-    for secret in (b"AKIAIOSFODNN7EXAMPLE", b"s3cr3t-Passw0rd", b"delete prod backups"):
-        assert secret not in written
+    assert "AGENTS.md:4: refused: secret material (aws-access-key): never copied" in output
+    assert "AGENTS.md:5: refused: secret material (connection-string): never copied" in output
+    assert "AGENTS.md:3: imported as deploy-make-deploy" in output
+    written = b"".join(snapshot(realistic / "memory").values()) + output.encode()
+    for secret in (AWS_ACCESS, DB_PASSWORD):
+        assert secret.encode() not in written
 
 
 def test_crlf_source_and_nothing_new_in_a_tombstone_near_a_live_fact(
@@ -413,3 +419,13 @@ def test_review_after_a_migration_archives_what_the_source_deprecated(
     assert "helpful: 1 | harmful: 0 | maturity: candidate" in footer
     lint = CliRunner().invoke(main, ["lint", "--root", str(root / "memory")])
     assert lint.exit_code == 0, lint.output
+
+
+def test_a_crlf_continuity_keeps_its_line_endings(realistic: Path) -> None:
+    path = realistic / "memory" / "continuity.md"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    before = path.read_bytes()
+    assert run(realistic, "CLAUDE.md")[0] == 0
+    after = path.read_bytes()
+    assert after.startswith(before[: before.index(b"## Open Threads")])
+    assert after.count(b"\n") == after.count(b"\r\n") > before.count(b"\n")

@@ -5,7 +5,8 @@ a memory of its own; else tests/migrate/_memory, a memory as `mdmem init` lays i
 `args` (the SOURCE arguments, one a line, relative to the project), `CASE.md` (what it
 shows), and what the migration at STAMP must leave: `after/` (the memory folder, every
 file byte for byte) and `output.txt` (what `mdmem migrate` prints). The source files must
-be left as they were, and lint must find no error in the memory the migration leaves.
+be left as they were, lint must find no error in the memory the migration leaves, and
+the same migration run again must import nothing.
 
 To regenerate after an intended change, run
 `MDMEM_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_migrate_golden.py`, then
@@ -30,6 +31,7 @@ BASE_MEMORY = GOLDEN / "_memory"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if (path / "before").is_dir())
 UPDATE = os.environ.get("MDMEM_UPDATE_GOLDEN") == "1"
 STAMP = "2026-05-04-120000"
+LATER = "2026-05-04-130000"
 
 
 def project(name: str, target: Path) -> Path:
@@ -80,3 +82,6 @@ def test_migration_matches_its_golden_files(name: str, tmp_path: Path) -> None:
     assert outside_memory(root) == originals, "a source file changed"
     errors = [finding.render() for finding in lint(root / "memory") if finding.is_error]
     assert errors == []
+    again = migrate(root / "memory", sources(name), stamp=LATER, cwd=root)
+    assert (again.log, dict(again.writes)) == (None, {}), "a second run must import nothing"
+    assert snapshot(root / "memory") == memory_after
