@@ -32,7 +32,7 @@ def migrate(sources: tuple[Path, ...], root: Path | None, as_json: bool, dry_run
 
     Example: mdmem migrate CLAUDE.md .cursor/rules --dry-run
     """
-    from mdmem.migrating.migrate import migrate as run_migrate
+    from mdmem import migrate as run_migrate
 
     plan = run_migrate(resolve_root(root), sources, dry_run=dry_run)
     if as_json:

@@ -31,7 +31,7 @@ from mdmem.format.footer import new_footer
 from mdmem.format.memory import Memory
 from mdmem.format.textfile import decode
 from mdmem.format.words import claim, item_claim
-from mdmem.migrating.rules import Rule, Source, Tombstone
+from mdmem.migrating.rules import Located, Rule, Source, Tombstone
 from mdmem.safety.blocklist import blocked_facts, blocking, blocklist
 from mdmem.writing import conflicts, known
 from mdmem.writing.backfill import known_ids
@@ -46,20 +46,14 @@ BLOCKED = "blocked"
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What one rule or tombstone became: IMPORTED (a new fact), FOLDED (into a fact that
-    says the same), REFUSED (and why), BLOCKED (a new `blocked.md` entry)."""
+class Outcome(Located):
+    """What the rule or tombstone at a place became: IMPORTED (a new fact), FOLDED (into a
+    fact that says the same), REFUSED (and why), BLOCKED (a new `blocked.md` entry)."""
 
-    source: str
-    line: int
     outcome: str
     fact_id: str | None  # the fact made or folded into, the entry made
     section: str | None
     detail: str = ""
-
-    @property
-    def where(self) -> str:
-        return f"{self.source}:{self.line}"
 
 
 @dataclass(frozen=True)

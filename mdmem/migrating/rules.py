@@ -7,15 +7,26 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class Rule:
-    """One rule of a source file, placed: the section it goes to and how it is typed.
+class Located:
+    """A place in a source file."""
+
+    source: str  # the file, as shown
+    line: int  # 1-based
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Rule(Located):
+    """One rule of a source file (`line`: where it starts), placed: the section it goes
+    to and how it is typed.
 
     `lines` is its text: the first line without its list marker, the later lines (wrapped
     text, nested bullets, code) indented as they were under it, relative to its text.
     """
 
-    source: str  # the file, as shown
-    line: int  # 1-based line the rule starts on
     lines: tuple[str, ...]
     section: str
     anti_pattern: bool = False
@@ -33,24 +44,14 @@ class Rule:
     def text(self) -> str:
         return "\n".join(self.lines)
 
-    @property
-    def where(self) -> str:
-        return f"{self.source}:{self.line}"
-
 
 @dataclass(frozen=True)
-class Tombstone:
+class Tombstone(Located):
     """Text its source blocked for good (a CASS `blocked.log` line): a `blocked.md` entry."""
 
-    source: str
-    line: int
     text: str
     reason: str
     date: str | None  # YYYY-MM-DD it was blocked, when the source says
-
-    @property
-    def where(self) -> str:
-        return f"{self.source}:{self.line}"
 
 
 @dataclass(frozen=True)
