@@ -9,6 +9,7 @@ The library API the command line uses::
     result = mdmem.apply(plan)            # atomic write + one git commit
     findings = mdmem.lint(memory.root)    # every lint finding, sorted
     done = mdmem.backfill(memory.root)    # footers for legacy facts, and the log creating them
+    moved = mdmem.migrate(memory.root, [Path("CLAUDE.md")])  # other agents' rules as facts
     found = mdmem.lookup(memory.root, "webhook retries")  # ranked facts (reading)
     told = mdmem.show(memory.root, "post-only-mutations", as_of="2026-06-30")
     served = mdmem.context(memory.root, "add a retry", path="src/api/x.py", budget=1500)
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from mdmem.linting.findings import Finding
     from mdmem.linting.gate import review
     from mdmem.linting.run import lint
+    from mdmem.migrating.migrate import migrate
+    from mdmem.migrating.plan import MigrationPlan, plan_migration
     from mdmem.reading.sources import context, lookup, show, status
     from mdmem.reviewing.apply import ApplyResult, apply, commit_message
     from mdmem.reviewing.plan import ReviewPlan, plan_review
@@ -70,6 +73,9 @@ _HOME = {
     "backfill": "mdmem.writing.apply_backfill",
     "BackfillPlan": "mdmem.writing.backfill",
     "plan_backfill": "mdmem.writing.backfill",
+    "migrate": "mdmem.migrating.migrate",
+    "MigrationPlan": "mdmem.migrating.plan",
+    "plan_migration": "mdmem.migrating.plan",
 }
 
 __all__ = [
@@ -80,6 +86,7 @@ __all__ = [
     "LockError",
     "MdmemError",
     "Memory",
+    "MigrationPlan",
     "ParseError",
     "Policy",
     "PolicyError",
@@ -94,7 +101,9 @@ __all__ = [
     "lint",
     "load",
     "lookup",
+    "migrate",
     "plan_backfill",
+    "plan_migration",
     "plan_review",
     "review",
     "show",

@@ -20,7 +20,7 @@ ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
 
 CORE = frozenset({"errors", "format", "safety", "reviewing", "linting", "merging"})
 IO_PACKAGES = frozenset(
-    {"store", "git", "adopting", "cli", "writing", "reading", "report", "mcp", "mdmem"}
+    {"store", "git", "adopting", "cli", "writing", "reading", "report", "migrating", "mcp", "mdmem"}
 )
 EVERY = CORE | IO_PACKAGES
 
@@ -41,6 +41,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "writing": CORE | {"store", "git", "reading"},
     "reading": CORE | {"store", "git"},
     "report": CORE | {"store", "git", "reading"},
+    "migrating": CORE | {"store", "git", "writing"},
     "mcp": EVERY - {"cli"},
 }
 

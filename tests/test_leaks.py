@@ -70,6 +70,7 @@ COMMANDS = {
     "init": [["init"]],
     "hooks": [["hooks", "install"]],
     "backfill": [["backfill", "--dry-run"], ["backfill", "--json"], ["backfill"]],
+    "migrate": [["migrate", "CLAUDE.md", "--dry-run"], ["migrate", "--json", "CLAUDE.md"]],
     "session": [["session"], ["session", "--json"]],
     "ref": [["ref", "post-only-mutations"], ["ref", "--json", "--helpful", "webhook-fire-forget"]],
     "add": [
@@ -331,6 +332,31 @@ def test_backfill_refuses_a_legacy_fact_holding_a_secret_and_prints_none(
         assert result.exit_code == 3, result.output
         assert "secret material (" in result.stderr
     assert snapshot(repo) == before
+
+
+def test_migrate_refuses_every_rule_holding_a_secret_and_copies_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = "".join(f"- Use {PLANTED[c][1]}\n" for c in CATEGORIES)
+
+    def in_claude_md(repo: Path) -> None:
+        text = f"# CLAUDE.md\n\n{rules}- Keep handlers thin\n"
+        (repo / "CLAUDE.md").write_text(text, encoding="utf-8")
+
+    repo = build(tmp_path, in_claude_md)
+    results = run_all(repo, monkeypatch, ["migrate"])
+    assert_no_value(results, CATEGORIES)
+    dry, done = (results[" ".join(args)] for args in COMMANDS["migrate"])
+    for category in CATEGORIES:
+        assert f": refused: secret material ({category}" in dry.stdout, category
+    assert dry.exit_code == done.exit_code == 0
+    written = b"".join(snapshot(repo / "memory").values())
+    for category in CATEGORIES:
+        value = PLANTED[category][0]
+        assert (
+            value.encode() not in written and value[len(value) // 3 :][:12].encode() not in written
+        )
+    assert b"Keep handlers thin" in written
 
 
 @pytest.mark.parametrize("place", sorted(PLACES))

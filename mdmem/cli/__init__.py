@@ -4,7 +4,20 @@ Each command imports what it runs when it runs (a review never loads the merge d
 and git is loaded only to commit), so short commands start quickly.
 """
 
-from mdmem.cli import agents, backfill, facts, gates, lint, mcp, read, report, review, setup, write
+from mdmem.cli import (
+    agents,
+    backfill,
+    facts,
+    gates,
+    lint,
+    mcp,
+    migrate,
+    read,
+    report,
+    review,
+    setup,
+    write,
+)
 from mdmem.cli.main import main
 
 __all__ = [
@@ -15,6 +28,7 @@ __all__ = [
     "lint",
     "main",
     "mcp",
+    "migrate",
     "read",
     "report",
     "review",

@@ -17,14 +17,15 @@ from mdmem.format.document import Document, Item, is_note, parse_document
 from mdmem.format.edit import Edit, apply_edits
 from mdmem.format.footer import new_footer
 from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
-from mdmem.format.sessionlog import parse_session_name
+from mdmem.format.sessionlog import REFERENCES_HEADING, SessionName, parse_session_name
 from mdmem.format.textfile import TextFile, body, ending
 from mdmem.writing.facts import FOOTER_INDENT, born_footer
 from mdmem.writing.ids import derive_id
+from mdmem.writing.references import record
 
 SLUG = "backfill"
 _MARKER = re.compile(r"^\s*[-*+][ \t]+(?:\[[ xX]\][ \t]+)?")
-_WRAP = 88  # the Created line's width before it continues on an indented line
+WRAP = 88  # a ledger line's width before it continues on an indented line
 
 
 @dataclass(frozen=True)
@@ -72,16 +73,9 @@ def plan_backfill(memory: Memory, stamp: str) -> BackfillPlan:
     items = document.legacy_facts()
     if not items:
         return BackfillPlan(memory.label, log, (), document.file.text(), "")
-    name = parse_session_name(f"{stamp}-{SLUG}.md", memory.display(f"{SESSIONS}/"))
-    newest = memory.sessions[-1] if memory.sessions else None
-    if newest is not None and newest.name >= name:
-        raise MdmemError(
-            f"this log is named for a time at or after now ({stamp} UTC), and a backfill "
-            "log must be the newest of the ledger: check the clock, or the log's name",
-            newest.path,
-        )
+    name = newest_log_name(memory, stamp, SLUG)
     _refuse_unsafe(document, items)
-    taken = _known_ids(memory)
+    taken = known_ids(memory)
     facts: list[Backfilled] = []
     edits: list[Edit] = []
     for item in items:
@@ -95,6 +89,21 @@ def plan_backfill(memory: Memory, stamp: str) -> BackfillPlan:
     after = document.file.with_lines(lines)
     _check(after, facts)
     return BackfillPlan(memory.label, log, tuple(facts), after.text(), log_text(facts))
+
+
+def newest_log_name(memory: Memory, stamp: str, slug: str) -> SessionName:
+    """The name of a log at `stamp` (`YYYY-MM-DD-HHMMSS`, UTC) that creates facts: refused,
+    naming the newest log, unless it is the newest of the ledger (its date is the facts'
+    `created`, and the review's clock must not run back)."""
+    name = parse_session_name(f"{stamp}-{slug}.md", memory.display(f"{SESSIONS}/"))
+    newest = memory.sessions[-1] if memory.sessions else None
+    if newest is not None and newest.name >= name:
+        raise MdmemError(
+            f"this log is named for a time at or after now ({stamp} UTC), and a {slug} "
+            "log must be the newest of the ledger: check the clock, or the log's name",
+            newest.path,
+        )
+    return name
 
 
 def item_text(document: Document, item: Item) -> str:
@@ -148,7 +157,7 @@ def _refuse_unsafe(document: Document, items: tuple[Item, ...]) -> None:
             )
 
 
-def _known_ids(memory: Memory) -> set[str]:
+def known_ids(memory: Memory) -> set[str]:
     """Every id a new one must differ from: facts live, archived, forgotten and in the
     vision, and every id-shaped token of the ledger (which would count as a use)."""
     documents = (memory.continuity, *memory.archives, *([memory.vision] if memory.vision else []))
@@ -181,14 +190,7 @@ def log_text(facts: list[Backfilled]) -> str:
         "(facts written before footers). This log creates them, so that from here on",
         "the ledger counts their use.",
         "",
-        "## Memory References",
+        REFERENCES_HEADING,
     ]
-    line = "- Created:"
-    for index, fact in enumerate(facts):
-        word = f" {fact.id}" + ("," if index < len(facts) - 1 else "")
-        if len(line) + len(word) > _WRAP and line.strip() not in ("- Created:", ""):
-            lines.append(line)
-            line = " "
-        line += word
-    lines.append(line)
-    return "\n".join(lines) + "\n"
+    ids = [fact.id for fact in facts]
+    return record("\n".join(lines) + "\n", "created", ids, width=WRAP).text

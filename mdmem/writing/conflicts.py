@@ -41,11 +41,14 @@ def meetings(
     section: str,
     documents: Iterable[Document],
     entries: tuple[BlockedEntry, ...],
+    claimed: Claim | None = None,
 ) -> tuple[Meeting, ...]:
     """Everything `text`, about to be added under `section`, meets, most serious first:
     a blocked entry; superseded facts it would bring back; a live fact that says the same
-    (a duplicate); live facts of `section`, or core facts, that say the opposite."""
-    new = claim(text)
+    (a duplicate); live facts of `section`, or core facts, that say the opposite.
+    `claimed` is the text's claim when the caller reads it otherwise (an item's own text,
+    its nested notes left out, as `item_claim` reads a fact)."""
+    new = claim(text) if claimed is None else claimed
     wanted, least = needles(new), least_shared(len(new.words))
     found: list[Meeting] = []
     entry = blocking(new, blocklist(entries))

@@ -46,20 +46,23 @@ def label(key: str) -> str:
     return key.capitalize()
 
 
-def record(text: str, key: str, ids: Sequence[str], path: str = "session log") -> Recorded:
+def record(
+    text: str, key: str, ids: Sequence[str], path: str = "session log", width: int | None = None
+) -> Recorded:
     """`text` with `ids` on the `- Key: ...` line of its `## Memory References` section.
 
     The first line with that key (case-insensitive) gets the ids that are not on it yet,
     after its last wrapped line (`(none)` alone is replaced); without one, a new line
     goes after the section's last non-blank line; without a section, one is appended.
     Every session references the ids anywhere in its section, so for `referenced` an id
-    named anywhere there is already recorded. `path` names the log in errors.
+    named anywhere there is already recorded. `path` names the log in errors. With
+    `width`, the ids written wrap onto indented lines before a line passes that width.
     """
     bom, lines, newline = _split(text, path)
     span = references_span(lines)
     if span is None:
         wanted = tuple(dict.fromkeys(ids))
-        edit = _new_section(lines, _line(key, wanted, newline), newline)
+        edit = _new_section(lines, _line(key, wanted, newline, width), newline)
         return Recorded(_joined(apply_edits(lines, [edit], newline), bom), wanted, ())
     start, end = span
     items = _items(lines, start + 1, end)
@@ -75,10 +78,10 @@ def record(text: str, key: str, ids: Sequence[str], path: str = "session log") -
     if not added:
         return Recorded(text, (), already)
     if keyed:
-        edit = _extended(lines, keyed[0], added)
+        edit = _extended(lines, keyed[0], added, newline, width)
     else:
         at = _after_last(lines, start, end)
-        edit = Edit(at, at, (_line(key, added, newline),))
+        edit = Edit(at, at, (_line(key, added, newline, width),))
     return Recorded(_joined(apply_edits(lines, [edit], newline), bom), added, already)
 
 
@@ -162,17 +165,40 @@ def _items(lines: Sequence[str], begin: int, end: int) -> list[tuple[int, int]]:
     return found
 
 
-def _extended(lines: Sequence[str], item: tuple[int, int], ids: tuple[str, ...]) -> Edit:
+def _extended(
+    lines: Sequence[str],
+    item: tuple[int, int],
+    ids: tuple[str, ...],
+    newline: str,
+    width: int | None,
+) -> Edit:
     """The item's last line with the ids added after it."""
     first, last = item
-    joined = ", ".join(ids)
     line = lines[last - 1]
     head, colon, rest = body(line).partition(":")
     if last - first == 1 and rest.strip().lower() == NONE_MARK:
-        return Edit(first, last, (f"{head}{colon} {joined}{ending(line)}",))
-    text = body(line).rstrip()
-    separator = " " if text.endswith((":", ",")) else ", "
-    return Edit(last - 1, last, (f"{text}{separator}{joined}{ending(line)}",))
+        first_line, head_text = first, f"{head}{colon}"
+    else:
+        text = body(line).rstrip()
+        first_line, head_text = last - 1, text + ("" if text.endswith((":", ",")) else ",")
+    *inner, final = flowed(head_text, ids, width)
+    return Edit(first_line, last, (*(part + newline for part in inner), final + ending(line)))
+
+
+def flowed(head: str, ids: Sequence[str], width: int | None = None) -> list[str]:
+    """`head` and the ids after it, comma separated; with `width`, an id that would take a
+    line past it starts an indented line of its own (a wrapped item), as long as the line
+    it leaves holds an id."""
+    lines: list[str] = []
+    line, holds_id = head, not head.rstrip().endswith(":")
+    for index, fact_id in enumerate(ids):
+        word = f" {fact_id}" + ("," if index < len(ids) - 1 else "")
+        if width is not None and holds_id and len(line) + len(word) > width:
+            lines.append(line)
+            line = " "
+        line += word
+        holds_id = True
+    return [*lines, line]
 
 
 def _after_last(lines: Sequence[str], start: int, end: int) -> int:
@@ -183,8 +209,8 @@ def _after_last(lines: Sequence[str], start: int, end: int) -> int:
     return start + 1
 
 
-def _line(key: str, ids: tuple[str, ...], newline: str) -> str:
-    return f"- {label(key)}: {', '.join(ids)}{newline}"
+def _line(key: str, ids: tuple[str, ...], newline: str, width: int | None) -> str:
+    return "".join(line + newline for line in flowed(f"- {label(key)}:", ids, width))
 
 
 def _new_section(lines: Sequence[str], line: str, newline: str) -> Edit:

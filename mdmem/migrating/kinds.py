@@ -1,0 +1,81 @@
+"""The kinds of file `mdmem migrate` reads, told apart by name and place alone (pure).
+
+Each kind names the reader that turns its text into rules: plain markdown (CLAUDE.md,
+AGENTS.md, GEMINI.md, `.cursorrules`, `.windsurfrules`, Copilot's repository file),
+markdown under a frontmatter whose fields give scope (Cursor `.mdc`, Copilot
+`.instructions.md`, Windsurf `.windsurf/rules/*.md`), and CASS's playbook (YAML) and
+`blocked.log` (JSON lines).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from mdmem.errors import MdmemError
+
+MARKDOWN = "markdown"
+CURSOR = "cursor"
+COPILOT = "copilot"
+WINDSURF = "windsurf"
+PLAYBOOK = "cass-playbook"
+BLOCKED_LOG = "cass-blocked"
+
+# Files whose rules hold for the folder they sit in (a nested AGENTS.md scopes its rules).
+FOLDER_FILES = frozenset({"claude.md", "agents.md", "gemini.md"})
+_PLAIN = {
+    "claude.md": "Claude Code memory",
+    "agents.md": "agent instructions",
+    "gemini.md": "Gemini CLI context",
+    ".cursorrules": "Cursor rules (legacy)",
+    ".windsurfrules": "Windsurf rules (legacy)",
+    "copilot-instructions.md": "Copilot instructions",
+}
+_PLAYBOOKS = frozenset({"playbook.yaml", "playbook.yml"})
+_CASS_FOLDERS = frozenset({".cass", ".cass-memory"})
+_BLOCKED_LOGS = frozenset({"blocked.log", "toxic.log", "toxic_bullets.log"})
+
+KNOWN = (
+    "CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, .cursor/rules/*.mdc, "
+    ".github/copilot-instructions.md, .github/instructions/*.instructions.md, "
+    ".windsurfrules, .windsurf/rules/*.md, a CASS playbook (playbook.yaml) and its blocked.log"
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    reader: str  # one of the reader names above
+    label: str  # what the file is, for people
+
+
+def kind_of(path: PurePath) -> Kind | None:
+    """The kind of the file at `path` (absolute, so that its folders count), or None."""
+    name = path.name.lower()
+    folders = [part.lower() for part in path.parts[:-1]]
+    if name in _PLAIN:
+        return Kind(MARKDOWN, _PLAIN[name])
+    if name.endswith(".mdc"):
+        return Kind(CURSOR, "Cursor rule")
+    if name.endswith(".instructions.md"):
+        return Kind(COPILOT, "Copilot path instructions")
+    if name.endswith(".md") and folders[-2:] == [".windsurf", "rules"]:
+        return Kind(WINDSURF, "Windsurf rule")
+    in_cass = bool(folders) and folders[-1] in _CASS_FOLDERS
+    if name in _PLAYBOOKS or (in_cass and name.endswith((".yaml", ".yml"))):
+        return Kind(PLAYBOOK, "CASS playbook")
+    if name in _BLOCKED_LOGS:
+        return Kind(BLOCKED_LOG, "CASS blocked log")
+    return None
+
+
+def unknown(display: str) -> MdmemError:
+    """The error for a file of no known kind."""
+    return MdmemError(f"{display}: not a kind of file migrate reads; it reads {KNOWN}")
+
+
+def scope_of_folder(relative: PurePath) -> str | None:
+    """The scope a CLAUDE.md, AGENTS.md or GEMINI.md gives its rules: its folder's files,
+    when it sits below the project's top (`packages/api/**`), else none."""
+    if relative.name.lower() not in FOLDER_FILES or len(relative.parts) < 2:
+        return None
+    return relative.parent.as_posix() + "/**"

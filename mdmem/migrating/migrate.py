@@ -1,0 +1,142 @@
+"""Carrying out `mdmem migrate`: find and read the source files, then, under the memory's
+lock, decide (`plan_migration`) and write every file in one all-or-nothing write. The
+source files are only read. No commit: the user reads the new facts, then commits."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePosixPath
+
+from mdmem.errors import MdmemError, WriteError
+from mdmem.format.blocked import BLOCKED
+from mdmem.format.memory import Memory
+from mdmem.format.sessionlog import parse_session_name
+from mdmem.format.textfile import checked_text
+from mdmem.migrating.kinds import KNOWN, Kind, kind_of, unknown
+from mdmem.migrating.plan import SLUG, MigrationPlan, plan_migration
+from mdmem.migrating.rules import Source
+from mdmem.migrating.sources import read_source
+from mdmem.store.files import read_bytes
+from mdmem.store.load import load, read_optional
+from mdmem.store.lock import locked
+from mdmem.store.writer import recover, write_files
+from mdmem.writing.apply_backfill import utc_stamp
+from mdmem.writing.logs import free_stem
+
+# Folders a folder's walk never enters: version control, dependencies, caches.
+PASSED_OVER = frozenset(
+    {
+        ".git",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+    }
+)
+
+
+def migrate(
+    root: Path,
+    sources: Sequence[Path],
+    *,
+    dry_run: bool = False,
+    stamp: str | None = None,
+    cwd: Path | None = None,
+) -> MigrationPlan:
+    """Import the rules of `sources` (files, or folders whose files of a known kind are
+    taken) into the memory at `root`, in one new session log named for `stamp`
+    (`YYYY-MM-DD-HHMMSS`, UTC; by default, now). Relative sources are read from `cwd`
+    (by default, the current folder). With `dry_run`, or when nothing is new, nothing is
+    written. Any bad source refuses the whole migration, naming its file and line."""
+    root = Path(root).resolve()
+    here = Path.cwd() if cwd is None else cwd
+    read = tuple(
+        _read(path, display, kind, root.parent)
+        for path, display, kind in gather(sources, here, root)
+    )
+    with locked(root):
+        recover(root)
+        memory = load(root)
+        when = stamp or _stamp(memory)
+        plan = plan_migration(memory, read, when, read_optional(root, BLOCKED))
+        if dry_run or not plan.writes:
+            return plan
+        log = root / str(plan.log)
+        if log.exists() or log.is_symlink():
+            raise WriteError(f"{plan.root_label}/{plan.log} exists already; run migrate again")
+        write_files(root, plan.writes)
+    return plan
+
+
+def _stamp(memory: Memory) -> str:
+    """Now, UTC, or the first second after the newest log when that is later by less than
+    a minute (a second migration in the same second); a log further ahead is refused."""
+    newest = memory.sessions[-1].name if memory.sessions else None
+
+    def taken(stem: str) -> bool:
+        return newest is not None and parse_session_name(f"{stem}.md", stem) <= newest
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    try:
+        return free_stem(now, SLUG, taken).removesuffix(f"-{SLUG}")
+    except MdmemError:
+        return utc_stamp()
+
+
+def gather(sources: Sequence[Path], cwd: Path, root: Path) -> list[tuple[Path, str, Kind]]:
+    """(path, as shown, kind) of every file to read, in the order given (a folder's files
+    sorted), each once."""
+    found: dict[Path, tuple[Path, str, Kind]] = {}
+    for given in sources:
+        joined = cwd / given  # the folder resolved, not the file: a link is refused
+        path = joined.parent.resolve() / joined.name
+        display = _shown(path, root.parent, str(given))
+        if path.is_dir() and not path.is_symlink():
+            files = list(_walk(path, root))
+            if not files:
+                raise MdmemError(f"{display}: holds no file of a kind migrate reads ({KNOWN})")
+            for file, kind in files:
+                found.setdefault(file, (file, _shown(file, root.parent, str(file)), kind))
+        elif path.is_file() or path.is_symlink():
+            known = kind_of(path)
+            if known is None:
+                raise unknown(display)
+            found.setdefault(path, (path, display, known))
+        else:
+            raise MdmemError(f"{display}: no such file or folder")
+    return list(found.values())
+
+
+def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, Kind]]:
+    for top, folders, files in os.walk(folder):
+        folders[:] = sorted(
+            name for name in folders if name not in PASSED_OVER and Path(top, name) != root
+        )
+        for name in sorted(files):
+            path = Path(top, name)
+            kind = kind_of(path)
+            if kind is not None and not path.is_symlink():
+                yield path, kind
+
+
+def _shown(path: Path, project: Path, given: str) -> str:
+    """A path as the user reads it: below the project's top when it is there."""
+    try:
+        return path.relative_to(project).as_posix()
+    except ValueError:
+        return given
+
+
+def _read(path: Path, display: str, kind: Kind, project: Path) -> Source:
+    text = checked_text(read_bytes(path, display), display).replace("\r\n", "\n")
+    try:
+        relative: PurePosixPath | None = PurePosixPath(path.relative_to(project).as_posix())
+    except ValueError:
+        relative = None
+    return read_source(text, display, kind, relative)

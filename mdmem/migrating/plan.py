@@ -1,0 +1,185 @@
+"""`plan_migration`: the files one migration writes, decided and rendered (pure).
+
+Every fact and Open Thread it makes is born in one new session log,
+`sessions/YYYY-MM-DD-HHMMSS-migrate.md`, which lists them under `Created:`, a vote for
+each that its source reported helpful or harmful (`Helpful:`, `Harmful:`: one vote, as
+one session gives one vote per fact, SPEC §7; the source's counts stay in the source),
+a `Superseded:` line for each rule its source deprecated, and a `Forgotten:` line for
+each new `blocked.md` entry. A migration that makes nothing writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from mdmem.errors import MdmemError
+from mdmem.format.blocked import BLOCKED
+from mdmem.format.document import OPEN_THREADS_SECTION, parse_document
+from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
+from mdmem.format.textfile import TextFile, decode
+from mdmem.migrating import render
+from mdmem.migrating.decide import Decided, Outcome, decide, fact_lines
+from mdmem.migrating.rules import Source
+from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX
+from mdmem.writing.addition import THREAD_PREFIX
+from mdmem.writing.backfill import newest_log_name
+from mdmem.writing.facts import thread_lines
+from mdmem.writing.ids import free_id
+
+SLUG = "migrate"
+
+
+@dataclass(frozen=True)
+class Thread:
+    """An Open Thread the migration opens: a core candidate, or two facts in conflict."""
+
+    fact_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class MigrationPlan:
+    root_label: str
+    log: str | None  # the new session log, relative to the memory folder; None: no change
+    sources: tuple[tuple[str, str], ...]  # (file as shown, its kind)
+    outcomes: tuple[Outcome, ...]  # one per rule and tombstone, in source order
+    threads: tuple[Thread, ...]
+    writes: Mapping[str, str]  # relative path -> new text (written unless a dry run)
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for found in self.outcomes if found.outcome == outcome)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "log": None if self.log is None else f"{self.root_label}/{self.log}",
+            "sources": [{"path": path, "kind": kind} for path, kind in self.sources],
+            "rules": [
+                {
+                    "source": o.source,
+                    "line": o.line,
+                    "outcome": o.outcome,
+                    "id": o.fact_id,
+                    "section": o.section,
+                    "detail": o.detail,
+                }
+                for o in self.outcomes
+            ],
+            "threads": [{"id": thread.fact_id, "text": thread.text} for thread in self.threads],
+            "writes": sorted(f"{self.root_label}/{path}" for path in self.writes),
+        }
+
+
+def plan_migration(
+    memory: Memory, sources: Sequence[Source], stamp: str, blocked: TextFile | None = None
+) -> MigrationPlan:
+    """What migrating `sources` into `memory` at `stamp` (`YYYY-MM-DD-HHMMSS`, UTC) writes;
+    `blocked` is `blocked.md`'s text (None when there is none)."""
+    decided = decide(memory, sources)
+    shown = tuple((source.path, source.kind) for source in sources)
+    if not decided.pending and not decided.tombstones:
+        return MigrationPlan(memory.label, None, shown, decided.outcomes, (), {})
+    name = newest_log_name(memory, stamp, SLUG)
+    log = f"{SESSIONS}/{name.filename}"
+    successors = _successors(decided)
+    supersedes: dict[str, list[str]] = {}
+    for old, new in successors.items():
+        if new is not None:
+            supersedes.setdefault(new, []).append(old)
+    groups: dict[str, list[str]] = {}
+    for pending in decided.pending:
+        fields = render.footer_fields(
+            pending,
+            name.date,
+            name.stem,
+            successors.get(pending.fact_id),
+            supersedes.get(pending.fact_id, ()),
+        )
+        checkbox = " " if pending.rule.thread else None
+        groups.setdefault(pending.rule.section, []).extend(
+            fact_lines(pending.rule.lines, fields, checkbox)
+        )
+    threads = _threads(decided)
+    for thread in threads:
+        lines = thread_lines(thread.text, thread.fact_id, name.date, name.stem)
+        groups.setdefault(OPEN_THREADS_SECTION, []).extend(lines)
+    if OPEN_THREADS_SECTION in groups:  # threads last, so that new sections go before them
+        groups[OPEN_THREADS_SECTION] = groups.pop(OPEN_THREADS_SECTION)
+    writes = {}
+    if groups:
+        made = [*(p.fact_id for p in decided.pending), *(t.fact_id for t in threads)]
+        text = render.continuity_text(memory.continuity, groups)
+        writes[CONTINUITY] = _checked(text, memory, made)
+    if decided.tombstones:
+        label = memory.display(BLOCKED)
+        tombstones = decided.tombstones
+        writes[BLOCKED] = render.blocked_text(blocked, label, tombstones, name.date, name.stem)
+    ledger = {
+        "created": [*(p.fact_id for p in decided.pending), *(t.fact_id for t in threads)],
+        "helpful": [p.fact_id for p in decided.pending if p.helpful],
+        "harmful": [p.fact_id for p in decided.pending if p.harmful],
+        "forgotten": [fact_id for fact_id, _ in decided.tombstones],
+    }
+    writes[log] = render.log_text(shown, decided.outcomes, ledger, list(successors.items()))
+    return MigrationPlan(memory.label, log, shown, decided.outcomes, tuple(threads), writes)
+
+
+def _successors(decided: Decided) -> dict[str, str | None]:
+    """Each fact its source deprecated -> the fact that replaced it (None: invalidated)."""
+    found: dict[str, str | None] = {}
+    for pending in decided.pending:
+        rule = pending.rule
+        if rule.retired:
+            new = decided.keys.get(rule.successor) if rule.successor is not None else None
+            found[pending.fact_id] = None if new == pending.fact_id else new
+    return found
+
+
+def _threads(decided: Decided) -> list[Thread]:
+    """Core candidates (`mdmem core ID` accepts one) and conflicts, each an Open Thread."""
+    taken = set(decided.taken)
+    threads = []
+    for pending in decided.pending:
+        if pending.core and not pending.rule.retired:
+            fact_id = free_id(PROMOTE_PREFIX + pending.fact_id, taken)
+            why = "; ".join(dict.fromkeys(pending.core))
+            accept = f"accept with `mdmem core {pending.fact_id}`"
+            text = f"Promote to core: {pending.fact_id}? ({why}; {accept})"
+            threads.append(Thread(fact_id, text))
+            taken.add(fact_id)
+    for pending in decided.pending:
+        rule = pending.rule
+        if not rule.anti_pattern and not rule.retired and _inverted(rule.helpful, rule.harmful):
+            fact_id = free_id(INVERT_PREFIX + pending.fact_id, taken)
+            counts = f"its source counted helpful {rule.helpful}, harmful {rule.harmful}"
+            threads.append(
+                Thread(fact_id, f"Invert to anti-pattern: {pending.fact_id}? ({counts})")
+            )
+            taken.add(fact_id)
+    for conflict in decided.conflicts:
+        fact_id = free_id(f"{THREAD_PREFIX}-{conflict.fact_id}", taken)
+        text = (
+            f"Contradiction: {conflict.fact_id} ({conflict.where}) conflicts with "
+            f"{conflict.other} ({conflict.other_where}) — resolve"
+        )
+        threads.append(Thread(fact_id, text))
+        taken.add(fact_id)
+    return threads
+
+
+def _inverted(helpful: int, harmful: int) -> bool:
+    """SPEC §7's rule for proposing that a rule be inverted into an anti-pattern."""
+    return harmful >= 3 and harmful > 2 * helpful
+
+
+def _checked(text: str, memory: Memory, made: Sequence[str]) -> str:
+    """The new continuity, read back: every fact made is there, once."""
+    after = parse_document(decode(text.encode("utf-8"), memory.continuity.path))
+    ids = [fact.id for fact in after.facts]
+    missing = [fact_id for fact_id in made if ids.count(fact_id) != 1]
+    if missing:
+        raise MdmemError(
+            f"migrate would not leave {missing[0]!r} as one fact; nothing written",
+            memory.continuity.path,
+        )
+    return text

@@ -1,0 +1,57 @@
+"""Where a migrated rule goes: the section of `continuity.md` its source's headings (or a
+playbook's category) point to, and whether it is an anti-pattern (pure).
+
+The innermost heading that names a kind of section decides, then the next one out; a
+heading names a kind by any of its words:
+
+| the heading says | section | type |
+|---|---|---|
+| don't, do not, never, avoid, anti-pattern, pitfalls, mistakes | Pitfalls | anti-pattern |
+| commands, build, scripts, setup, install, run, workflow, tooling, development | Commands | rule |
+| architecture, design, decisions, stack, structure, overview | Key Decisions | rule |
+| gotchas, caveats, quirks, known issues, troubleshooting, warnings | Gotchas | rule |
+| anything else, or no heading | Conventions | rule |
+
+A rule's own words never change its place: "Never commit .env files" under "Git" is a
+rule of Conventions (a prohibition is an instruction); under "Don'ts", a bullet that
+names the bad practice ("default exports") is an anti-pattern, read as "do NOT do this".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mdmem.writing.ids import words
+
+CONVENTIONS = "Conventions"
+COMMANDS = "Commands"
+DECISIONS = "Key Decisions"
+GOTCHAS = "Gotchas"
+PITFALLS = "Pitfalls"
+
+# A section and the heading words that name it, in the order they are tried.
+_WORDS = (
+    (
+        PITFALLS,
+        "dont donts not never avoid anti antipattern antipatterns pitfall pitfalls "
+        "mistake mistakes forbidden prohibited banned",
+    ),
+    (
+        COMMANDS,
+        "command commands build building builds script scripts setup install "
+        "installation installing run running workflow workflows tooling tools development",
+    ),
+    (DECISIONS, "architecture design decision decisions stack structure overview"),
+    (GOTCHAS, "gotcha gotchas caveat caveats quirk quirks issues troubleshooting warning warnings"),
+)
+_NAMED_BY = tuple((section, frozenset(named.split())) for section, named in _WORDS)
+
+
+def placed(headings: Sequence[str]) -> tuple[str, bool]:
+    """(section, anti-pattern) for a rule under `headings`, outermost first."""
+    for heading in reversed(headings):
+        found = set(words(heading))
+        for section, named_by in _NAMED_BY:
+            if found & named_by:
+                return section, section == PITFALLS
+    return CONVENTIONS, False
