@@ -51,6 +51,13 @@ from tests.test_secrets import AWS_ACCESS, DB_PASSWORD
             id="html_comment_is_not_read",
         ),
         pytest.param(
+            "- mine\n<!-- mdmem:begin usage -->\n1. **Start**: mdmem session start\n"
+            "<!-- mdmem:end usage -->\n<!-- mdmem:begin export -->\n- core [id]\n"
+            "<!-- mdmem:end export -->\n- also mine\n",
+            [(1, ("mine",)), (8, ("also mine",))],
+            id="mdmem_own_blocks_are_not_read",
+        ),
+        pytest.param(
             "- [x] done\n- [ ] open\n- \n",
             [(2, ("open",))],
             id="done_task_and_empty_item_left_out",

@@ -27,15 +27,21 @@ def end(name: str) -> str:
     return f"<!-- mdmem:end {name} -->"
 
 
+def marker(line: str) -> tuple[str, str] | None:
+    """`("begin", NAME)` or `("end", NAME)` for a line that is one of mdmem's markers."""
+    found = _MARKER.match(body(line))
+    return None if found is None else (found.group(1), found.group(2))
+
+
 def block_span(file: TextFile, name: str) -> tuple[int, int] | None:
     """The 0-based indexes of the block's begin and end lines, or None when it has none."""
     opened: int | None = None
     span: tuple[int, int] | None = None
     for index, line in enumerate(file.lines):
-        marker = _MARKER.match(body(line))
-        if marker is None or marker.group(2) != name:
+        found = marker(line)
+        if found is None or found[1] != name:
             continue
-        if marker.group(1) == "begin":
+        if found[0] == "begin":
             if opened is not None or span is not None:
                 raise ParseError(_unpaired(name, "a second begin marker"), file.path, index + 1)
             opened = index

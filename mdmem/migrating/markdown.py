@@ -6,7 +6,8 @@ their parent's rule, under it, indented as they were: a sub-bullet qualifies its
 and means little alone. An open task (`- [ ] ...`) is an Open Thread; a done one
 (`- [x] ...`) is history, not a rule. Headings place the rules under them
 (`mdmem.migrating.sections`); prose, tables, block quotes, HTML comments, thematic
-breaks and code blocks outside items are read and left out. Lines are the file's own.
+breaks, code blocks outside items and mdmem's own marked blocks are read and left out.
+Lines are the file's own.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from mdmem.format import blocks
 from mdmem.format.document import OPEN_THREADS_SECTION, heading
 from mdmem.format.fences import closes, opening
 from mdmem.migrating.rules import Rule
@@ -66,10 +68,16 @@ def read_markdown(
 
 
 def _skipped(lines: Sequence[str], index: int) -> int | None:
-    """The index after a fenced code block or an HTML comment that opens at `index`."""
+    """The index after a fenced code block, one of mdmem's own blocks (the `usage` block
+    init writes, the `export` block: the memory's words, not the file's) or an HTML
+    comment that opens at `index`."""
     line = lines[index]
     if _indent(line) > 3:
         return None
+    block = blocks.marker(line)
+    if block is not None and block[0] == "begin":
+        ending, after = ("end", block[1]), range(index + 1, len(lines))
+        return next((i for i in after if blocks.marker(lines[i]) == ending), index) + 1
     marker = opening(line)
     if marker is not None:
         end = index + 1
