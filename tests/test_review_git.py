@@ -47,6 +47,27 @@ def test_commit_holds_only_memory_files_and_leaves_user_staging_alone(repo: Path
     assert git(repo, "rev-list", "--count", "HEAD").strip() == "2"
 
 
+@pytest.mark.parametrize("uncommitted", [0, 1, 2])
+def test_the_review_says_when_logs_it_counted_are_not_committed(
+    repo: Path, uncommitted: int
+) -> None:
+    logs = sorted((repo / "memory" / "sessions").glob("*.md"))
+    for log in logs[len(logs) - uncommitted :]:
+        git(repo, "rm", "-q", "--cached", str(log.relative_to(repo)))
+    if uncommitted:
+        git(repo, "commit", "-q", "-m", "the newest logs not committed")
+    code, out, _ = review(repo, "--json")
+    assert code == 0, out
+    notice = json.loads(out)["notice"]
+    if not uncommitted:
+        assert notice is None
+        return
+    newest = f"memory/sessions/{logs[-uncommitted].name}"
+    more = " and 1 more" if uncommitted == 2 else ""
+    assert notice.startswith(f"{newest}{more} counted by this review ")
+    assert "commit the session logs too" in notice
+
+
 def test_commit_message_names_what_changed(repo: Path) -> None:
     review(repo)
     message = git(repo, "log", "-1", "--format=%B")

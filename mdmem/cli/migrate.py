@@ -59,8 +59,11 @@ def describe(plan: MigrationPlan, dry_run: bool) -> str:
         return "\n".join(lines)
     log = f"{plan.root_label}/{plan.log}"
     if dry_run:
-        lines.append(f"Dry run: {tally}, created by {log}; nothing written.")
+        lines.append(f"Dry run: {tally}, to be created by {log}; nothing written.")
         return "\n".join(lines)
     lines.append(f"Migrated: {tally}; created by {log}. The source files are unchanged.")
-    lines.append("Next: read the new facts and Open Threads, run `mdmem review`, then commit.")
+    lines.append(
+        "Next: read the new facts and Open Threads, commit them with the migration log, "
+        "then run `mdmem review`."
+    )
     return "\n".join(lines)

@@ -89,7 +89,7 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
         lines.append("Wrote " + ", ".join(f"{label}/{p}" for p in result.written) + ".")
         if result.commit:
             lines.append(f"Committed {result.commit[:12]}.")
-        elif result.notice:
+        if result.notice:
             lines.append(f"Note: {result.notice}.")
     return "\n".join(lines)
 

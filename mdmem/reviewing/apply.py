@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError, SecretError
-from mdmem.format.memory import Memory
+from mdmem.format.memory import SESSIONS, Memory
 from mdmem.reviewing.plan import ReviewPlan, plan_review
 from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
@@ -22,7 +23,7 @@ from mdmem.store.writer import recover, write_files
 class ApplyResult:
     written: tuple[str, ...]  # paths relative to the memory folder
     commit: str | None  # the review commit, when one was made
-    notice: str | None  # why no commit was made, when that is worth saying
+    notice: str | None  # why no commit was made, or what it leaves to do, when worth saying
 
 
 MESSAGE_IDS = 200  # ids named per line of a commit message
@@ -75,14 +76,35 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
         written = tuple(write.path for write in plan.writes)
         if not commit:
             return ApplyResult(written, None, None)
-        from mdmem.git.plumbing import commit_files, repository  # git is loaded only to commit
+        from mdmem.git.plumbing import commit_files, repository, top_folder  # git only to commit
 
         repo = repository(root)
         if repo is None:
             return ApplyResult(written, None, "not a git repository: files written, not committed")
         message = commit_message(plan.summary)
         sha = commit_files(repo, [root / p for p in written], message, lambda: _undo(root, plan))
-        return ApplyResult(written, sha, None)
+        return ApplyResult(written, sha, _uncommitted_logs(root, top_folder(repo)))
+
+
+def _uncommitted_logs(root: Path, top: Path) -> str | None:
+    """What to say when the review counted session logs git does not hold: its commit
+    names them (the stamp's through-session, origins), so they must be committed too."""
+    from mdmem.git.committed import committed_in
+
+    folder = (root / SESSIONS).resolve().relative_to(top).as_posix()
+    held = committed_in(top, folder)
+    logs = sorted(
+        f"{root.name}/{SESSIONS}/{name}"
+        for name in os.listdir(root / SESSIONS)
+        if name.endswith(".md") and f"{folder}/{name}" not in held
+    )
+    if not logs:
+        return None
+    more = f" and {len(logs) - 1} more" if len(logs) > 1 else ""
+    return (
+        f"{logs[0]}{more} counted by this review {'is' if len(logs) == 1 else 'are'} not "
+        "committed; commit the session logs too, since the review's commit names them"
+    )
 
 
 def _undo(root: Path, plan: ReviewPlan) -> None:
