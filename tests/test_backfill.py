@@ -126,7 +126,7 @@ def test_backfill_gives_each_legacy_fact_a_footer_and_writes_one_log(repo: Path)
         "  line 17 (## Key Decisions): retries-back-exponentially-jitter (working)",
         "  line 27 (## Open Threads): decide-retry-policy (working)",
         f"Gave 4 facts a footer in memory/continuity.md, created by {LOG}.",
-        "Next: run `mdmem review`, then commit continuity.md and the log.",
+        "Next: commit continuity.md and the log, then run `mdmem review`.",
     ]
     assert git(repo, "status", "--porcelain").split() == ["M", CONTINUITY, "??", LOG]
 

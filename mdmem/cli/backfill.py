@@ -52,6 +52,6 @@ def describe(plan: BackfillPlan, dry_run: bool) -> str:
         [
             *lines,
             f"Gave {count} a footer in {plan.root_label}/continuity.md, created by {log}.",
-            "Next: run `mdmem review`, then commit continuity.md and the log.",
+            "Next: commit continuity.md and the log, then run `mdmem review`.",
         ]
     )
