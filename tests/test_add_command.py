@@ -130,6 +130,17 @@ def test_add_appends_the_fact_and_records_created(repo: Path) -> None:
     }
 
 
+@pytest.mark.parametrize("named", ["key decisions", "KEY  DECISIONS", "Key Decisions"])
+def test_a_section_is_named_whatever_the_case_and_spacing(repo: Path, named: str) -> None:
+    result = run("Refunds are queued and retried by a worker", "--section", named)
+    assert result.exit_code == 0, result.stderr
+    assert "(Key Decisions, working)" in result.stdout
+    text = (repo / "memory" / "continuity.md").read_text("utf-8")
+    assert [line for line in text.splitlines() if line.startswith("## ")] == [
+        line for line in CONTINUITY.splitlines() if line.startswith("## ")
+    ]
+
+
 def test_every_field_and_a_new_section(repo: Path) -> None:
     before = snapshot(repo)
     result = run(
@@ -286,6 +297,11 @@ REFUSALS = [
         ["A new rule", "--section", "Open Threads"],
         "## Open Threads holds no facts: give another --section",
         id="open-threads",
+    ),
+    pytest.param(
+        ["A new rule", "--section", "open  threads"],
+        "## Open Threads holds no facts: give another --section",
+        id="open-threads-in-lower-case",
     ),
     pytest.param(
         ["A new rule", "--section", "## Notes"],

@@ -8,6 +8,7 @@ text is built, so a refused add writes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from mdmem.errors import MdmemError, SecretError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import (
+    INVARIANTS_SECTION,
     OPEN_THREADS_SECTION,
     PROJECT_STATE_SECTION,
     Document,
@@ -151,12 +153,28 @@ def check_request(request: NewFact) -> None:
         raise MdmemError(f"scope {request.scope!r} must be path globs, like src/api/**")
 
 
+def same_section(document: Document, title: str) -> str:
+    """The title of `document`'s section that `title` names but for case and spacing (or
+    of a section mdmem gives a meaning, held or not), else `title`."""
+    key = " ".join(title.casefold().split())
+    known = [section.title for section in document.sections]
+    for name in (*known, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION, INVARIANTS_SECTION):
+        if " ".join(name.casefold().split()) == key:
+            return name
+    return title
+
+
 def _unsafe(value: str, *starts: str) -> bool:
     return value.startswith(starts) or any(mark in value for mark in NOT_IN_FOOTER)
 
 
 def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
-    """What adding `request` in `session` does, or the refusal (an MdmemError)."""
+    """What adding `request` in `session` does, or the refusal (an MdmemError). A section
+    named as continuity names one, but for case and spacing, is that section."""
+    section = same_section(memory.continuity, request.section)
+    if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
+        raise MdmemError(f"## {section} holds no facts: give another --section")
+    request = dataclasses.replace(request, section=section)
     documents = (*memory.shown, *memory.archived)
     found = conflicts.meetings(request.text, request.section, documents, memory.blocked)
     superseded = known.after_events(known.supersessions(documents), memory.events)
