@@ -79,6 +79,7 @@ def test_the_json_of_hooks_install_merge_driver_demo_and_context(tmp_path: Path)
         "path": str(repo / ".git" / "hooks" / "pre-commit"),
         "chained": None,
         "updated": False,
+        "changed": True,
     }
     versions = []
     for name in ("base", "ours", "theirs"):

@@ -54,6 +54,9 @@ def test_install_writes_an_executable_hook(repo: Path) -> None:
     assert "hook-pre-commit --root memory" in hook.read_text()
     assert os.access(hook, os.X_OK)
     code, out, _ = install(repo)
+    assert (code, out) == (0, f"The pre-commit hook is up to date: {hook}\n")
+    hook.write_text(hook.read_text().replace("hook-pre-commit", "hook-pre-commit "))
+    code, out, _ = install(repo)
     assert (code, out) == (0, f"Updated the pre-commit hook: {hook}\n")
 
 

@@ -45,7 +45,8 @@ MARKER = "# mdmem pre-commit hook"
 class Installed:
     path: Path
     chained: Path | None  # a hook that was there before, now run first
-    replaced: bool  # an earlier mdmem hook was rewritten
+    replaced: bool  # an earlier mdmem hook was there (rewritten when not `changed`)
+    changed: bool = True  # the hook was written: not when it was up to date
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def install_planned(plan: HookPlan, *, written: bool = False) -> Installed:
         mode = target.stat().st_mode
         target.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     kept = chained if chained.exists() or chained.is_symlink() else None
-    return Installed(target, kept, replaced)
+    return Installed(target, kept, replaced, plan.action is not None)
 
 
 def pre_commit(root: Path) -> PreCommit:

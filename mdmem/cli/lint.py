@@ -114,11 +114,19 @@ def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
     installed = hooks_module.install(resolve_root(root), chain=chain)
     if as_json:
         chained = None if installed.chained is None else str(installed.chained)
-        payload = {"path": str(installed.path), "chained": chained, "updated": installed.replaced}
+        payload = {
+            "path": str(installed.path),
+            "chained": chained,
+            "updated": installed.replaced and installed.changed,
+            "changed": installed.changed,
+        }
         click.echo(json.dumps(payload, indent=2, sort_keys=True))
         return
-    verb = "Updated" if installed.replaced else "Installed"
-    click.echo(f"{verb} the pre-commit hook: {installed.path}")
+    if not installed.changed:
+        click.echo(f"The pre-commit hook is up to date: {installed.path}")
+    else:
+        verb = "Updated" if installed.replaced else "Installed"
+        click.echo(f"{verb} the pre-commit hook: {installed.path}")
     if installed.chained is not None:
         click.echo(f"It runs the earlier hook first: {installed.chained}")
 
