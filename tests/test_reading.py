@@ -13,6 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mdmem.cli import main
+from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
 from mdmem.format.words import normalised_tokens
 from mdmem.reading import sources
@@ -421,7 +422,8 @@ def test_lookup_sessions_and_no_match(memory: Path) -> None:
     assert result.exit_code == 0
     assert "memory/sessions/2026-01-07-100000.md:6  2026-01-07-100000  session" in result.output
     missing = CliRunner().invoke(main, ["lookup", "kubernetes", "--root", str(memory)])
-    assert missing.exit_code == 1 and missing.output == ""
+    assert (missing.exit_code, missing.stdout) == (1, "")
+    assert "Nothing matches" in missing.stderr
     filler = CliRunner().invoke(main, ["lookup", "the of", "--root", str(memory)])
     assert filler.exit_code == 3
 
@@ -545,3 +547,17 @@ def test_context_serves_the_vision_as_core_and_counts_votes_since_the_review(
         "redis-payload-cache",
         "export-csv-tenant",
     ]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("no-such-fact-anywhere", "no fact 'no-such-fact-anywhere' in continuity or the archive"),
+        ("webhook-backof", "; nearest known: webhook-backoff"),
+    ],
+)
+def test_show_of_an_unknown_id_names_the_nearest(memory: Path, asked: str, said: str) -> None:
+    with pytest.raises(MdmemError) as caught:
+        sources.show(memory, asked)
+    assert said in str(caught.value)
+    assert ("nearest known" in str(caught.value)) is ("nearest" in said)

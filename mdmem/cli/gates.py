@@ -31,11 +31,11 @@ def supersede(
     root: Path | None,
     as_json: bool,
 ) -> None:
-    """Retire OLD, a fact that became false (SPEC §8): its footer gets `tier: superseded`
-    and `superseded-by: NEW`, NEW's gets `supersedes: OLD`, and the current session log
-    `Superseded: OLD → NEW` (`OLD (invalidated)` with --invalidate). --by-text adds the
-    successor as `mdmem add` would (its id from its text, recorded `Created`). The next
-    review archives OLD; `mdmem restore OLD` undoes it.
+    """Retire OLD, a fact that became false (DECAY.md, Supersession): its footer gets
+    `tier: superseded` and `superseded-by: NEW`, NEW's gets `supersedes: OLD`, and the
+    current session log `Superseded: OLD → NEW` (`OLD (invalidated)` with --invalidate).
+    --by-text adds the successor as `mdmem add` would (its id from its text, recorded
+    `Created`). The next review archives OLD; `mdmem restore OLD` undoes it.
 
     Refuses, writing nothing, an unknown OLD (naming the nearest ids), one superseded
     already (naming its successor), a blocked one, and a successor that is not live.
@@ -67,7 +67,7 @@ def supersede(
 @json_option
 @handles_errors
 def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> None:
-    """Undo OLD's supersession, a human's way back (SPEC §8): `Restored: OLD` in the
+    """Undo OLD's supersession, a human's way back (DECAY.md, Supersession): `Restored: OLD` in the
     current session log, `superseded-by` dropped from its footer and its tier `active`
     again (`core` under Architectural Invariants; the next review recounts it), and
     `supersedes: OLD` dropped from its successor. An archived OLD stays in the archive
@@ -99,8 +99,8 @@ def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> No
 @json_option
 @handles_errors
 def forget(fact_id: str, reason: str, named: str | None, root: Path | None, as_json: bool) -> None:
-    """Forget a fact for good (SPEC §9): move it, text and notes, from continuity or the
-    archive to memory/blocked.md with the session's date and the reason, and record
+    """Forget a fact for good (DECAY.md, Forgetting): move it, text and notes, from continuity
+    or the archive to memory/blocked.md with the session's date and the reason, and record
     `Forgotten: ID` in the current session log. From then on add, review and lint
     refuse text near it, reworded or not; only editing blocked.md by hand lifts it.
 

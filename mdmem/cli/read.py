@@ -56,6 +56,8 @@ def lookup(
     )
     _print(found.render(), found.as_dict() if as_json else None)
     if not (found.ranking.hits or found.ranking.superseded or found.lines):
+        if not as_json:
+            click.echo(f"Nothing matches {query!r}; try other words, or --sessions.", err=True)
         raise SystemExit(1)
 
 

@@ -171,7 +171,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "W006": (
         "A `serves:` link (footer field, or `→ serves: ID` in a Blueprint item) of a "
         "live fact pointing at no fact, a forgotten one, an archived one or a "
-        "superseded one (SPEC §10).",
+        "superseded one (DECAY.md, Drift).",
         "Point it at a live fact, or close the item.",
     ),
     "W007": (

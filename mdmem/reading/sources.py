@@ -200,7 +200,11 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
         if known == fact_id
     )
     if not copies:
-        raise MdmemError(f"no fact {fact_id!r} in continuity or the archive")
+        from mdmem.linting.nearest import Nearest
+
+        nearest = Nearest(known for index in found for known in index.ids).ranked(fact_id, 3)
+        near = f"; nearest known: {', '.join(nearest)}" if nearest else ""
+        raise MdmemError(f"no fact {fact_id!r} in continuity or the archive{near}")
     names = _names(root)
     needle = fact_id.encode("utf-8")
     sessions: list[Session] = []
