@@ -33,6 +33,11 @@ def _file(text: str) -> TextFile:
             "a\r\nb\r\n",
             "a\r\nb\r\n\r\n<!-- mdmem:begin usage -->\r\nnew\r\n<!-- mdmem:end usage -->\r\n",
         ),
+        (  # a marker quoted in fenced code is an example, left as it is
+            "```md\n<!-- mdmem:begin usage -->\n```\n",
+            "```md\n<!-- mdmem:begin usage -->\n```\n\n"
+            "<!-- mdmem:begin usage -->\nnew\n<!-- mdmem:end usage -->\n",
+        ),
         (  # another block of mdmem's is someone else's business
             "<!-- mdmem:begin export -->\nx\n<!-- mdmem:end export -->\n",
             "<!-- mdmem:begin export -->\nx\n<!-- mdmem:end export -->\n\n"

@@ -12,7 +12,7 @@ from mdmem.adopting.exported import FORMATS
 from mdmem.cli.main import main
 from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
 from mdmem.cli.write import named_by, session_option
-from mdmem.errors import MdmemError
+from mdmem.errors import MdmemError, shown
 
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 
@@ -81,7 +81,7 @@ def session_start(root: Path | None, as_json: bool) -> None:
     try:
         text, problem = redact(starting(resolve_root(root))), None
     except MdmemError as exc:
-        text, problem = "", f"mdmem: {redact(str(exc))}"
+        text, problem = "", shown(exc)
     if as_json and problem:
         _echo_json({"systemMessage": problem})
     elif problem:
@@ -112,7 +112,7 @@ def check(root: Path | None, as_json: bool, named: str | None) -> None:
     try:
         said = reminder(resolve_root(root), named or None, named_by())
     except MdmemError as exc:
-        said = f"mdmem: {exc}"
+        said = shown(exc)
     if as_json:
         _echo_json({"systemMessage": said} if said else {})
     elif said:

@@ -5,7 +5,8 @@ mdmem writes only inside its own block: `with_block` replaces the lines between 
 markers, or appends the block at the end when the file has none, and leaves every
 other byte as it was. Writing the same body twice gives the same text, so a command
 that regenerates a block is idempotent. A block whose markers do not pair up is
-refused, with the line, rather than guessed at.
+refused, with the line, rather than guessed at. A marker inside fenced code is quoted,
+not a marker.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 
 from mdmem.errors import ParseError
+from mdmem.format.fences import closes, opening
 from mdmem.format.textfile import TextFile, body, split_lines
 
 NAME = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -37,7 +39,12 @@ def block_span(file: TextFile, name: str) -> tuple[int, int] | None:
     """The 0-based indexes of the block's begin and end lines, or None when it has none."""
     opened: int | None = None
     span: tuple[int, int] | None = None
+    fence: str | None = None  # a marker quoted in fenced code is an example, not a marker
     for index, line in enumerate(file.lines):
+        if fence is not None:
+            fence = None if closes(body(line), fence) else fence
+            continue
+        fence = opening(body(line))
         found = marker(line)
         if found is None or found[1] != name:
             continue
