@@ -22,6 +22,7 @@ from tests.helpers import git_init, snapshot
 ROOT = Path(__file__).resolve().parent.parent
 FILES = {"claude": ".mcp.json", "cursor": ".cursor/mcp.json", "vscode": ".vscode/mcp.json"}
 KEYS = {"claude": "mcpServers", "cursor": "mcpServers", "vscode": "servers"}
+FIX = "fix it by hand, then run the command again; nothing written"
 
 
 @pytest.fixture
@@ -127,21 +128,19 @@ def test_an_mdmem_entry_that_runs_something_else_is_replaced_only_when_asked(
     [
         pytest.param(
             '{"servers": {\n  // a comment\n}}',
-            "2: cannot be read as JSON (Expecting property name enclosed in double quotes, "
-            "column 3; comments and trailing commas are not read either): fix it, or add the "
-            "entry by hand; nothing written",
+            "2: is not valid JSON (Expecting property name enclosed in double quotes, column 3; "
+            f"comments and trailing commas are not read either); {FIX}",
             id="jsonc_comment",
         ),
         pytest.param(
             '{"servers": {"a": 1,}}',
-            "1: cannot be read as JSON (Expecting property name enclosed in double quotes, "
-            "column 21; comments and trailing commas are not read either): fix it, or add the "
-            "entry by hand; nothing written",
+            "1: is not valid JSON (Expecting property name enclosed in double quotes, column 21; "
+            f"comments and trailing commas are not read either); {FIX}",
             id="trailing_comma",
         ),
-        pytest.param("[1, 2]", " holds JSON that is not an object; nothing written", id="list"),
+        pytest.param("[1, 2]", f" holds no JSON object; {FIX}", id="list"),
         pytest.param(
-            '{"servers": []}', ' "servers" is not an object; nothing written', id="servers_list"
+            '{"servers": []}', f' has a "servers" that is not an object; {FIX}', id="servers_list"
         ),
     ],
 )

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.adopting import claude
-from mdmem.adopting.export import make_folder
 from mdmem.errors import MdmemError
-from mdmem.store.files import read
+from mdmem.store import jsonfile
+from mdmem.store.folders import make_folders, project_of
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
 
@@ -70,22 +70,18 @@ def install_claude(
     that are not valid JSON are refused, naming the file and line, and nothing is written.
     """
     root = Path(root).resolve()
+    project = project_of(root)
     display = claude.LOCAL_SETTINGS if local else claude.SETTINGS
-    path = root.parent / display
+    path = project / display
     hooks = claude.wanted_hooks(root.name)
     with locked(root):
-        text = "".join(read(path, display).lines) if _exists(path) else ""
-        settings = claude.parse_settings(text, display)
+        settings = claude.checked_settings(jsonfile.read_object(path, display), display)
         after, changes = claude.merged(settings, hooks, python or sys.executable)
         installed = Installed(path, display, changes, dry_run)
         if installed.changed and not dry_run:
-            make_folder(root.parent, path.parent)
-            replace_file(path, claude.render(after).encode("utf-8"))
+            make_folders(project, path.parent)
+            replace_file(path, jsonfile.render(after).encode("utf-8"))
     return installed
-
-
-def _exists(path: Path) -> bool:
-    return path.exists() or path.is_symlink()  # a link is read, and refused, by `read`
 
 
 def session_start(root: Path) -> str:

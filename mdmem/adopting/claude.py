@@ -12,18 +12,18 @@ Two hooks, in the `hooks` object Claude Code reads (`{EVENT: [{"matcher": ...,
 Merging only adds: every other setting and hook stays as it was. A hook of mdmem's already
 there (its command runs the same `mdmem agent-hooks ...`) is kept where it is, and its
 command rewritten only when it differs (another interpreter installed it), so a second
-install changes nothing. Pure: text in, text out.
+install changes nothing. Pure: the settings read by `mdmem.store.jsonfile` in, values out.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from mdmem.adopting.launch import agent_command_line
 from mdmem.errors import ParseError
+from mdmem.store.jsonfile import refusal
 
 SETTINGS = ".claude/settings.json"
 LOCAL_SETTINGS = ".claude/settings.local.json"  # the user's own, which git ignores
@@ -61,32 +61,20 @@ def wanted_hooks(memory: str) -> tuple[Hook, ...]:
     )
 
 
-def parse_settings(text: str, path: str) -> dict[str, Any]:
-    """The settings as JSON, refused (naming the file and line) when Claude Code could not
-    read them either, or when their `hooks` are not shaped as Claude Code reads them."""
-    if not text.strip():
-        return {}
-    try:
-        settings = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(_refusal(f"is not valid JSON ({exc.msg})"), path, exc.lineno) from None
-    if not isinstance(settings, dict):
-        raise ParseError(_refusal("holds no JSON object"), path)
+def checked_settings(settings: dict[str, Any], path: str) -> dict[str, Any]:
+    """The settings, refused (naming the file) when their `hooks` are not shaped as Claude
+    Code reads them."""
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise ParseError(_refusal('has a "hooks" that is not an object'), path)
+        raise ParseError(refusal('has a "hooks" that is not an object'), path)
     for event, groups in hooks.items():
         shaped = isinstance(groups, list) and all(
             isinstance(group, dict) and isinstance(group.get("hooks", []), list) for group in groups
         )
         if not shaped:
             what = f'has a "hooks.{event}" that is not a list of {{"hooks": [...]}} objects'
-            raise ParseError(_refusal(what), path)
+            raise ParseError(refusal(what), path)
     return settings
-
-
-def _refusal(what: str) -> str:
-    return f"{what}; fix it by hand, then run the command again; nothing written"
 
 
 def merged(
@@ -115,8 +103,3 @@ def merged(
             groups.append({**group, "hooks": [{"type": "command", "command": command}]})
             changes.append(Change(hook.event, ADDED, command))
     return result, tuple(changes)
-
-
-def render(settings: dict[str, Any]) -> str:
-    """Settings as written: two-space JSON, keys in their order, a final newline."""
-    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from mdmem.adopting import exported
 from mdmem.errors import MdmemError, ParseError, SecretError
 from mdmem.store.files import read
+from mdmem.store.folders import exists, make_folders, project_of
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
 
@@ -61,14 +62,15 @@ def export(root: Path, fmt: str, *, dry_run: bool = False) -> Exported:
     items = exported.core_items(context(root, None, budget=EVERYTHING))
     _refuse_unsafe(items)
     body = exported.render_block(items, fmt, root.name)
-    path = root.parent / target.path
+    project = project_of(root)
+    path = project / target.path
     with locked(root):
-        file = read(path, target.path) if path.exists() or path.is_symlink() else None
+        file = read(path, target.path) if exists(path) else None
         before = None if file is None else file.text()
         after = exported.exported_text(file, target, body)
         changed = after != before
         if changed and not dry_run:
-            make_folder(root.parent, path.parent)
+            make_folders(project, path.parent)
             replace_file(path, after.encode("utf-8"))
     ids = tuple(item.entry.id for item in items)
     diff = exported.unified_diff(before, after, target.path) if changed else ""
@@ -89,14 +91,3 @@ def _refuse_unsafe(items: tuple[Item, ...]) -> None:
         if poison:
             what = f"{entry.id}: {poison[0].detail}; run `mdmem lint`; nothing exported"
             raise ParseError(what, entry.path, entry.line)
-
-
-def make_folder(project: Path, folder: Path) -> None:
-    """A file's folder in the project (`.claude`, `.cursor/rules`), made through no
-    symbolic link."""
-    parts = folder.relative_to(project).parts
-    for depth in range(1, len(parts) + 1):
-        step = project.joinpath(*parts[:depth])
-        if step.is_symlink():
-            raise MdmemError("is a symbolic link; mdmem does not follow links", step)
-    folder.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ from mdmem.format.memory import CONTINUITY
 from mdmem.format.textfile import TextFile
 from mdmem.git.plumbing import repository, top_level
 from mdmem.store.files import read
+from mdmem.store.folders import exists, project_of
 from mdmem.store.lock import locked
 from mdmem.store.resources import read_shipped, shipped, templates_dir
 from mdmem.store.writer import recover, write_files
@@ -122,7 +123,7 @@ def project_folder(start: Path, explicit: Path | None = None) -> Path:
     if explicit is not None:
         path = explicit.resolve()
         if path.name == MEMORY and (path / CONTINUITY).is_file():
-            return path.parent
+            return project_of(path)
         return path
     top = top_level(start)
     return (top if top is not None else start).resolve()
@@ -145,7 +146,7 @@ def init(
     if not project.is_dir():
         raise MdmemError(f"{project} is not a folder")
     memory = project / MEMORY
-    if _exists(memory) and not memory.is_dir():
+    if exists(memory) and not memory.is_dir():
         raise MdmemError(f"{memory} exists and is not a folder; move it, then run init again")
     python = python or sys.executable
     moment = now if now is not None else utc_now()
@@ -185,13 +186,13 @@ def _files(project: Path, ci: bool, now: dt.datetime) -> _Files:
     """Every file init would write, read from the project as it is: a file it cannot read
     stops it here, before anything is written."""
     _refuse_odd_files(project, _OWN_FILES)
-    laid_out = skeleton.skeleton(project, now, _exists)
+    laid_out = skeleton.skeleton(project, now, exists)
     new = {**laid_out.files, **_shipped_files(project, ci)}
-    made = frozenset(name for name in (GITIGNORE, GITATTRIBUTES) if not _exists(project / name))
+    made = frozenset(name for name in (GITIGNORE, GITATTRIBUTES) if not exists(project / name))
     extended = {
         name: text for name in (GITIGNORE, GITATTRIBUTES) if (text := _extended(project, name))
     }
-    blocks, notices = usage.usage_writes(project, _exists)
+    blocks, notices = usage.usage_writes(project, exists)
     _refuse_odd_files(project, (*new, *extended))
     return _Files(laid_out, new, extended, made & set(extended), blocks, notices)
 
@@ -286,7 +287,7 @@ def _shipped_files(project: Path, ci: bool) -> dict[str, str]:
     return {
         relative: read_shipped(source)
         for relative, source in wanted.items()
-        if not _exists(project / relative)
+        if not exists(project / relative)
     }
 
 
@@ -296,12 +297,8 @@ def _refuse_odd_files(project: Path, names: tuple[str, ...]) -> None:
         target = project / name
         if name == usage.AGENTS and target.is_symlink():
             continue  # AGENTS.md as a link is left alone (`usage`)
-        if _exists(target) and (target.is_symlink() or not target.is_file()):
+        if exists(target) and (target.is_symlink() or not target.is_file()):
             raise MdmemError(f"{target} is not a regular file; nothing was written")
-
-
-def _exists(path: Path) -> bool:
-    return path.exists() or path.is_symlink()
 
 
 def _extended(project: Path, name: str) -> str | None:

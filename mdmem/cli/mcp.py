@@ -13,9 +13,9 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
 from mdmem.errors import EXIT_FINDINGS
+from mdmem.mcp.install import CLIENTS, install
 
 MISSING = "the MCP server needs the official MCP SDK, the mcp extra: pip install 'mdmem[mcp]'"
-CLIENTS = ("claude", "cursor", "vscode")  # mdmem.mcp.install.CLIENTS, named without its import
 
 
 def _server() -> ModuleType:
@@ -57,7 +57,7 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
 
 
 @mcp.command("install")
-@click.argument("client", type=click.Choice(CLIENTS))
+@click.argument("client", type=click.Choice(tuple(CLIENTS)))
 @click.option(
     "--replace",
     is_flag=True,
@@ -68,22 +68,19 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
 @handles_errors
 def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) -> None:
     """Register the server in the project's configuration for CLIENT: `.mcp.json` (claude,
-    Claude Code), `.cursor/mcp.json` (cursor) or `.vscode/mcp.json` (vscode), at the top of
-    the repository. The entry runs this interpreter, `python -m mdmem mcp --root MEMORY`,
-    so a virtual environment's mdmem serves. Other servers and fields are kept, and the
-    file is written all at once; nothing is written when the entry is there already. An
-    `mdmem` entry that runs something else, or a file that is not JSON, is refused.
+    Claude Code), `.cursor/mcp.json` (cursor) or `.vscode/mcp.json` (vscode), in the folder
+    that holds the memory folder. The entry runs this interpreter, `python -m mdmem mcp
+    --root MEMORY`, so a virtual environment's mdmem serves. Other servers and fields are
+    kept, and the file is written all at once; nothing is written when the entry is there
+    already. An `mdmem` entry that runs something else, or a file that is not JSON, is refused.
 
     Example: mdmem mcp install claude
     """
-    from mdmem.mcp.install import CLIENTS as KNOWN
-    from mdmem.mcp.install import install
-
     done = install(resolve_root(root), client, replace=replace)
     if as_json:
         click.echo(json.dumps(done.as_dict(), indent=2, sort_keys=True))
         return
-    where = f"{done.path} ({KNOWN[client].label})"
+    where = f"{done.path} ({CLIENTS[client].label})"
     command = " ".join([done.entry["command"], *done.entry["args"]])
     if done.outcome == "unchanged":
         click.echo(f"{where} runs the mdmem server already: nothing written")

@@ -1,7 +1,8 @@
 """`mdmem mcp install`: the mdmem server registered in a client's project configuration.
 
 Claude Code reads `.mcp.json` and Cursor `.cursor/mcp.json`, both `{"mcpServers": {...}}`;
-VS Code reads `.vscode/mcp.json`, `{"servers": {...}}` with `"type": "stdio"`. The entry
+VS Code reads `.vscode/mcp.json`, `{"servers": {...}}` with `"type": "stdio"`; each in the
+project's folder, the one that holds the memory folder (`store.folders.project_of`). The entry
 runs the interpreter that runs this mdmem (`python -m mdmem mcp --root MEMORY`), so a
 project's virtual environment serves its own memory. Everything else in the file is
 kept; an `mdmem` entry that says something else is replaced only when asked.
@@ -15,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mdmem.errors import MdmemError
-from mdmem.git.plumbing import top_level
-from mdmem.store.files import read_text
+from mdmem.errors import MdmemError, ParseError, quote
+from mdmem.store import jsonfile
+from mdmem.store.folders import make_folders, project_of
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
 
@@ -57,17 +58,18 @@ class Installed:
         }
 
 
-def project_folder(root: Path) -> Path:
-    """Where a client looks for its configuration: the top of the repository that holds
-    the memory folder, else the folder that holds it."""
-    return top_level(root) or root.resolve().parent
+def client_of(name: str) -> Client:
+    """The client called `name`, refused when mdmem knows no such client."""
+    if name not in CLIENTS:
+        raise MdmemError(f"no such client {quote(name)}: the clients are {', '.join(CLIENTS)}")
+    return CLIENTS[name]
 
 
 def entry(client: str, root: Path, python: str | None = None) -> dict[str, Any]:
     """The server's entry for `client`: this interpreter serving the memory at `root`."""
     command = {"command": python or sys.executable}
     args = {"args": ["-m", "mdmem", "mcp", "--root", str(root.resolve())]}
-    return {**dict(CLIENTS[client].fields), **command, **args}
+    return {**dict(client_of(client).fields), **command, **args}
 
 
 def install(
@@ -76,14 +78,15 @@ def install(
     """Add the mdmem server to `client`'s configuration in the project, written all at
     once; nothing is written when the entry is there already, and an `mdmem` entry that
     runs something else is refused unless `replace` (its other fields are kept)."""
-    chosen = CLIENTS[client]
-    path = project_folder(root) / chosen.file
+    chosen = client_of(client)
+    project = project_of(root)
+    path = project / chosen.file
     wanted = entry(client, root, python)
     with locked(root):
-        config = _config(path)
+        config = jsonfile.read_object(path, str(path))
         servers = config.setdefault(chosen.key, {})
         if not isinstance(servers, dict):
-            raise MdmemError(f'"{chosen.key}" is not an object; {NOTHING}', path)
+            raise ParseError(jsonfile.refusal(f'has a "{chosen.key}" that is not an object'), path)
         old = servers.get(SERVER)
         if isinstance(old, dict) and all(old.get(k) == v for k, v in wanted.items()):
             return Installed(client, path, old, "unchanged")
@@ -94,29 +97,9 @@ def install(
                 path,
             )
         servers[SERVER] = {**(old if isinstance(old, dict) else {}), **wanted}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(config, indent=2, ensure_ascii=False) + "\n"
-        replace_file(path, text.encode("utf-8"))
+        make_folders(project, path.parent)
+        replace_file(path, jsonfile.render(config).encode("utf-8"))
     return Installed(client, path, servers[SERVER], "added" if old is None else "replaced")
-
-
-def _config(path: Path) -> dict[str, Any]:
-    """The configuration file as an object; {} when there is none."""
-    if not path.exists():
-        return {}
-    text = read_text(path, str(path))
-    try:
-        config = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        raise MdmemError(
-            f"cannot be read as JSON ({exc.msg}, column {exc.colno}; comments and trailing "
-            f"commas are not read either): fix it, or add the entry by hand; {NOTHING}",
-            path,
-            exc.lineno,
-        ) from None
-    if not isinstance(config, dict):
-        raise MdmemError(f"holds JSON that is not an object; {NOTHING}", path)
-    return config
 
 
 def _command(server: object) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import WriteError
+from mdmem.store.folders import make_folders
 from mdmem.store.lock import locked
 
 JOURNAL = ".mdmem-journal"
@@ -112,7 +113,7 @@ def write_files(root: Path, files: Mapping[str, str | None]) -> None:
         for relative in plan.replace:
             _step(f"temp:{relative}")
             target = targets[relative]
-            folders |= {folder.parent for folder in _make_folders(root, target.parent)}
+            folders |= {folder.parent for folder in make_folders(root, target.parent)}
             folders.add(target.parent)
             temps.append(_temp(target))
             _write_synced(_temp(target), data[relative])
@@ -158,13 +159,6 @@ def replace_file(target: Path, data: bytes) -> None:
         _discard([temp])
         raise WriteError(f"could not write {target}: {exc.strerror}; nothing changed") from None
     _fsync_dir(target.parent)
-
-
-def _make_folders(root: Path, folder: Path) -> list[Path]:
-    """Create `folder` (below root) and any missing parents; the folders created."""
-    missing = [f for f in (folder, *folder.parents) if f.is_relative_to(root) and not f.exists()]
-    folder.mkdir(parents=True, exist_ok=True)
-    return missing
 
 
 def _discard(paths: list[Path]) -> None:

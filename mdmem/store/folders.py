@@ -1,0 +1,47 @@
+"""The project beside a memory folder, and the folders mdmem makes in it and in the memory.
+
+mdmem writes some files outside the memory folder: AGENTS.md and the vendors' instruction
+files, Claude Code's settings and the MCP clients' configuration. All of them go in one
+place, `project_of(root)`, the folder that holds the memory: the project `--root` names.
+Every folder a write needs is made here, through no symbolic link and over no file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mdmem.errors import WriteError
+
+LINKED = "is a symbolic link; mdmem does not follow links; nothing written"
+NOT_A_FOLDER = "is a file where mdmem needs a folder; move it aside, then run the command again"
+
+
+def project_of(root: Path) -> Path:
+    """The project of the memory folder `root`: the folder that holds it, where the agents'
+    and the MCP clients' files go, wherever the git repository's top is."""
+    return Path(root).resolve().parent
+
+
+def exists(path: Path) -> bool:
+    """Whether anything is at `path`, a symbolic link that leads nowhere included."""
+    return path.exists() or path.is_symlink()
+
+
+def make_folders(base: Path, folder: Path) -> list[Path]:
+    """Make `folder`, below `base`, and its missing parents; the folders made, outermost
+    first. A step that is a symbolic link, or anything but a folder, is refused before any
+    folder is made (a WriteError naming it)."""
+    parts = folder.relative_to(base).parts
+    steps = [base.joinpath(*parts[:depth]) for depth in range(1, len(parts) + 1)]
+    for step in steps:
+        if step.is_symlink():
+            raise WriteError(LINKED, step)
+        if step.exists() and not step.is_dir():
+            raise WriteError(f"{NOT_A_FOLDER}; nothing written", step)
+    made = [step for step in steps if not step.exists()]
+    for step in made:
+        try:
+            step.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise WriteError(f"could not make this folder: {exc.strerror}", step) from None
+    return made
