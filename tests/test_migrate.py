@@ -21,7 +21,7 @@ from mdmem.migrating.metadata import read_header
 from mdmem.migrating.migrate import migrate
 from mdmem.migrating.sections import placed
 from tests.helpers import git_init, snapshot
-from tests.test_migrate_golden import STAMP, project
+from tests.test_migrate_golden import BASE_MEMORY, STAMP, project
 from tests.test_secrets import AWS_ACCESS, DB_PASSWORD
 
 # -- reading markdown -------------------------------------------------------------------
@@ -374,6 +374,45 @@ def test_a_folder_takes_its_files_of_known_kinds(realistic: Path) -> None:
         ".cursor/rules/tests.mdc",
         "CLAUDE.md",
     ]
+
+
+@pytest.mark.parametrize(
+    ("home", "source", "given", "shown"),
+    [
+        pytest.param(
+            "home", "home/.claude/CLAUDE.md", None, "~/.claude/CLAUDE.md", id="under_home"
+        ),
+        pytest.param(
+            "home",
+            "elsewhere/CLAUDE.md",
+            None,
+            "CLAUDE.md (outside the project)",
+            id="outside_home",
+        ),
+        pytest.param("", "work/project/CLAUDE.md", None, "CLAUDE.md", id="inside_in_home"),
+        pytest.param("", "work/CLAUDE.md", "../CLAUDE.md", "~/work/CLAUDE.md", id="relative_up"),
+    ],
+)
+def test_a_source_outside_the_project_is_never_named_by_its_absolute_path(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    home: str,
+    source: str,
+    given: str | None,
+    shown: str,
+) -> None:
+    root = tmp_path / "work" / "project"
+    shutil.copytree(BASE_MEMORY, root / "memory")
+    (tmp_path / source).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / source).write_text("- Run migrations before every deploy\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path / home))
+    monkeypatch.chdir(root)
+    code, output = run(root, given or str(tmp_path / source))
+    assert code == 0, output
+    assert f"{shown}:1: imported as run-migrations-every-deploy" in output
+    [log] = (root / "memory" / "sessions").glob("*-migrate.md")
+    assert f"- {shown} (Claude Code memory): 1 imported" in log.read_text(encoding="utf-8")
+    assert str(tmp_path) not in output + log.read_text(encoding="utf-8")
 
 
 def test_secrets_are_refused_by_category_and_line_never_copied(realistic: Path) -> None:
