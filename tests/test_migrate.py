@@ -209,6 +209,36 @@ def test_bad_frontmatter_names_file_and_line(text: str, message: str) -> None:
             id="count",
         ),
         pytest.param("- a\n- b\n", "p.yaml:1: a playbook is a YAML mapping", id="list"),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    tags: retries\n",
+            "p.yaml:3: `tags` must be a list of strings",
+            id="tags_string",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    tags: 5\n",
+            "p.yaml:3: `tags` must be a list of strings",
+            id="tags_number",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    tags: [ok, 5]\n",
+            "p.yaml:3: `tags` must be a list of strings",
+            id="tags_item",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    feedbackEvents: 3\n",
+            "p.yaml:3: `feedbackEvents` must be a list of mappings",
+            id="events_number",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    feedbackEvents: [helpful]\n",
+            "p.yaml:3: `feedbackEvents` must be a list of mappings",
+            id="events_item",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    harmfulEvents: {type: harmful}\n",
+            "p.yaml:3: `harmfulEvents` must be a list of mappings",
+            id="events_map",
+        ),
     ],
 )
 def test_bad_playbook_names_file_and_line(text: str, message: str) -> None:
@@ -324,6 +354,18 @@ def test_json_output(realistic: Path) -> None:
             '{"content": "x"}\nnot json\n',
             ".cass/blocked.log:2: not a JSON object",
             id="blocked_log",
+        ),
+        pytest.param(
+            ".cass/playbook.yaml",
+            "bullets:\n  - content: fine\n  - content: retry twice\n    tags: retries\n",
+            ".cass/playbook.yaml:3: `tags` must be a list of strings",
+            id="playbook_tags",
+        ),
+        pytest.param(
+            ".cass/playbook.yaml",
+            "bullets:\n  - content: fine\n    feedbackEvents: 3\n",
+            ".cass/playbook.yaml:2: `feedbackEvents` must be a list of mappings",
+            id="playbook_events",
         ),
     ],
 )
