@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from mdmem.cli.migrate import describe
 from mdmem.linting.run import lint
 from mdmem.migrating.migrate import migrate
+from mdmem.migrating.summary import describe
 from tests.helpers import snapshot
 
 GOLDEN = Path(__file__).parent / "migrate"
