@@ -431,8 +431,8 @@ def test_a_folder_takes_its_files_of_known_kinds(realistic: Path) -> None:
             "CLAUDE.md (outside the project)",
             id="outside_home",
         ),
-        pytest.param("", "work/project/CLAUDE.md", None, "CLAUDE.md", id="inside_in_home"),
-        pytest.param("", "work/CLAUDE.md", "../CLAUDE.md", "~/work/CLAUDE.md", id="relative_up"),
+        pytest.param("", "code/project/CLAUDE.md", None, "CLAUDE.md", id="inside_in_home"),
+        pytest.param("", "code/CLAUDE.md", "../CLAUDE.md", "~/code/CLAUDE.md", id="relative_up"),
     ],
 )
 def test_a_source_outside_the_project_is_never_named_by_its_absolute_path(
@@ -443,7 +443,7 @@ def test_a_source_outside_the_project_is_never_named_by_its_absolute_path(
     given: str | None,
     shown: str,
 ) -> None:
-    root = tmp_path / "work" / "project"
+    root = tmp_path / "code" / "project"
     shutil.copytree(BASE_MEMORY, root / "memory")
     (tmp_path / source).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / source).write_text("- Run migrations before every deploy\n", encoding="utf-8")
