@@ -21,7 +21,7 @@ from mdmem.migrating.metadata import read_header
 from mdmem.migrating.migrate import migrate
 from mdmem.migrating.sections import placed
 from tests.helpers import git_init, snapshot
-from tests.test_migrate_golden import STAMP, project
+from tests.test_migrate_golden import BASE_MEMORY, STAMP, project
 from tests.test_secrets import AWS_ACCESS, DB_PASSWORD
 
 # -- reading markdown -------------------------------------------------------------------
@@ -101,6 +101,21 @@ def test_headings_place_rules_and_tasks_are_threads() -> None:
         pytest.param([], ("Conventions", False), id="no_heading"),
         pytest.param(["Things to avoid"], ("Pitfalls", True), id="avoid"),
         pytest.param(["Do NOT"], ("Pitfalls", True), id="do_not"),
+        pytest.param(["Don'ts"], ("Pitfalls", True), id="donts"),
+        pytest.param(["Don't"], ("Pitfalls", True), id="dont"),
+        pytest.param(["Anti-patterns"], ("Pitfalls", True), id="anti_patterns"),
+        pytest.param(["Common mistakes"], ("Pitfalls", True), id="mistakes"),
+        pytest.param(["Never"], ("Pitfalls", True), id="never_alone"),
+        pytest.param(["Never do"], ("Pitfalls", True), id="never_do"),
+        pytest.param(["Things not to forget, and to avoid"], ("Pitfalls", True), id="both"),
+        pytest.param(["Don't forget"], ("Conventions", False), id="dont_forget"),
+        pytest.param(["Never skip"], ("Conventions", False), id="never_skip"),
+        pytest.param(["Do not miss"], ("Conventions", False), id="do_not_miss"),
+        pytest.param(["Never forget"], ("Conventions", False), id="never_forget"),
+        pytest.param(["Don't overlook"], ("Conventions", False), id="dont_overlook"),
+        pytest.param(["Never neglect"], ("Conventions", False), id="never_neglect"),
+        pytest.param(["Never skip the build"], ("Commands", False), id="reminder_other_words"),
+        pytest.param(["Build", "Don't forget"], ("Commands", False), id="reminder_then_outer"),
         pytest.param(["Build & Test commands"], ("Commands", False), id="commands"),
         pytest.param(["Tech stack"], ("Key Decisions", False), id="stack"),
         pytest.param(["Known issues"], ("Gotchas", False), id="gotchas"),
@@ -194,6 +209,36 @@ def test_bad_frontmatter_names_file_and_line(text: str, message: str) -> None:
             id="count",
         ),
         pytest.param("- a\n- b\n", "p.yaml:1: a playbook is a YAML mapping", id="list"),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    tags: retries\n",
+            "p.yaml:3: `tags` must be a list of strings",
+            id="tags_string",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    tags: 5\n",
+            "p.yaml:3: `tags` must be a list of strings",
+            id="tags_number",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    tags: [ok, 5]\n",
+            "p.yaml:3: `tags` must be a list of strings",
+            id="tags_item",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    feedbackEvents: 3\n",
+            "p.yaml:3: `feedbackEvents` must be a list of mappings",
+            id="events_number",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    feedbackEvents: [helpful]\n",
+            "p.yaml:3: `feedbackEvents` must be a list of mappings",
+            id="events_item",
+        ),
+        pytest.param(
+            "bullets:\n  - id: b-1\n    content: x\n    harmfulEvents: {type: harmful}\n",
+            "p.yaml:3: `harmfulEvents` must be a list of mappings",
+            id="events_map",
+        ),
     ],
 )
 def test_bad_playbook_names_file_and_line(text: str, message: str) -> None:
@@ -310,6 +355,18 @@ def test_json_output(realistic: Path) -> None:
             ".cass/blocked.log:2: not a JSON object",
             id="blocked_log",
         ),
+        pytest.param(
+            ".cass/playbook.yaml",
+            "bullets:\n  - content: fine\n  - content: retry twice\n    tags: retries\n",
+            ".cass/playbook.yaml:3: `tags` must be a list of strings",
+            id="playbook_tags",
+        ),
+        pytest.param(
+            ".cass/playbook.yaml",
+            "bullets:\n  - content: fine\n    feedbackEvents: 3\n",
+            ".cass/playbook.yaml:2: `feedbackEvents` must be a list of mappings",
+            id="playbook_events",
+        ),
     ],
 )
 def test_bad_source_refuses_the_whole_migration(
@@ -359,6 +416,45 @@ def test_a_folder_takes_its_files_of_known_kinds(realistic: Path) -> None:
         ".cursor/rules/tests.mdc",
         "CLAUDE.md",
     ]
+
+
+@pytest.mark.parametrize(
+    ("home", "source", "given", "shown"),
+    [
+        pytest.param(
+            "home", "home/.claude/CLAUDE.md", None, "~/.claude/CLAUDE.md", id="under_home"
+        ),
+        pytest.param(
+            "home",
+            "elsewhere/CLAUDE.md",
+            None,
+            "CLAUDE.md (outside the project)",
+            id="outside_home",
+        ),
+        pytest.param("", "code/project/CLAUDE.md", None, "CLAUDE.md", id="inside_in_home"),
+        pytest.param("", "code/CLAUDE.md", "../CLAUDE.md", "~/code/CLAUDE.md", id="relative_up"),
+    ],
+)
+def test_a_source_outside_the_project_is_never_named_by_its_absolute_path(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    home: str,
+    source: str,
+    given: str | None,
+    shown: str,
+) -> None:
+    root = tmp_path / "code" / "project"
+    shutil.copytree(BASE_MEMORY, root / "memory")
+    (tmp_path / source).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / source).write_text("- Run migrations before every deploy\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path / home))
+    monkeypatch.chdir(root)
+    code, output = run(root, given or str(tmp_path / source))
+    assert code == 0, output
+    assert f"{shown}:1: imported as run-migrations-every-deploy" in output
+    [log] = (root / "memory" / "sessions").glob("*-migrate.md")
+    assert f"- {shown} (Claude Code memory): 1 imported" in log.read_text(encoding="utf-8")
+    assert str(tmp_path) not in output + log.read_text(encoding="utf-8")
 
 
 def test_secrets_are_refused_by_category_and_line_never_copied(realistic: Path) -> None:

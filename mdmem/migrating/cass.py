@@ -5,8 +5,10 @@ The playbook is YAML: `bullets`, each with an `id`, a `category`, its `content`,
 `type` (`rule` or `anti-pattern`; `kind: anti_pattern` says the same), feedback counts
 (`helpfulCount`, `harmfulCount`; else its `feedbackEvents` counted), `deprecated` (with
 `replacedBy`) or `state: retired`, `pinned`, and `tags`; `deprecatedPatterns` lists
-practices given up (`pattern`, `reason`, `replacement`). `blocked.log` holds one JSON
-object a line: `id`, `content`, `reason`, `forgottenAt`.
+practices given up (`pattern`, `reason`, `replacement`). A count is a whole number,
+`tags` a list of strings, an events list a list of mappings: any other value refuses the
+playbook, naming its file and the bullet's line. `blocked.log` holds one JSON object a
+line: `id`, `content`, `reason`, `forgottenAt`.
 
 | playbook | becomes |
 |---|---|
@@ -97,7 +99,7 @@ def _bullet(bullet: Mapping[str, Any], line: int, path: str) -> Rule:
     category = category if isinstance(category, str) else ""
     anti_pattern = bullet.get("type") == "anti-pattern" or bullet.get("kind") == "anti_pattern"
     section = PITFALLS if anti_pattern else placed([category])[0]
-    tags = [category, *(t for t in bullet.get("tags") or () if isinstance(t, str))]
+    tags = [category, *_listed(bullet, "tags", str, path, line)]
     key, successor = bullet.get("id"), bullet.get("replacedBy")
     return Rule(
         path,
@@ -121,9 +123,27 @@ def _count(bullet: Mapping[str, Any], kind: str, path: str, line: int) -> int:
     value = bullet.get(f"{kind}Count", 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ParseError(f"`{kind}Count` must be a whole number, not {value!r}", path, line)
-    events = [*(bullet.get("feedbackEvents") or ()), *(bullet.get(f"{kind}Events") or ())]
-    typed = sum(1 for event in events if isinstance(event, dict) and event.get("type") == kind)
-    return max(value, typed)
+    events = [
+        *_listed(bullet, "feedbackEvents", dict, path, line),
+        *_listed(bullet, f"{kind}Events", dict, path, line),
+    ]
+    return max(value, sum(1 for event in events if event.get("type") == kind))
+
+
+_SHAPES: dict[type, str] = {
+    str: "a list of strings",
+    dict: "a list of mappings (`type: helpful`, ...)",
+}
+
+
+def _listed(bullet: Mapping[str, Any], field: str, shape: type, path: str, line: int) -> list[Any]:
+    """A bullet's list `field` (none when it is missing), each item of type `shape`."""
+    value = bullet.get(field)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, shape) for item in value):
+        raise ParseError(f"`{field}` must be {_SHAPES[shape]}", path, line)
+    return value
 
 
 def _deprecated_pattern(entry: Mapping[str, Any], line: int, path: str) -> Rule:

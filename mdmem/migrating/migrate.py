@@ -96,13 +96,13 @@ def gather(sources: Sequence[Path], cwd: Path, root: Path) -> list[tuple[Path, s
     for given in sources:
         joined = cwd / given  # the folder resolved, not the file: a link is refused
         path = joined.parent.resolve() / joined.name
-        display = _shown(path, root.parent, str(given))
+        display = _shown(path, root.parent)
         if path.is_dir() and not path.is_symlink():
             files = list(_walk(path, root))
             if not files:
                 raise MdmemError(f"{display}: holds no file of a kind migrate reads ({KNOWN})")
             for file, kind in files:
-                found.setdefault(file, (file, _shown(file, root.parent, str(file)), kind))
+                found.setdefault(file, (file, _shown(file, root.parent), kind))
         elif path.is_file() or path.is_symlink():
             known = kind_of(path)
             if known is None:
@@ -125,12 +125,23 @@ def _walk(folder: Path, root: Path) -> Iterator[tuple[Path, Kind]]:
                 yield path, kind
 
 
-def _shown(path: Path, project: Path, given: str) -> str:
-    """A path as the user reads it: below the project's top when it is there."""
-    try:
+def _shown(path: Path, project: Path) -> str:
+    """A path as the user reads it, and as the committed log may name it, never naming the
+    machine: below the project's top when it is there, else below `~` when it is in the
+    home folder, else its name alone."""
+    if path.is_relative_to(project):
         return path.relative_to(project).as_posix()
-    except ValueError:
-        return given
+    home = _home()
+    if home is not None and path.is_relative_to(home):
+        return PurePosixPath("~", path.relative_to(home).as_posix()).as_posix()
+    return f"{path.name or path.anchor} (outside the project)"
+
+
+def _home() -> Path | None:
+    try:
+        return Path.home().resolve()
+    except RuntimeError:  # no home folder known: nothing is shown below it
+        return None
 
 
 def _read(path: Path, display: str, kind: Kind, project: Path) -> Source:

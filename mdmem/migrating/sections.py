@@ -7,6 +7,7 @@ heading names a kind by any of its words:
 | the heading says | section | type |
 |---|---|---|
 | don't, do not, never, avoid, anti-pattern, pitfalls, mistakes | Pitfalls | anti-pattern |
+| don't, do not, never + forget, skip, miss, overlook, neglect | (its other words) | rule |
 | commands, build, scripts, setup, install, run, workflow, tooling, development | Commands | rule |
 | architecture, design, decisions, stack, structure, overview | Key Decisions | rule |
 | gotchas, caveats, quirks, known issues, troubleshooting, warnings | Gotchas | rule |
@@ -15,11 +16,16 @@ heading names a kind by any of its words:
 A rule's own words never change its place: "Never commit .env files" under "Git" is a
 rule of Conventions (a prohibition is an instruction); under "Don'ts", a bullet that
 names the bad practice ("default exports") is an anti-pattern, read as "do NOT do this".
+A prohibition word whose next word is a reminder's ("Don't forget", "Never skip") makes
+a reminder, not a prohibition: "Run migrations before every deploy" under "Don't forget"
+is a rule, placed by the heading's other words ("Never skip the build": Commands), else
+by the next heading out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from mdmem.writing.ids import words
 
@@ -45,13 +51,27 @@ _WORDS = (
     (GOTCHAS, "gotcha gotchas caveat caveats quirk quirks issues troubleshooting warning warnings"),
 )
 _NAMED_BY = tuple((section, frozenset(named.split())) for section, named in _WORDS)
+# "Don't forget", "Never skip": a prohibition word before one of these names a reminder.
+_PROHIBITION = frozenset({"dont", "not", "never"})
+_REMINDER = frozenset({"forget", "skip", "miss", "overlook", "neglect"})
 
 
 def placed(headings: Sequence[str]) -> tuple[str, bool]:
     """(section, anti-pattern) for a rule under `headings`, outermost first."""
     for heading in reversed(headings):
-        found = set(words(heading))
+        found = _naming_words(heading)
         for section, named_by in _NAMED_BY:
             if found & named_by:
                 return section, section == PITFALLS
     return CONVENTIONS, False
+
+
+def _naming_words(heading: str) -> set[str]:
+    """The heading's words, less each prohibition word that opens a reminder."""
+    found = words(heading)
+    reminding = {
+        index
+        for index, (word, following) in enumerate(pairwise(found))
+        if word in _PROHIBITION and following in _REMINDER
+    }
+    return {word for index, word in enumerate(found) if index not in reminding}
