@@ -153,12 +153,15 @@ def test_every_field_and_a_new_section(repo: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
-        "Added no-provider-in-handlers at memory/continuity.md:26 (Gotchas, working)\n"
+        "Added no-provider-in-handlers at memory/continuity.md:21 (Gotchas, working)\n"
     )
-    assert changed(before, snapshot(repo))["memory/continuity.md"] == CONTINUITY + (
-        "\n## Gotchas\n\n- Never call the payment provider from a request handler\n"
+    section = (  # a new section goes before the Open Threads
+        "## Gotchas\n\n- Never call the payment provider from a request handler\n"
         f"  <!-- id: no-provider-in-handlers | {BORN} | tier: working | origin: {LOG} | "
-        "scope: src/api/**,src/web/** | type: anti-pattern | tags: payments,latency -->\n"
+        "scope: src/api/**,src/web/** | type: anti-pattern | tags: payments,latency -->\n\n"
+    )
+    assert changed(before, snapshot(repo))["memory/continuity.md"] == CONTINUITY.replace(
+        "## Open Threads", section + "## Open Threads"
     )
 
 
@@ -551,4 +554,7 @@ def test_twenty_adds_at_once_lose_nothing(repo: Path) -> None:
     text = (repo / LOG_PATH).read_text("utf-8")
     (created,) = [line for line in text.splitlines() if line.startswith("- Created: ")]
     assert sorted(created.removeprefix("- Created: ").split(", ")) == added
-    assert (repo / "memory/continuity.md").read_text("utf-8").startswith(CONTINUITY)
+    head, _, threads = CONTINUITY.partition("## Open Threads")
+    text = (repo / "memory/continuity.md").read_text("utf-8")
+    assert text.startswith(head + "## Services\n")  # before the Open Threads, kept as they were
+    assert text.endswith("## Open Threads" + threads)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from mdmem.format.document import OPEN_THREADS_SECTION, Document, parse_document
-from mdmem.format.edit import Edit, apply_edits, blank
+from mdmem.format.document import Document, parse_document
 from mdmem.format.sessionlog import REFERENCES_HEADING
 from mdmem.format.textfile import TextFile, decode
 from mdmem.migrating.decide import BLOCKED, FOLDED, IMPORTED, REFUSED, Outcome, Pending, fact_lines
@@ -46,21 +45,9 @@ def continuity_text(document: Document, groups: Mapping[str, Sequence[str]]) -> 
     order) at the end of the section; a section it lacks is made before Open Threads."""
     text = document.file.text()
     for section, lines in groups.items():
-        text = _with_section(document, section, lines)
+        text = with_item(document, section, lines)
         document = parse_document(decode(text.encode("utf-8"), document.path), unique_ids=False)
     return text
-
-
-def _with_section(document: Document, section: str, lines: Sequence[str]) -> str:
-    threads = document.section(OPEN_THREADS_SECTION)
-    if document.section(section) is not None or threads is None or section == threads.title:
-        return with_item(document, section, lines)
-    newline = document.file.newline
-    at = threads.start
-    opening = () if at == 0 or blank(document.lines[at - 1]) else (newline,)
-    block = (*opening, f"## {section}{newline}", newline, *(line + newline for line in lines))
-    edit = Edit(at, at, (*block, newline))
-    return document.file.with_lines(apply_edits(document.lines, [edit], newline)).text()
 
 
 def blocked_text(

@@ -46,11 +46,17 @@ def item_lines(text: str, footer: Mapping[str, str], checkbox: str | None = None
 
 def with_item(document: Document, section: str, lines: Sequence[str]) -> str:
     """`document`'s text with the item `lines` appended at the end of `section` (a new
-    `## section` at the end of the file when there is none)."""
+    `## section` before `## Open Threads`, else at the end of the file, when there is
+    none)."""
     newline = document.file.newline
     item = [line + newline for line in lines]
     found = document.section(section)
-    if found is None:
+    threads = document.section(OPEN_THREADS_SECTION)
+    if found is None and threads is not None and section != OPEN_THREADS_SECTION:
+        at = threads.start
+        opening = [] if at == 0 or blank(document.lines[at - 1]) else [newline]
+        edit = Edit(at, at, (*opening, f"## {section}{newline}", newline, *item, newline))
+    elif found is None:
         end = len(document.lines)
         opening = [newline] if document.lines and not blank(document.lines[-1]) else []
         edit = Edit(end, end, (*opening, f"## {section}{newline}", newline, *item))
