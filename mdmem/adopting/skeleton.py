@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdmem.format.blocked import BLOCKED
 from mdmem.format.document import OPEN_THREADS_SECTION, parse_document
 from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.format.textfile import TextFile, split_lines
@@ -29,7 +30,6 @@ from mdmem.writing.marks import BLOCKED_HEADER
 from mdmem.writing.references import record
 
 MEMORY = "memory"
-BLOCKED = "blocked.md"
 SLUG = "init"
 VISION_THREAD = "confirm-project-vision"
 THREAD_TEXT = (

@@ -21,7 +21,7 @@ from mdmem.format.textfile import TextFile, decode
 from mdmem.migrating import render
 from mdmem.migrating.decide import Decided, Outcome, decide, fact_lines
 from mdmem.migrating.rules import Source
-from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX
+from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX, inverts
 from mdmem.writing.addition import THREAD_PREFIX
 from mdmem.writing.backfill import newest_log_name
 from mdmem.writing.facts import thread_lines
@@ -149,7 +149,7 @@ def _threads(decided: Decided) -> list[Thread]:
             taken.add(fact_id)
     for pending in decided.pending:
         rule = pending.rule
-        if not rule.anti_pattern and not rule.retired and _inverted(rule.helpful, rule.harmful):
+        if not rule.anti_pattern and not rule.retired and inverts(rule.helpful, rule.harmful):
             fact_id = free_id(INVERT_PREFIX + pending.fact_id, taken)
             counts = f"its source counted helpful {rule.helpful}, harmful {rule.harmful}"
             threads.append(
@@ -165,11 +165,6 @@ def _threads(decided: Decided) -> list[Thread]:
         threads.append(Thread(fact_id, text))
         taken.add(fact_id)
     return threads
-
-
-def _inverted(helpful: int, harmful: int) -> bool:
-    """SPEC §7's rule for proposing that a rule be inverted into an anti-pattern."""
-    return harmful >= 3 and harmful > 2 * helpful
 
 
 def _checked(text: str, memory: Memory, made: Sequence[str]) -> str:

@@ -144,6 +144,12 @@ def _promotions(
     return opened
 
 
+def inverts(helpful: int, harmful: int) -> bool:
+    """Whether feedback proposes inverting a rule into an anti-pattern (DECAY.md, Feedback):
+    at least 3 harmful votes, and more than twice the helpful ones."""
+    return harmful >= 3 and harmful > 2 * helpful
+
+
 def _inversions(ledger: Ledger, live: list[Fact], tiers: Mapping[str, str]) -> list[Thread]:
     """Invert to anti-pattern: a rule that sessions keep reporting as harmful."""
     opened: list[Thread] = []
@@ -153,7 +159,7 @@ def _inversions(ledger: Ledger, live: list[Fact], tiers: Mapping[str, str]) -> l
         helpful = ledger.helpful.get(fact.id, 0)
         harmful = ledger.harmful.get(fact.id, 0)
         thread_id = INVERT_PREFIX + fact.id
-        if harmful >= 3 and harmful > 2 * helpful and thread_id not in tiers:
+        if inverts(helpful, harmful) and thread_id not in tiers:
             text = f"Invert to anti-pattern: {fact.id}? (helpful {helpful}, harmful {harmful})"
             opened.append(new_thread(thread_id, text, ledger.newest_date))
     return opened
