@@ -209,6 +209,21 @@ def test_a_core_fact_with_a_secret_is_refused(project: Path) -> None:
     assert not (project / "AGENTS.md").exists()
 
 
+def test_a_core_fact_that_poisons_is_refused(project: Path) -> None:
+    continuity = project / "memory" / "continuity.md"
+    continuity.write_text(
+        continuity.read_text("utf-8").replace("cents everywhere", "cents\u202e everywhere"),
+        "utf-8",
+    )
+    code, _, err = export(project, "agents-md")
+    assert (code, err) == (
+        3,
+        "mdmem: memory/continuity.md:5: money-in-cents holds possible poisoning (bidi-control: "
+        "U+202E RIGHT-TO-LEFT OVERRIDE); run `mdmem lint`; nothing exported\n",
+    )
+    assert not (project / "AGENTS.md").exists()
+
+
 def test_a_memory_without_core_facts_says_how_to_make_one(tmp_path: Path) -> None:
     work = tmp_path / "project"
     (work / "memory").mkdir(parents=True)

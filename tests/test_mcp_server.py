@@ -330,7 +330,7 @@ def test_the_answers_mask_every_secret_the_memory_holds(place: str, tmp_path: Pa
         value = PLANTED[category][0]
         assert value not in text and value[len(value) // 3 :][:12] not in text, category
     assert "[REDACTED:" in text
-    assert "mdmem: secret material (stripe-key) in what was given" in text
+    assert "mdmem: the text holds secret material (stripe-key): keep secrets out" in text
 
 
 def test_a_write_waits_for_the_memorys_lock_as_the_command_does(

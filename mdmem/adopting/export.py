@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from mdmem.adopting import exported
 from mdmem.errors import MdmemError, ParseError, SecretError
+from mdmem.safety.harm import first_harm
 from mdmem.store.files import read
 from mdmem.store.folders import exists, make_folders, project_of
 from mdmem.store.lock import locked
@@ -78,16 +79,10 @@ def export(root: Path, fmt: str, *, dry_run: bool = False) -> Exported:
 
 
 def _refuse_unsafe(items: tuple[Item, ...]) -> None:
-    from mdmem.safety.poison import find_poison
-    from mdmem.safety.secrets import find_secrets
-
     for item in items:
         entry = item.entry
-        secrets = find_secrets(entry.text)
-        if secrets:
-            what = f"{entry.id} holds secret material ({secrets[0].category}); nothing exported"
-            raise SecretError(what, entry.path, entry.line)
-        poison = find_poison(entry.text)
-        if poison:
-            what = f"{entry.id}: {poison[0].detail}; run `mdmem lint`; nothing exported"
-            raise ParseError(what, entry.path, entry.line)
+        harm = first_harm(entry.text)
+        if harm is not None:
+            error = SecretError if harm.secret else ParseError
+            what = f"{entry.id} holds {harm.detail}; run `mdmem lint`; nothing exported"
+            raise error(what, entry.path, entry.line)

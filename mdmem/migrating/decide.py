@@ -33,6 +33,7 @@ from mdmem.format.textfile import decode
 from mdmem.format.words import claim, item_claim
 from mdmem.migrating.rules import Located, Rule, Source, Tombstone
 from mdmem.safety.blocklist import blocked_facts, blocking, blocklist
+from mdmem.safety.harm import first_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.backfill import known_ids
 from mdmem.writing.conflicts import Meeting
@@ -110,16 +111,9 @@ def decide(memory: Memory, sources: Sequence[Source]) -> Decided:
 
 def unsafe(text: str) -> tuple[int, str] | None:
     """(1-based line in `text`, why) when the text must not become a fact, else None."""
-    from mdmem.safety.poison import find_poison
-    from mdmem.safety.secrets import find_secrets  # patterns built only when migrating
-
-    secrets = find_secrets(text)
-    if secrets:
-        categories = ", ".join(sorted({hit.category for hit in secrets}))
-        return secrets[0].line, f"secret material ({categories}): never copied"
-    poison = find_poison(text)
-    if poison:
-        return poison[0].line, f"possible poisoning ({poison[0].kind}: {poison[0].detail})"
+    harm = first_harm(text)
+    if harm is not None:
+        return harm.line, f"{harm.detail}: never copied" if harm.secret else harm.detail
     for number, line in enumerate(text.split("\n"), start=1):
         if "<!--" in line or "-->" in line:
             return number, "an HTML comment ('<!--'), which a fact cannot hold"

@@ -13,7 +13,7 @@ import re
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
-from mdmem.errors import MdmemError, SecretError
+from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import (
     INVARIANTS_SECTION,
@@ -25,6 +25,7 @@ from mdmem.format.document import (
 )
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
+from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
@@ -126,16 +127,10 @@ class Addition:
 
 def check_request(request: NewFact) -> None:
     """Refuse, before anything is read, what no memory could take: secret material, a
-    section that holds no facts, an id, tag or scope the footer cannot carry."""
-    from mdmem.safety.secrets import find_secrets  # patterns built only when adding
-
+    section that holds no facts, an id, tag or scope the footer cannot carry, and text that
+    lint would report as poisoning the moment it landed."""
     values = [request.text, request.section, *request.tags, request.scope or ""]
-    categories = sorted({hit.category for value in values for hit in find_secrets(value)})
-    if categories:
-        raise SecretError(
-            f"secret material ({', '.join(categories)}) in what was given; a secret never "
-            f"goes into memory: {NOTHING_WRITTEN}"
-        )
+    refuse_harm("\n".join(values), NOTHING_WRITTEN)
     section = request.section
     if not section.strip() or section != section.strip() or _unsafe(section, "#"):
         raise MdmemError(f"section {section!r} must be a heading's title, like 'Key Decisions'")

@@ -19,6 +19,7 @@ from mdmem.format.footer import new_footer
 from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
 from mdmem.format.sessionlog import REFERENCES_HEADING, SessionName, parse_session_name
 from mdmem.format.textfile import TextFile, body, ending
+from mdmem.safety.harm import first_harm
 from mdmem.writing.facts import FOOTER_INDENT, born_footer
 from mdmem.writing.ids import derive_id
 from mdmem.writing.references import record
@@ -144,17 +145,16 @@ def _refuse_unsafe(document: Document, items: tuple[Item, ...]) -> None:
                     document.path,
                     index + 1,
                 )
-    from mdmem.safety.secrets import find_secrets  # its patterns take a while to build
-
     for item in items:
-        hits = find_secrets("".join(document.lines[item.start : item.end]))
-        if hits:
-            raise SecretError(
-                f"secret material ({hits[0].category}) in an item backfill would give an id; "
-                "remove it from memory, rotate it, run again",
-                document.path,
-                item.start + hits[0].line,
+        harm = first_harm("".join(document.lines[item.start : item.end]))
+        if harm is not None:
+            error, then = (
+                (SecretError, "remove it from memory, rotate it, run again")
+                if harm.secret
+                else (ParseError, "delete or reword it (see `mdmem lint`), run again")
             )
+            what = f"{harm.detail} in an item backfill would make a fact; {then}"
+            raise error(what, document.path, item.start + harm.line)
 
 
 def known_ids(memory: Memory) -> set[str]:

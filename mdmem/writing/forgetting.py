@@ -15,11 +15,12 @@ from pathlib import Path
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
 from mdmem.format.memory import ARCHIVE, INDEX
+from mdmem.safety.harm import first_harm, refuse_harm
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.writing import newest
 from mdmem.writing.apply import SessionLog
-from mdmem.writing.gates import NOTHING, current, refuse_secrets
+from mdmem.writing.gates import NOTHING, current
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.marks import (
     check_reason,
@@ -50,7 +51,7 @@ def forget(
     `Forgotten: ID` in the current session log."""
     check_shape([fact_id])
     why = check_reason(reason)
-    refuse_secrets(why)
+    refuse_harm(why, NOTHING)
     with locked(root):
         session = current(root, named, source)
         memory = gather(root, [fact_id])
@@ -61,7 +62,7 @@ def forget(
                 f"{entry.blocked}: {entry.reason}); {NOTHING}"
             )
         place = memory.found(fact_id)
-        _refuse_secret_text(place)
+        _refuse_harmful_text(place)
         label = f"{root.name}/{BLOCKED}"
         entry_lines = tombstone_lines(place.document, place.fact, session.date, why)
         files: dict[str, str | None] = {
@@ -78,18 +79,18 @@ def forget(
     return Forgotten(session.log, fact_id, place, session.date, why, label)
 
 
-def _refuse_secret_text(place: Place) -> None:
-    """A tombstone keeps the text for good: text with a secret is deleted by hand instead."""
-    from mdmem.safety.secrets import find_secrets
-
+def _refuse_harmful_text(place: Place) -> None:
+    """A tombstone keeps the text for good, in plain view: text with a secret, or text that
+    poisons (which lint would then report in `blocked.md` for good), is deleted by hand."""
     lines = (*place.document.fact_text(place.fact), *place.document.fact_notes(place.fact))
-    categories = sorted({hit.category for hit in find_secrets("".join(lines))})
-    if categories:
-        raise MdmemError(
-            f"{place.fact.id!r} holds secret material ({', '.join(categories)}) that a "
-            f"tombstone would keep for good: delete it by hand ({place.display}) and rotate "
-            f"the secret; {NOTHING}"
-        )
+    harm = first_harm("".join(lines))
+    if harm is None:
+        return
+    then = " and rotate the secret" if harm.secret else ""
+    raise MdmemError(
+        f"{place.fact.id!r} holds {harm.detail} that a tombstone would keep for good: "
+        f"delete it by hand ({place.display}){then}; {NOTHING}"
+    )
 
 
 @dataclass(frozen=True)

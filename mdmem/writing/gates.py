@@ -17,6 +17,7 @@ from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Fact
 from mdmem.format.memory import CONTINUITY
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
+from mdmem.safety.harm import refuse_harm
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
@@ -153,7 +154,7 @@ def _successor_id(memory: Gathered, old: Place, text: str, section: str) -> str:
     """The id of the new fact that replaces OLD, once its text passed `mdmem add`'s checks:
     no secret material, not near a blocked entry, not a superseded fact's text, not what a
     live fact other than OLD already says."""
-    refuse_secrets(text)
+    refuse_harm(text, NOTHING)
     entries = tuple(memory.blocked.values())
     for meeting in conflicts.meetings(text, section, memory.documents, entries):
         if meeting.fact_id == old.fact.id:
@@ -169,18 +170,6 @@ def _successor_id(memory: Gathered, old: Place, text: str, section: str) -> str:
                 f"{meeting.fact_id}`; {NOTHING}"
             )
     return derive_id(text, memory.taken())
-
-
-def refuse_secrets(text: str) -> None:
-    """Refuse text that holds secret material, naming its categories, never the value."""
-    from mdmem.safety.secrets import find_secrets  # only a command given new text needs it
-
-    categories = sorted({hit.category for hit in find_secrets(text)})
-    if categories:
-        raise MdmemError(
-            f"the text holds secret material ({', '.join(categories)}): keep secrets out of "
-            f"memory; {NOTHING}"
-        )
 
 
 def _edited(memory: Gathered, edits: Mapping[str, list[tuple[Fact, Changes]]]) -> dict[str, str]:
@@ -318,7 +307,7 @@ def open_thread(
     """Open `- [ ] TEXT` at the end of `## Open Threads`, born in the current session
     (id derived from the text) and recorded `Created`. Refused: secret material, text
     near a blocked entry. An open thread that says the same is named, nothing written."""
-    refuse_secrets(text)
+    refuse_harm(text, NOTHING)
     with locked(root):
         session = current(root, named, source)
         memory = gather(root, [], everything=True)
