@@ -31,6 +31,10 @@ CONTINUITY = """\
 
 ## Conventions
 
+- Money is stored in integer cents, never a float
+  <!-- id: cents-not-float | created: 2026-01-01 | uses: 1 | tier: working -->
+- Use ruff for formatting, not black
+  <!-- id: ruff-not-black | created: 2026-01-01 | uses: 1 | tier: working -->
 - Never commit generated files under build/
   <!-- id: no-build-commits | created: 2026-01-01 | uses: 1 | tier: working -->
 """
@@ -101,6 +105,48 @@ def found(text: str, section: str = "Key Decisions") -> list[tuple[str, str]]:
             "Conventions",
             [("duplicate", "no-build-commits")],
             id="passive-voice-duplicate",
+        ),
+        pytest.param(
+            "Money is stored in integer cents and never a float",
+            "Conventions",
+            [("duplicate", "cents-not-float")],
+            id="and-never-says-what-a-comma-says",
+        ),
+        pytest.param(
+            "Money is stored as a float",
+            "Conventions",
+            [("contradiction", "cents-not-float")],
+            id="asserts-what-a-contrast-excludes",
+        ),
+        pytest.param(
+            "Format with ruff and black",
+            "Conventions",
+            [("contradiction", "ruff-not-black")],
+            id="asserts-the-excluded-tool-too",
+        ),
+        pytest.param(
+            "Use black",
+            "Conventions",
+            [("contradiction", "ruff-not-black")],
+            id="asserts-only-the-excluded-tool",
+        ),
+        pytest.param(
+            "Never store money as a float",
+            "Conventions",
+            [],
+            id="a-prohibition-of-the-excluded-word-agrees",
+        ),
+        pytest.param(
+            "Store floats in the metrics table",
+            "Conventions",
+            [],
+            id="the-excluded-word-about-something-else",
+        ),
+        pytest.param(
+            "Money is stored as a float",
+            "Key Decisions",
+            [],
+            id="a-contrast-in-another-section-is-not-compared",
         ),
     ],
 )

@@ -85,6 +85,15 @@ def test_stem_removes_plurals_and_tenses(forms: str, expected: str) -> None:
         pytest.param("Keep 3 replicas in eu-west-1", {"keep", "3", "replica", "eu", "west", "1"},
                      False, id="numbers"),
         pytest.param("the of and", set(), False, id="only-filler"),
+        pytest.param("Store cents and never a float", {"stor", "cent", "!float"}, False,
+                     id="and-never-is-a-contrast"),
+        pytest.param("Use ruff but not black", {"ruf", "!black"}, False, id="but-not"),
+        pytest.param("Tag releases and deploy", {"tag", "releas", "deploy"}, False,
+                     id="and-without-a-negator"),
+        pytest.param("Don't commit secrets, never push to main",
+                     {"commit", "secret", "push", "main"}, True, id="two-prohibitions"),
+        pytest.param("Never commit secrets and never push to main",
+                     {"commit", "secret", "push", "main"}, True, id="two-prohibitions-and"),
     ],
 )  # fmt: skip
 def test_claim_reads_content_words_and_polarity(text: str, words: set[str], negative: bool) -> None:

@@ -45,7 +45,10 @@ IRREGULAR = {
 _CONTRACTION = re.compile(r"\b(?:ca|wo|sha)n't\b|n't\b")  # can't, won't, shan't, don't, ...
 _CLITIC = re.compile(r"(?<=[^\W_])'[^\W_]*")  # the rest of it's, team's, we're
 _FILLER_PHRASE = re.compile(r"\b(?:make sure|be sure|keep in mind|in order to|note that)\b")
-_CLAUSE = re.compile(r"[,;:()\[\]!?\u2013\u2014]|\.(?:\s|$)|\s-+\s")
+# Where a clause ends: punctuation, a dash, or `and`/`but` (a clause after them is read as a
+# contrast only when it opens with a negator, as "..., never a float" and "... and never a
+# float" say the same).
+_CLAUSE = re.compile(r"[,;:()\[\]!?\u2013\u2014]|\.(?:\s|$)|\s-+\s|\s(?:and|but)\s")
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # a hyphenated word is read whole first
 _NESTED_ITEM = re.compile(r"^\s+(?:[-*+]|\d{1,9}[.)])\s")
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
@@ -84,7 +87,9 @@ def stem(word: str) -> str:
 
 def claim(text: str) -> Claim:
     """The claim of a text: every clause's content words, stemmed; a clause after the first
-    that opens with a negator ("..., not black") is a contrast, its words marked excluded."""
+    that opens with a negator ("..., not black", "... and never black") while the text so far
+    is positive is a contrast, its words marked excluded (after a prohibition it is another
+    prohibition: "Don't commit secrets, never push to main")."""
     text = _FILLER_PHRASE.sub(" ", _prepared(text))
     kept = [word for word in _WORD.findall(text) if word not in _SKIPPED]
     if NEGATORS.isdisjoint(kept):  # most texts: no negator, so no contrast either
@@ -93,7 +98,7 @@ def claim(text: str) -> Claim:
     negative = False
     for index, clause in enumerate(_CLAUSE.split(text)):
         kept = [word for word in _WORD.findall(clause) if word not in _SKIPPED]
-        contrast = index > 0 and bool(kept) and kept[0] in NEGATORS
+        contrast = index > 0 and bool(kept) and kept[0] in NEGATORS and not negative
         if contrast:
             kept = kept[1:]
         negative = negative or not NEGATORS.isdisjoint(kept)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
-from mdmem.format.words import Claim, item_claim
+from mdmem.format.words import EXCLUDED, Claim, item_claim
 
 CONTAINED_MIN = 3
 SHORTENED_PERCENT = 80
@@ -39,6 +39,22 @@ def near(text: Claim, entry: Claim) -> bool:
     if text.words <= entry.words:
         return 100 * len(text.words) >= SHORTENED_PERCENT * len(entry.words)
     return 100 * len(text.words & entry.words) >= NEAR_PERCENT * len(text.words | entry.words)
+
+
+def contrasted(text: Claim, other: Claim) -> bool:
+    """Whether one of two positive claims asserts what the other's contrast excludes, about
+    the same thing: "Money is stored as a float" against "Money is stored in integer cents,
+    never a float". The asserting claim holds a word the other marks excluded, and its
+    other words are all words the other asserts."""
+    if text.negative or other.negative:
+        return False
+    return _asserts_excluded(text, other) or _asserts_excluded(other, text)
+
+
+def _asserts_excluded(asserting: Claim, excluding: Claim) -> bool:
+    excluded = {word[1:] for word in excluding.words if word.startswith(EXCLUDED)}
+    clashing = excluded & asserting.words
+    return bool(clashing) and asserting.words - clashing <= excluding.words
 
 
 def least_shared(words: int) -> int:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
 from mdmem.format.words import Claim, claim, item_claim, needles, shared_words
-from mdmem.safety.blocklist import blocking, blocklist, least_shared, near
+from mdmem.safety.blocklist import blocking, blocklist, contrasted, least_shared, near
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,6 @@ def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -
     if near(new, old):
         return Meeting(DUPLICATE, fact.id)
     core = fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION
-    if (core or fact.section == section) and near(flipped, old):
+    if (core or fact.section == section) and (near(flipped, old) or contrasted(new, old)):
         return Meeting(CONTRADICTION, fact.id, core=core)
     return None
