@@ -30,7 +30,7 @@ from mdmem.reading.ranking import (
     word_points,
 )
 from mdmem.reading.scope import in_scope
-from mdmem.store.files import read
+from mdmem.store.files import read, read_all, read_bytes
 from tests.reading_memory import write_memory
 
 
@@ -426,6 +426,22 @@ def test_lookup_sessions_and_no_match(memory: Path) -> None:
     assert "Nothing matches" in missing.stderr
     filler = CliRunner().invoke(main, ["lookup", "the of", "--root", str(memory)])
     assert filler.exit_code == 3
+
+
+def test_read_all_gives_each_file_whole_and_refuses_a_link(tmp_path: Path) -> None:
+    # One read of a fixed size a file; a file that fills it, or more, is read to its end.
+    sizes = {"empty.md": 0, "small.md": 5, "full.md": 1 << 16, "large.md": (1 << 17) + 3}
+    for name, size in sizes.items():
+        (tmp_path / name).write_bytes(bytes(index % 251 for index in range(size)))
+    names = list(sizes)
+    found = read_all(tmp_path, names, "m/sessions/")
+    assert found == [read_bytes(tmp_path / name, name) for name in names]
+    assert [len(data) for data in found] == list(sizes.values())
+    (tmp_path / "linked.md").symlink_to(tmp_path / "small.md")
+    with pytest.raises(MdmemError, match=r"m/sessions/linked\.md: is a symbolic link"):
+        read_all(tmp_path, ["small.md", "linked.md"], "m/sessions/")
+    with pytest.raises(MdmemError, match=r"m/sessions/gone\.md: cannot be read"):
+        read_all(tmp_path, ["gone.md"], "m/sessions/")
 
 
 def test_show_and_context_commands(memory: Path) -> None:

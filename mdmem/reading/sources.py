@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +48,7 @@ from mdmem.reading.index import (
 )
 from mdmem.reviewing.stamps import last_review_through
 from mdmem.store import cache
-from mdmem.store.files import read, read_bytes
+from mdmem.store.files import read, read_all, read_bytes
 
 if TYPE_CHECKING:
     from mdmem.reading import history
@@ -151,12 +150,15 @@ def lookup(
     return ranking.Found(query, ranked, tuple(lines))
 
 
-def _logs(root: Path) -> Iterator[tuple[str, str, str]]:
+def _logs(root: Path) -> list[tuple[str, str, str]]:
     """(display path, stem, text) of every session log, in ledger order."""
-    folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
-    for stem, file in _log_names(root):
-        data = read_bytes(os.path.join(folder, file), prefix + file)
-        yield prefix + file, stem, data.decode("utf-8", "replace")
+    prefix = f"{root.name}/{SESSIONS}/"
+    named = _log_names(root)
+    read_in = read_all(root / SESSIONS, [file for _, file in named], prefix)
+    return [
+        (prefix + file, stem, data.decode("utf-8", "replace"))
+        for (stem, file), data in zip(named, read_in, strict=True)
+    ]
 
 
 def _log_names(root: Path) -> list[tuple[str, str]]:
