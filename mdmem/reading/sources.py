@@ -34,7 +34,6 @@ from mdmem.format.sessionlog import (
     session_of,
 )
 from mdmem.reading import ranking
-from mdmem.reading.context import Context, plan_context
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.index import (
     Index,
@@ -46,12 +45,12 @@ from mdmem.reading.index import (
     rank_indexes,
     reindex,
 )
-from mdmem.reviewing.stamps import last_review_through
 from mdmem.store import cache
 from mdmem.store.files import read, read_all, read_bytes
 
 if TYPE_CHECKING:
     from mdmem.reading import history
+    from mdmem.reading.context import Context
     from mdmem.reading.status import Status
 
 ENTRIES_CACHE = "entries"
@@ -272,6 +271,8 @@ def _optional(root: Path, relative: str) -> Any:
 def context(
     root: Path, task: str | None, *, path: str | None = None, budget: int | None = None
 ) -> Context:
+    from mdmem.reading.context import plan_context  # lookup and status never plan one
+
     continuity = _continuity(root)
     live = list(entries_of(continuity))
     vision = _optional(root, VISION)
@@ -296,6 +297,8 @@ def pending_names(
 ) -> tuple[str | None, list[SessionName]]:
     """(the last review's through-session, the logs after it): what the footers do not
     count yet. `names`: the sessions folder's listing, when the caller has it."""
+    from mdmem.reviewing.stamps import last_review_through  # lookup never needs it
+
     through = last_review_through(continuity, _optional(root, REVIEWS))
     folder = root / SESSIONS
     stems = _stems(folder, through, names) if folder.is_dir() else []
