@@ -10,13 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 from mdmem.cli import main
+from mdmem.cli.main import MODULES, every_command
 from tests.helpers import copy_tree, make_repo
 from tests.test_lint import DEMO
 
 
 def _leaves(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = []
-    for name, command in group.commands.items():
+    commands = every_command() if group is main else group.commands  # all imported
+    for name, command in commands.items():
         if command.hidden:
             continue
         if isinstance(command, click.Group):
@@ -30,8 +32,17 @@ def _command(path: tuple[str, ...]) -> click.Command:
     command: click.Command = main
     for name in path:
         assert isinstance(command, click.Group)
-        command = command.commands[name]
+        command = (every_command() if command is main else command.commands)[name]
     return command
+
+
+def test_every_command_is_found_by_the_module_it_is_imported_from() -> None:
+    # A command is imported only when asked for: each must be named in MODULES, with the
+    # module that defines it, or `mdmem NAME` would not find it.
+    assert set(every_command()) == set(MODULES)
+    for name, command in every_command().items():
+        assert command.callback is not None
+        assert command.callback.__module__ == f"mdmem.cli.{MODULES[name]}", name
 
 
 @pytest.mark.parametrize("path", _leaves(main), ids=" ".join)

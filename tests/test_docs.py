@@ -13,7 +13,7 @@ import click
 import pytest
 
 from mdmem.adopting.usage import usage_text
-from mdmem.cli import main
+from mdmem.cli.main import every_command
 from mdmem.format.blocks import block_body
 from mdmem.format.policy import Policy
 from mdmem.format.textfile import TextFile, split_lines
@@ -73,7 +73,7 @@ def test_every_command_the_documents_name_exists(name: str) -> None:
     named = set(COMMAND.findall(text))
     assert len(named) >= 5
     for command, sub in sorted(named):
-        assert command in main.commands, f"{name} names `mdmem {command}`"
-        group = main.commands[command]
+        assert command in every_command(), f"{name} names `mdmem {command}`"
+        group = every_command()[command]
         if sub and isinstance(group, click.Group):  # session start, hooks install
             assert sub in group.commands, f"{name} names `mdmem {command} {sub}`"

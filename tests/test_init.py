@@ -19,6 +19,7 @@ from mdmem.adopting.skeleton import VISION_THREAD
 from mdmem.adopting.summary import NOTHING_TO_DO
 from mdmem.adopting.usage import usage_text
 from mdmem.cli import main
+from mdmem.cli.main import every_command
 from mdmem.format.blocks import begin, block_body, end
 from mdmem.format.policy import Policy
 from mdmem.format.textfile import TextFile, split_lines
@@ -146,7 +147,7 @@ def test_the_usage_block_says_how_to_use_the_memory_in_commands(repo: Path) -> N
 def test_every_command_the_usage_block_names_exists() -> None:
     words = usage_text().replace("`", " ").split()
     named = {words[i + 1] for i, word in enumerate(words[:-1]) if word == "mdmem"}
-    assert named <= set(main.commands), named - set(main.commands)
+    assert named <= set(every_command()), named - set(every_command())
     assert len(named) >= 6
 
 

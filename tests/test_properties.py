@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdmem.cli import main
+from mdmem.cli.main import every_command
 from mdmem.format.edit import apply_edits
 from mdmem.format.footer import parse_footer
 from mdmem.format.memory import Memory
@@ -188,7 +189,7 @@ def outcome(repo: Path) -> dict[str, tuple[str, str | None, str | None, str | No
 
 
 def merge_driver_exists() -> bool:
-    return "merge-driver" in main.commands and "init" in main.commands
+    return "merge-driver" in every_command() and "init" in every_command()
 
 
 @pytest.mark.skipif(not merge_driver_exists(), reason="mdmem merge-driver / mdmem init missing")

@@ -4,6 +4,9 @@ context an agent reads (what never appears in it, beside what does), and its bud
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +33,7 @@ from mdmem.reading.ranking import (
     word_points,
 )
 from mdmem.reading.scope import in_scope
-from mdmem.store.files import read
+from mdmem.store.files import read, read_all, read_bytes
 from tests.reading_memory import write_memory
 
 
@@ -426,6 +429,58 @@ def test_lookup_sessions_and_no_match(memory: Path) -> None:
     assert "Nothing matches" in missing.stderr
     filler = CliRunner().invoke(main, ["lookup", "the of", "--root", str(memory)])
     assert filler.exit_code == 3
+
+
+def test_read_all_gives_each_file_whole_and_refuses_a_link(tmp_path: Path) -> None:
+    # One read of a fixed size a file; a file that fills it, or more, is read to its end.
+    sizes = {"empty.md": 0, "small.md": 5, "full.md": 1 << 16, "large.md": (1 << 17) + 3}
+    for name, size in sizes.items():
+        (tmp_path / name).write_bytes(bytes(index % 251 for index in range(size)))
+    names = list(sizes)
+    found = read_all(tmp_path, names, "m/sessions/")
+    assert found == [read_bytes(tmp_path / name, name) for name in names]
+    assert [len(data) for data in found] == list(sizes.values())
+    (tmp_path / "linked.md").symlink_to(tmp_path / "small.md")
+    with pytest.raises(MdmemError, match=r"m/sessions/linked\.md: is a symbolic link"):
+        read_all(tmp_path, ["small.md", "linked.md"], "m/sessions/")
+    with pytest.raises(MdmemError, match=r"m/sessions/gone\.md: cannot be read"):
+        read_all(tmp_path, ["gone.md"], "m/sessions/")
+
+
+IMPORTED = """\
+import contextlib, io, sys
+from mdmem.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    main(sys.argv[1:])
+print(" ".join(sorted(name for name in sys.modules if name.startswith("mdmem"))))
+"""
+
+
+def _imported(*args: str) -> set[str]:
+    """The mdmem modules a fresh process has imported after running `mdmem ARGS`."""
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTED, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
+    # A command loads its own module and what it runs: lookup, with --sessions too, no
+    # other command's module, nothing that writes, reviews, lints or serves.
+    found = _imported("lookup", "webhook retries", "--sessions", "--root", str(memory))
+    assert {"mdmem.cli.read", "mdmem.reading.sources", "mdmem.safety.secrets"} <= found
+    cli = {name for name in found if name.startswith("mdmem.cli.")}
+    assert cli == {"mdmem.cli.main", "mdmem.cli.options", "mdmem.cli.read", "mdmem.cli.write"}
+    packages = {name.split(".")[1] for name in found if "." in name}
+    assert packages == {"cli", "errors", "format", "git", "reading", "safety", "store"}
+    assert not found & {"mdmem.reading.context", "mdmem.reading.history", "mdmem.reading.status"}
+    assert _imported("--version") == {
+        "mdmem", "mdmem.cli", "mdmem.cli.main", "mdmem.errors", "mdmem.store", "mdmem.store.lock"
+    }  # fmt: skip
 
 
 def test_show_and_context_commands(memory: Path) -> None:

@@ -2,12 +2,69 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import MutableMapping
+
 import click
 
 from mdmem.store import lock
 
+# Each command's module (`mdmem.cli.<module>`), imported when the command is asked for: a
+# command loads only what it runs (`lookup` no gate, review or MCP code), `--version` none.
+MODULES = {
+    "add": "facts",
+    "agent-hooks": "agents",
+    "backfill": "backfill",
+    "blocked": "gates",
+    "context": "read",
+    "core": "gates",
+    "demo": "review",
+    "done": "gates",
+    "export": "agents",
+    "forget": "gates",
+    "hook-pre-commit": "lint",
+    "hooks": "lint",
+    "init": "setup",
+    "lint": "lint",
+    "lookup": "read",
+    "mcp": "mcp",
+    "merge-driver": "setup",
+    "migrate": "migrate",
+    "ref": "write",
+    "report": "report",
+    "restore": "gates",
+    "review": "review",
+    "session": "write",
+    "show": "read",
+    "stats": "report",
+    "status": "read",
+    "supersede": "gates",
+    "thread": "gates",
+    "trend": "report",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Commands(click.Group):
+    """The group whose commands are imported when first asked for; help lists them all."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in MODULES:
+            importlib.import_module(f"mdmem.cli.{MODULES[cmd_name]}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        every_command()
+        return super().list_commands(ctx)
+
+
+def every_command() -> MutableMapping[str, click.Command]:
+    """Every command by name, all their modules imported."""
+    for module in sorted(set(MODULES.values())):
+        importlib.import_module(f"mdmem.cli.{module}")
+    return main.commands
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mdmem")
 @click.option(
     "--lock-timeout",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +34,6 @@ from mdmem.format.sessionlog import (
     session_of,
 )
 from mdmem.reading import ranking
-from mdmem.reading.context import Context, plan_context
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.index import (
     Index,
@@ -47,12 +45,12 @@ from mdmem.reading.index import (
     rank_indexes,
     reindex,
 )
-from mdmem.reviewing.stamps import last_review_through
 from mdmem.store import cache
-from mdmem.store.files import read, read_bytes
+from mdmem.store.files import read, read_all, read_bytes
 
 if TYPE_CHECKING:
     from mdmem.reading import history
+    from mdmem.reading.context import Context
     from mdmem.reading.status import Status
 
 ENTRIES_CACHE = "entries"
@@ -151,12 +149,15 @@ def lookup(
     return ranking.Found(query, ranked, tuple(lines))
 
 
-def _logs(root: Path) -> Iterator[tuple[str, str, str]]:
+def _logs(root: Path) -> list[tuple[str, str, str]]:
     """(display path, stem, text) of every session log, in ledger order."""
-    folder, prefix = os.path.join(root, SESSIONS), f"{root.name}/{SESSIONS}/"
-    for stem, file in _log_names(root):
-        data = read_bytes(os.path.join(folder, file), prefix + file)
-        yield prefix + file, stem, data.decode("utf-8", "replace")
+    prefix = f"{root.name}/{SESSIONS}/"
+    named = _log_names(root)
+    read_in = read_all(root / SESSIONS, [file for _, file in named], prefix)
+    return [
+        (prefix + file, stem, data.decode("utf-8", "replace"))
+        for (stem, file), data in zip(named, read_in, strict=True)
+    ]
 
 
 def _log_names(root: Path) -> list[tuple[str, str]]:
@@ -270,6 +271,8 @@ def _optional(root: Path, relative: str) -> Any:
 def context(
     root: Path, task: str | None, *, path: str | None = None, budget: int | None = None
 ) -> Context:
+    from mdmem.reading.context import plan_context  # lookup and status never plan one
+
     continuity = _continuity(root)
     live = list(entries_of(continuity))
     vision = _optional(root, VISION)
@@ -294,6 +297,8 @@ def pending_names(
 ) -> tuple[str | None, list[SessionName]]:
     """(the last review's through-session, the logs after it): what the footers do not
     count yet. `names`: the sessions folder's listing, when the caller has it."""
+    from mdmem.reviewing.stamps import last_review_through  # lookup never needs it
+
     through = last_review_through(continuity, _optional(root, REVIEWS))
     folder = root / SESSIONS
     stems = _stems(folder, through, names) if folder.is_dir() else []
