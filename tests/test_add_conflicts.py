@@ -35,6 +35,8 @@ CONTINUITY = """\
   <!-- id: cents-not-float | created: 2026-01-01 | uses: 1 | tier: working -->
 - Use ruff for formatting, not black
   <!-- id: ruff-not-black | created: 2026-01-01 | uses: 1 | tier: working -->
+- All API handlers return JSON errors with a code field
+  <!-- id: json-errors-code | created: 2026-01-01 | uses: 1 | tier: working -->
 - Never commit generated files under build/
   <!-- id: no-build-commits | created: 2026-01-01 | uses: 1 | tier: working -->
 """
@@ -147,6 +149,18 @@ def found(text: str, section: str = "Key Decisions") -> list[tuple[str, str]]:
             "Key Decisions",
             [],
             id="a-contrast-in-another-section-is-not-compared",
+        ),
+        pytest.param(
+            "API handlers never return JSON errors",
+            "Conventions",
+            [("contradiction", "json-errors-code")],
+            id="a-shorter-opposite",
+        ),
+        pytest.param(
+            "Never return JSON",
+            "Conventions",
+            [],
+            id="a-shorter-opposite-of-two-words-is-too-little-to-tell",
         ),
     ],
 )

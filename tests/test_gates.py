@@ -115,6 +115,12 @@ def test_supersede_keeps_a_successors_link_to_another_fact(repo: Path, session: 
             id="unknown-old",
         ),
         pytest.param(
+            ["restore", "cache-five-minute"],
+            "unknown id 'cache-five-minute': no fact in continuity, the archive or vision has it; "
+            "nearest known: cache-five-minutes (superseded), cache-one-minute",
+            id="restore-names-the-superseded-fact-nearest",
+        ),
+        pytest.param(
             ["supersede", "cache-five-minutes", "--invalidate"],
             "'cache-five-minutes' is already superseded by 'cache-one-minute'",
             id="superseded-old",

@@ -609,10 +609,23 @@ def test_context_serves_the_vision_as_core_and_counts_votes_since_the_review(
     [
         ("no-such-fact-anywhere", "no fact 'no-such-fact-anywhere' in continuity or the archive"),
         ("webhook-backof", "; nearest known: webhook-backoff"),
+        ("deploy-token-in-repo", "'deploy-token-in-repo' was forgotten on 2025-12-15 (a secret in "
+                                 "git); its text is kept at memory/blocked.md:"),
     ],
-)
+)  # fmt: skip
 def test_show_of_an_unknown_id_names_the_nearest(memory: Path, asked: str, said: str) -> None:
     with pytest.raises(MdmemError) as caught:
         sources.show(memory, asked)
     assert said in str(caught.value)
     assert ("nearest known" in str(caught.value)) is ("nearest" in said)
+
+
+@pytest.mark.parametrize(
+    ("counts", "line"),
+    [((1, 0), "lint: 1 error, 0 warnings"), ((2, 1), "lint: 2 errors, 1 warning")],
+)
+def test_status_counts_read_as_words(counts: tuple[int, int], line: str) -> None:
+    from mdmem.reading.status import Status, render
+
+    shown = render(Status("memory/sessions/x.md", "newest", None, 0, 10, (), counts))
+    assert line in shown

@@ -6,6 +6,7 @@ git repository: exact messages and exit codes, and every file byte-checked after
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
@@ -162,6 +163,36 @@ def test_session_start_never_overwrites_a_log_it_takes_the_next_free_second(repo
     assert log_path(repo, "2026-07-01-120001-api").read_text("utf-8") == "another\n"
 
 
+@pytest.mark.parametrize(
+    ("existing", "started"),
+    [
+        pytest.param("2026-07-01-120000-zzz", "2026-07-01-120001-aaa", id="a-slug-sorting-later"),
+        pytest.param("2026-07-01-120000", "2026-07-01-120001-aaa", id="a-log-without-a-slug"),
+        pytest.param("2026-07-01-120000-aaa", "2026-07-01-120001-aaa", id="the-same-name"),
+    ],
+)
+def test_session_start_takes_a_second_no_log_has_so_the_new_log_is_current(
+    repo: Path, existing: str, started: str
+) -> None:
+    """The current session is the newest log in ledger order: a second log of the same second
+    could sort before the first ("...-aaa" before "...-zzz"), and every later command would
+    write to the other one."""
+    log_path(repo, existing).write_text(template("earlier"), "utf-8")
+    result = run("session", "start", "--slug", "aaa")
+    assert (result.exit_code, result.stdout) == (0, f"Started memory/sessions/{started}.md\n")
+    assert result.stderr == (
+        f"Note: memory/sessions/{existing}.md is not committed either, and the review counts "
+        "it as a session too: commit it with this one, or delete it if it holds nothing\n"
+    )
+    assert json.loads(run("session", "--json").stdout)["session"] == started
+
+
+def test_session_start_says_nothing_of_committed_logs(repo: Path) -> None:
+    result = run("session", "start", "--json")
+    assert json.loads(result.stdout)["earlier_uncommitted"] is None
+    assert result.stderr == ""
+
+
 def test_session_start_gives_up_after_a_minute_of_taken_names(repo: Path) -> None:
     for second in range(logs.FREE_SECONDS):
         log_path(repo, f"2026-07-01-1200{second:02d}-x").write_text("taken\n", "utf-8")
@@ -169,8 +200,8 @@ def test_session_start_gives_up_after_a_minute_of_taken_names(repo: Path) -> Non
     result = run("session", "start", "--slug", "x")
     assert result.exit_code == 3
     assert result.stderr == (
-        "mdmem: every log name of the 60 seconds from 2026-07-01-120000-x is taken; "
-        "give another --slug\n"
+        "mdmem: every second of the 60 from 2026-07-01-120000-x has a log; wait a minute, "
+        "then start the session again\n"
     )
     assert snapshot(repo) == before
 

@@ -86,11 +86,17 @@ def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
     """
     from mdmem.writing.apply import start_session
 
-    log = start_session(resolve_root(root), slug)
+    started = start_session(resolve_root(root), slug)
     if as_json:
-        echo_json(log.as_dict())
+        echo_json(started.as_dict())
         return
-    click.echo(f"Started {log.display}")
+    click.echo(f"Started {started.log.display}")
+    if started.earlier is not None:
+        click.echo(
+            f"Note: {started.earlier.display} is not committed either, and the review counts "
+            "it as a session too: commit it with this one, or delete it if it holds nothing",
+            err=True,
+        )
 
 
 KEYS = ("created", "reactivated", "helpful", "harmful")

@@ -232,9 +232,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "`sessions/`.",
     ),
     "W016": (
-        "A session log named for a time after now (UTC; `SOURCE_DATE_EPOCH`, when set, "
-        "is now, so that lint's output need not depend on the day): it sorts after every "
-        "log written later, and the review's ledger date follows it.",
+        "A session log named for a time more than a minute after now (UTC; "
+        "`SOURCE_DATE_EPOCH`, when set, is now, so that lint's output need not depend on "
+        "the day; `session start` may name a log up to a minute ahead when logs are "
+        "started in a burst): it sorts after every log written later, and the review's "
+        "ledger date follows it.",
         "Name logs after the UTC time the session ends (`date -u +%Y-%m-%d-%H%M%S`).",
     ),
     "W017": (

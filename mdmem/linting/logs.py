@@ -69,9 +69,10 @@ def stray_file_findings(folder: str, names: Iterable[str]) -> list[Finding]:
     ]
 
 
-def future_findings(memory: Memory, now: SessionName) -> list[Finding]:
-    """Logs named for a time after `now` (UTC): they would sort after every log written
-    later today, and take the review's ledger date with them."""
+def future_findings(memory: Memory, now: SessionName, latest: SessionName) -> list[Finding]:
+    """Logs named for a time after `latest` (UTC; `now` and the little ahead of it that
+    `session start` may take): they would sort after every log written later today, and
+    take the review's ledger date with them."""
     return [
         finding(
             "W016",
@@ -82,7 +83,7 @@ def future_findings(memory: Memory, now: SessionName) -> list[Finding]:
             "rename it while it is uncommitted",
         )
         for session in memory.sessions
-        if (session.name.date, session.name.time or "000000") > (now.date, now.time)
+        if (session.name.date, session.name.time or "000000") > (latest.date, latest.time)
     ]
 
 

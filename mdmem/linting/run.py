@@ -224,7 +224,8 @@ def _log_findings(root: Path, memory: Memory, entries: tuple[BlockedEntry, ...])
     for session in memory.sessions:
         if not session.section_line:
             found += heading_findings(session, data(session).decode("utf-8", "replace").split("\n"))
-    found += future_findings(memory, parse_session_name(_now() + ".md", label))
+    now, latest = (parse_session_name(_now(ahead) + ".md", label) for ahead in (0, AHEAD))
+    found += future_findings(memory, now, latest)
     found += supersession_findings(memory, lambda s: section_lines(data(s), s.path))
     found += retired_citation_findings(
         memory, entries, lambda s: reference_lines(data(s), s.path, mask=redact)
@@ -232,16 +233,22 @@ def _log_findings(root: Path, memory: Memory, entries: tuple[BlockedEntry, ...])
     return found
 
 
-def _now() -> str:
-    """The UTC time now as a session log names it; SOURCE_DATE_EPOCH (the reproducible-
-    builds convention) sets it, so that lint's output can be made independent of the day."""
+# How far ahead of the clock a log may be named: `session start` takes the next second no
+# log has, so logs started in a burst are named a few seconds ahead (at most a minute).
+AHEAD = 60
+
+
+def _now(ahead: int = 0) -> str:
+    """The UTC time now (and `ahead` seconds) as a session log names it; SOURCE_DATE_EPOCH
+    (the reproducible-builds convention) sets it, so that lint's output can be made
+    independent of the day."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     moment = (
         datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
         if epoch.isdigit()
         else datetime.datetime.now(datetime.timezone.utc)
     )
-    return moment.strftime("%Y-%m-%d-%H%M%S")
+    return (moment + datetime.timedelta(seconds=ahead)).strftime("%Y-%m-%d-%H%M%S")
 
 
 def _committed(item: Finding, committed: frozenset[str]) -> Finding:

@@ -195,7 +195,9 @@ def render(shown: Shown) -> list[str]:
         then = point.tier if point.tier is not None else "did not exist yet"
         through = f" (through {point.session})" if point.session else " (before the first log)"
         out.append(f"  as of {point.asked}{through}: {then}")
-    out.append(f"  referenced by {len(shown.references)} session logs, newest first:")
+    count = len(shown.references)
+    logs = "1 session log" if count == 1 else f"{count} session logs"
+    out.append(f"  referenced by {logs}, newest first:")
     out += [f"    {ref.path}:{ref.line}" for ref in shown.references]
     return out
 

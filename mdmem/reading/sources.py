@@ -201,6 +201,7 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
         if known == fact_id
     )
     if not copies:
+        _refuse_forgotten(root, fact_id)
         from mdmem.linting.nearest import Nearest
 
         nearest = Nearest(known for index in found for known in index.ids).ranked(fact_id, 3)
@@ -325,6 +326,17 @@ def _pending(root: Path, continuity: Document) -> tuple[frozenset[str], dict[str
                 helpful, harmful = votes.get(fact_id, (0, 0))
                 votes[fact_id] = (helpful + (kind == "helpful"), harmful + (kind == "harmful"))
     return frozenset(i for i, gone in superseded.items() if gone), votes
+
+
+def _refuse_forgotten(root: Path, fact_id: str) -> None:
+    """Refuse to show a forgotten fact as if it were unknown: say where its tombstone is."""
+    file = _optional(root, BLOCKED)
+    for entry in [] if file is None else parse_blocked(file):
+        if entry.fact_id == fact_id:
+            raise MdmemError(
+                f"{fact_id!r} was forgotten on {entry.blocked} ({entry.reason}); its text is "
+                f"kept at {entry.path}:{entry.line} so that it never comes back"
+            )
 
 
 def _blocked(root: Path, continuity: Document) -> frozenset[str]:

@@ -44,7 +44,8 @@ def render(status: Status) -> list[str]:
         out.append("lint: not run since the memory changed; run `mdmem lint` (or status --lint)")
     else:
         errors, warnings = status.lint
-        out.append(f"lint: {errors} errors, {warnings} warnings")
+        plural = ("" if errors == 1 else "s", "" if warnings == 1 else "s")
+        out.append(f"lint: {errors} error{plural[0]}, {warnings} warning{plural[1]}")
     out.append(f"open threads: {len(status.open_threads)}")
     out += [
         f"  {entry.path}:{entry.line}  {entry.id}  {entry.text}" for entry in status.open_threads

@@ -66,21 +66,36 @@ class SessionLog:
         }
 
 
-def start_session(
-    root: Path, slug: str | None = None, now: dt.datetime | None = None
-) -> SessionLog:
-    """Create a new session log from the template, at the first free second from `now`."""
+@dataclass(frozen=True)
+class Started:
+    """What `session start` did: the new log, and the log that was current before it (not
+    yet committed, so it too counts as a session when the review reads it), if any."""
+
+    log: SessionLog
+    earlier: SessionLog | None
+
+    def as_dict(self) -> dict[str, Any]:
+        earlier = None if self.earlier is None else self.earlier.display
+        return {**self.log.as_dict(), "earlier_uncommitted": earlier}
+
+
+def start_session(root: Path, slug: str | None = None, now: dt.datetime | None = None) -> Started:
+    """Create a new session log from the template, at the first free second from `now`:
+    one log a second, so that the new log sorts after every log of that second (the
+    current session is the newest in ledger order)."""
     if slug is not None:
         logs.check_slug(slug)
     template = (templates_dir() / TEMPLATE).read_text("utf-8")
     moment = utc_now() if now is None else now
     with locked(root):
+        earlier = current_or_none(root)
         folder = root / SESSIONS
-        stem = logs.free_stem(moment, slug, lambda stem: os.path.lexists(folder / f"{stem}.md"))
+        seconds = logs.seconds_taken(os.listdir(folder) if folder.is_dir() else [])
+        stem = logs.free_stem(moment, slug, lambda stem: logs.second_of(stem) in seconds)
         log = SessionLog(root, stem, NEWEST)
         files = {log.relative: logs.log_text(template, slug)}
         newest.write(root, files, newest.remembered(root), created=stem)
-    return log
+    return Started(log, earlier)
 
 
 def current_session(root: Path, named: str | None = None, source: str = "--session") -> SessionLog:

@@ -68,6 +68,15 @@ def meetings(
     return tuple(sorted(found, key=lambda m: (order[m.kind], m.fact_id)))
 
 
+def _opposed(new: Claim, flipped: Claim, old: Claim) -> bool:
+    """Whether two claims say opposite things: near with the polarity of one turned, either
+    way round (the shorter may be the new one: "API handlers never return JSON errors"
+    against "All API handlers return JSON errors with a code field"), or one asserting what
+    the other's contrast excludes."""
+    turned = replace(old, negative=not old.negative)
+    return near(flipped, old) or near(turned, new) or contrasted(new, old)
+
+
 def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -> Meeting | None:
     superseded = fact.get("tier") == "superseded" or fact.get("superseded-by") is not None
     if superseded:
@@ -79,6 +88,6 @@ def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -
     if near(new, old):
         return Meeting(DUPLICATE, fact.id)
     core = fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION
-    if (core or fact.section == section) and (near(flipped, old) or contrasted(new, old)):
+    if (core or fact.section == section) and _opposed(new, flipped, old):
         return Meeting(CONTRADICTION, fact.id, core=core)
     return None

@@ -92,8 +92,9 @@ class Gathered:
                 f"{fact_id!r} is a vision target: change {VISION} by hand; nothing written"
             )
         live = known.ids_in([*self.documents, *([self.vision] if self.vision else [])])
-        live -= set(self.superseded())
-        raise MdmemError(f"{known.unknown_refusal(fact_id, live)}; nothing written")
+        retired = set(self.superseded())
+        refusal = known.unknown_refusal(fact_id, live - retired, retired & live)
+        raise MdmemError(f"{refusal}; nothing written")
 
 
 def check_shape(ids: Iterable[str]) -> None:

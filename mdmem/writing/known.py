@@ -72,9 +72,13 @@ def blocked_refusal(entry: BlockedEntry) -> str:
     )
 
 
-def unknown_refusal(fact_id: str, known: Iterable[str]) -> str:
-    nearest = Nearest(known).ranked(fact_id, NEAREST_SHOWN)
+def unknown_refusal(fact_id: str, known: Iterable[str], superseded: Iterable[str] = ()) -> str:
+    """An unknown id refused, with the known ids nearest it; `superseded` ids are offered
+    too, marked, where a command takes them (`restore`, say)."""
+    retired = set(superseded)
+    nearest = Nearest([*known, *retired]).ranked(fact_id, NEAREST_SHOWN)
     where = "no fact in continuity, the archive or vision has it"
     if not nearest:
         return f"unknown id {fact_id!r}: {where}, and no known id is near it"
-    return f"unknown id {fact_id!r}: {where}; nearest known: {', '.join(nearest)}"
+    shown = [f"{near} (superseded)" if near in retired else near for near in nearest]
+    return f"unknown id {fact_id!r}: {where}; nearest known: {', '.join(shown)}"
