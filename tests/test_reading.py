@@ -282,6 +282,38 @@ def test_context_scope_in_and_out(memory: Path) -> None:
     assert "api-pydantic-models" in sources.context(memory, None).ids
 
 
+@pytest.mark.parametrize(
+    ("cwd", "given", "shown"),
+    [
+        pytest.param("", "{project}/src/api/x.py", True, id="absolute-inside"),
+        pytest.param("", "{project}/docs/a.md", False, id="absolute-elsewhere"),
+        pytest.param("src/api", "x.py", True, id="relative-to-a-working-folder-inside"),
+        pytest.param("docs", "a.md", False, id="relative-elsewhere"),
+        pytest.param("src", "src/api/x.py", True, id="relative-to-the-project-when-only-it-has-it"),
+        pytest.param("", "src/api/x.py", True, id="relative-from-the-top"),
+    ],
+)  # fmt: skip
+def test_path_is_read_relative_to_the_project(
+    memory: Path, monkeypatch: pytest.MonkeyPatch, cwd: str, given: str, shown: bool
+) -> None:
+    """Agents pass absolute paths, people paths relative to where they stand: both are
+    read as the path from the project's top that a scope names."""
+    project = memory.parent.resolve()
+    for folder in ("src/api", "docs"):
+        (project / folder).mkdir(parents=True, exist_ok=True)
+    (project / "src/api/x.py").write_text("", "utf-8")
+    monkeypatch.chdir(project / cwd)
+    path = given.format(project=project)
+    assert ("api-pydantic-models" in sources.context(memory, None, path=path).ids) is shown
+    hits = sources.lookup(memory, "pydantic models", path=path).ranking.hits
+    assert ("api-pydantic-models" in [hit.entry.id for hit in hits]) is shown
+
+
+def test_a_path_outside_the_project_is_refused(memory: Path, tmp_path: Path) -> None:
+    with pytest.raises(MdmemError, match="is outside the project"):
+        sources.lookup(memory, "pydantic", path=str(tmp_path.parent / "elsewhere.py"))
+
+
 def test_context_sections_fence_and_citation(memory: Path) -> None:
     text = render_markdown(sources.context(memory, "webhook retries"))
     lines = text.splitlines()
