@@ -144,7 +144,7 @@ def test_a_section_is_named_whatever_the_case_and_spacing(repo: Path, named: str
 def test_every_field_and_a_new_section(repo: Path) -> None:
     before = snapshot(repo)
     result = run(
-        "Never call the payment provider from a request handler",
+        "Calling the payment provider from a request handler",
         "--section", "Gotchas",
         "--id", "no-provider-in-handlers",
         "--tags", "payments, latency,payments",
@@ -156,7 +156,7 @@ def test_every_field_and_a_new_section(repo: Path) -> None:
         "Added no-provider-in-handlers at memory/continuity.md:21 (Gotchas, working)\n"
     )
     section = (  # a new section goes before the Open Threads
-        "## Gotchas\n\n- Never call the payment provider from a request handler\n"
+        "## Gotchas\n\n- Calling the payment provider from a request handler\n"
         f"  <!-- id: no-provider-in-handlers | {BORN} | tier: working | origin: {LOG} | "
         "scope: src/api/**,src/web/** | type: anti-pattern | tags: payments,latency -->\n\n"
     )
@@ -206,7 +206,44 @@ def test_add_as_json(repo: Path) -> None:
         "session": LOG,
         "log": SHOWN,
         "log_lines": ["Created: payouts-batch-nightly-02-00"],
+        "note": None,
     }
+
+
+AS_RULE_NOTE = (
+    "Note: added as a rule, not an anti-pattern: its text is already a prohibition (an "
+    "anti-pattern names the bad practice: 'Calling the database from views')\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact_id", "typed", "note"),
+    [
+        pytest.param(
+            "Calling the database from views", "calling-database-views", " | type: anti-pattern", "", id="practice"
+        ),
+        pytest.param("Do not call the database from views", "not-call-database-views", "", AS_RULE_NOTE, id="do-not"),
+        pytest.param("Never commit .env files", "never-commit-env-files", "", AS_RULE_NOTE, id="never"),
+        pytest.param("Avoid global state in handlers", "avoid-global-state-handlers", "", AS_RULE_NOTE, id="avoid"),
+    ],
+)  # fmt: skip
+def test_an_anti_pattern_that_already_says_dont_is_added_as_a_rule(
+    repo: Path, text: str, fact_id: str, typed: str, note: str
+) -> None:
+    """Shown as a pitfall, "Never commit .env files" would read "do not: never commit"."""
+    result = run(text, "--section", "Conventions", "--anti-pattern")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        f"Added {fact_id} at memory/continuity.md:21 (Conventions, working)\n"
+        f"{note}{SHOWN}: Created: {fact_id}\n"
+    )
+    footer = f"<!-- id: {fact_id} | {BORN} | tier: working | origin: {LOG}{typed} -->"
+    assert f"- {text}\n  {footer}\n" in (repo / "memory/continuity.md").read_text("utf-8")
+
+
+def test_the_note_is_in_the_json_too(repo: Path) -> None:
+    result = run("Never log card numbers", "--section", "Conventions", "--anti-pattern", "--json")
+    assert json.loads(result.stdout)["note"] == AS_RULE_NOTE.removeprefix("Note: ").rstrip("\n")
 
 
 # -- a duplicate ------------------------------------------------------------------------------

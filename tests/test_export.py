@@ -48,9 +48,9 @@ fact's id (`mdmem show ID` tells its story).
 - Mutations use POST only; no PUT or PATCH (applies to src/api/**) [post-only-mutations]
 - Version the API in the Accept header [header-version]
 
-### Pitfalls (what went wrong before: do NOT do these)
+### Pitfalls (what went wrong before)
 
-- Mocking the database in integration tests hid a broken migration [mock-the-database]
+- Do not: Mocking the database in integration tests hid a broken migration [mock-the-database]
 """
 FRONTMATTER = """\
 ---
@@ -236,3 +236,47 @@ def test_a_memory_without_core_facts_says_how_to_make_one(tmp_path: Path) -> Non
     text = (work / "AGENTS.md").read_text("utf-8")
     assert "- (no core facts yet: `mdmem core ID` makes a fact core)\n" in text
     assert "use-redis" not in text
+
+
+CORE_ANTI_PATTERN = "tier: core | type: anti-pattern"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        pytest.param("Never commit .env files", "Never commit .env files", id="negative"),
+        pytest.param(
+            "Don't use print for logging; use the logging module",
+            "Don't use print for logging; use the logging module",
+            id="dont",
+        ),
+        pytest.param(
+            "Mock the database in integration tests",
+            "Do not: Mock the database in integration tests",
+            id="positive",
+        ),
+    ],
+)
+def test_a_pitfall_is_exported_as_context_shows_it(tmp_path: Path, text: str, shown: str) -> None:
+    """Beside a positive pitfall, a negative one is shown as written, never after a
+    heading's "do NOT"; export and context share the one rendering."""
+    work = tmp_path / "project"
+    (work / "memory").mkdir(parents=True)
+    (work / "memory" / "continuity.md").write_text(
+        "# Continuity\n\n## Pitfalls\n\n"
+        f"- {text}\n  <!-- id: the-pitfall | created: 2026-03-01 | {CORE_ANTI_PATTERN} -->\n"
+        "- Editing generated files by hand\n"
+        f"  <!-- id: generated-by-hand | created: 2026-03-01 | {CORE_ANTI_PATTERN} -->\n",
+        "utf-8",
+    )
+    assert export(work, "agents-md")[0] == 0
+    exported = (work / "AGENTS.md").read_text("utf-8")
+    pitfalls = exported.split("### Pitfalls (what went wrong before)\n\n")[1]
+    lines = pitfalls.split("\n<!-- mdmem:end export -->")[0].splitlines()
+    assert lines == [
+        f"- {shown} [the-pitfall]",
+        "- Do not: Editing generated files by hand [generated-by-hand]",
+    ]
+    context = CliRunner().invoke(main, ["context", "--root", str(work / "memory")]).output
+    assert all(line in context.splitlines() for line in lines)
+    assert "do NOT" not in exported + context

@@ -129,6 +129,50 @@ def test_sections_from_headings(headings: list[str], expected: tuple[str, bool])
     assert placed(headings) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("## Don'ts\n- Editing files by hand\n", ("Pitfalls", True), id="practice"),
+        pytest.param(
+            "## Don'ts\n- Don't use print for logging; use the logging module\n",
+            ("Conventions", False),
+            id="dont_rule",
+        ),
+        pytest.param("## Don'ts\n- Never commit .env files\n", ("Conventions", False), id="never"),
+        pytest.param("## Avoid\n- No default exports\n", ("Conventions", False), id="no"),
+        pytest.param(
+            "## Never\n- Do not call the database from views\n",
+            ("Conventions", False),
+            id="do_not",
+        ),
+        pytest.param(
+            "## Build\n### Don'ts\n- Never skip the type check\n",
+            ("Commands", False),
+            id="next_heading_out",
+        ),
+        pytest.param(
+            "## Build don'ts\n- Never run two builds at once\n",
+            ("Commands", False),
+            id="heading_other_words",
+        ),
+        pytest.param(
+            "## Don'ts\n- Mocking the database\n  - it does not catch a broken migration\n",
+            ("Pitfalls", True),
+            id="nested_note_is_not_the_rule",
+        ),
+        pytest.param(
+            "## Git\n- Never commit .env files\n", ("Conventions", False), id="not_a_pitfall"
+        ),
+    ],
+)
+def test_a_prohibition_under_a_prohibition_heading_is_a_rule(
+    text: str, expected: tuple[str, bool]
+) -> None:
+    """A rule that says "don't" is a rule: as a pitfall it would read "do not: never..."."""
+    [rule] = read_markdown(text.split("\n"), 1, "CLAUDE.md")
+    assert (rule.section, rule.anti_pattern) == expected
+
+
 # -- frontmatter, playbooks, kinds --------------------------------------------------------
 
 
@@ -299,12 +343,12 @@ def realistic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_second_run_imports_nothing_and_says_so(realistic: Path) -> None:
     code, first = run(realistic, "CLAUDE.md")
-    assert code == 0 and "17 imported" in first
+    assert code == 0 and "18 imported" in first
     after_first = snapshot(realistic)
     code, second = run(realistic, "CLAUDE.md")
     assert code == 0
     assert second.splitlines()[-1] == (
-        "Nothing new to import: all 17 rules are in memory already; nothing written."
+        "Nothing new to import: all 18 rules are in memory already; nothing written."
     )
     assert snapshot(realistic) == after_first
 
@@ -312,7 +356,7 @@ def test_second_run_imports_nothing_and_says_so(realistic: Path) -> None:
 def test_dry_run_writes_nothing(realistic: Path) -> None:
     before = snapshot(realistic)
     code, output = run(realistic, "CLAUDE.md", "--dry-run")
-    assert code == 0 and "Dry run: 17 imported" in output and "nothing written" in output
+    assert code == 0 and "Dry run: 18 imported" in output and "nothing written" in output
     assert snapshot(realistic) == before
 
 

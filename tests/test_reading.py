@@ -18,9 +18,15 @@ from hypothesis import strategies as st
 from mdmem.cli import main
 from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
-from mdmem.format.words import normalised_tokens
+from mdmem.format.words import claim, normalised_tokens
 from mdmem.reading import sources
-from mdmem.reading.context import estimate_tokens, plan_context, render_markdown
+from mdmem.reading.context import (
+    as_json,
+    as_prohibition,
+    estimate_tokens,
+    plan_context,
+    render_markdown,
+)
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.ranking import (
     best_line_hits,
@@ -319,7 +325,7 @@ def test_context_sections_fence_and_citation(memory: Path) -> None:
     lines = text.splitlines()
     assert "not instructions" in lines[0]
     assert lines[1] == "~~~~" and lines[-2] == "~~~~"
-    assert lines[-1].startswith("mdmem ref signed-webhooks webhook-backoff")
+    assert lines[-1] == "Cite the facts you used: mdmem ref ID [ID...]"
     body = lines[2:-2]
     core = body.index("## Core facts and invariants")
     rules = body.index("## Rules")
@@ -331,6 +337,81 @@ def test_context_sections_fence_and_citation(memory: Path) -> None:
     assert all(
         line.endswith("]") for line in body if line.startswith("- ") and "left out" not in line
     )
+
+
+PITFALLS_HEADING = "## Pitfalls (what went wrong before)"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        pytest.param(
+            "Mock the database in integration tests",
+            "Do not: Mock the database in integration tests",
+            id="positive_is_prefixed",
+        ),
+        pytest.param(
+            "Mocking the database hid a migration bug",
+            "Do not: Mocking the database hid a migration bug",
+            id="positive_story_is_prefixed",
+        ),
+        pytest.param("Never commit .env files", "Never commit .env files", id="never"),
+        pytest.param(
+            "Don't use print for logging; use the logging module",
+            "Don't use print for logging; use the logging module",
+            id="dont",
+        ),
+        pytest.param(
+            "Do not call the database from views",
+            "Do not call the database from views",
+            id="do_not",
+        ),
+        pytest.param("Avoid global state", "Avoid global state", id="avoid"),
+        pytest.param("Not pinning dependencies", "Not pinning dependencies", id="not_doing"),
+    ],
+)
+def test_a_pitfall_line_reads_as_a_prohibition_on_its_own(text: str, shown: str) -> None:
+    """No heading's "do NOT" before a text that already says "never": "do NOT: never"."""
+    context = plan_context([entry("the-pitfall", text, type="anti-pattern")])
+    body = render_markdown(context).splitlines()
+    assert body[body.index(PITFALLS_HEADING) + 1] == f"- {shown} [the-pitfall]"
+    assert as_prohibition(text) == shown
+
+
+def test_negative_and_positive_pitfalls_side_by_side() -> None:
+    facts = [
+        entry("never-commit-env", "Never commit .env files", type="anti-pattern"),
+        entry("mock-the-database", "Mock the database in integration tests", type="anti-pattern"),
+        entry("rule-not-pitfall", "Never push to main"),
+    ]
+    text = render_markdown(plan_context(facts))
+    pitfalls = text.split(PITFALLS_HEADING + "\n")[1].split("\n~~~~")[0]
+    assert pitfalls.splitlines() == [
+        "- Never commit .env files [never-commit-env]",
+        "- Do not: Mock the database in integration tests [mock-the-database]",
+    ]
+    assert "- Never push to main [rule-not-pitfall]" in text  # a rule is shown as written
+    assert "do NOT" not in text
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40))
+def test_a_pitfall_shown_is_a_prohibition_and_showing_it_again_changes_nothing(
+    text: str,
+) -> None:
+    shown = as_prohibition(text)
+    assert claim(shown).negative
+    assert as_prohibition(shown) == shown
+
+
+def test_the_cite_line_asks_for_the_facts_used_not_every_id_shown() -> None:
+    facts = [entry(f"fact-number-{n}", f"Fact {n} about billing") for n in range(3)]
+    context = plan_context(facts)
+    last = render_markdown(context).splitlines()[-1]
+    assert last == "Cite the facts you used: mdmem ref ID [ID...]"
+    assert as_json(context)["cite"] == last
+    assert not any(fact.id in last for fact in facts)
+    empty = plan_context([])
+    assert render_markdown(empty).splitlines()[-1] == "~~~~" and as_json(empty)["cite"] == ""
 
 
 def many_rules(count: int) -> list[Entry]:
@@ -529,14 +610,14 @@ def test_show_and_context_commands(memory: Path) -> None:
     assert data["supersedes"] == ["webhook-fixed-interval"] and data["helpful"] == 1
     context = CliRunner().invoke(main, ["context", "webhook", "--root", str(memory)])
     assert context.exit_code == 0
-    assert context.output.splitlines()[-1].startswith("mdmem ref ")
+    assert context.output.splitlines()[-1] == "Cite the facts you used: mdmem ref ID [ID...]"
     as_json = json.loads(
         CliRunner()
         .invoke(main, ["context", "--format", "json", "--budget", "100", "--root", str(memory)])
         .output
     )
     assert as_json["dropped"] > 0 and as_json["core"][0]["id"] == "signed-webhooks"
-    assert as_json["cite"].startswith("mdmem ref signed-webhooks")
+    assert as_json["cite"] == "Cite the facts you used: mdmem ref ID [ID...]"
 
 
 # --- the index gives rank's answer ---------------------------------------------------------

@@ -2,10 +2,11 @@
 
 For agents that never run mdmem: the facts `mdmem context` shows as core (continuity's
 core facts and invariants, the vision's statements; never a superseded, blocked, done or
-deprecated one), core anti-patterns apart as pitfalls, each line ending with its fact's
-id, between `<!-- mdmem:begin export -->` and `<!-- mdmem:end export -->`. Everything
-outside the block stays byte for byte; the same memory gives the same bytes. A new Cursor
-rule file starts with the frontmatter that applies it to every request. Pure.
+deprecated one), core anti-patterns apart as pitfalls (each a prohibition, as context
+shows it), each line ending with its fact's id, between `<!-- mdmem:begin export -->`
+and `<!-- mdmem:end export -->`. Everything outside the block stays byte for byte; the
+same memory gives the same bytes. A new Cursor rule file starts with the frontmatter
+that applies it to every request. Pure.
 """
 
 from __future__ import annotations
@@ -71,9 +72,11 @@ def render_block(items: Sequence[Item], fmt: str, memory: str) -> str:
 
 
 def _line(item: Item) -> str:
+    from mdmem.reading.context import shown_text
+
     scope = item.entry.get("scope")
     where = f" (applies to {scope.strip()})" if scope and scope.strip() else ""
-    return f"- {item.entry.text}{where} [{item.entry.id}]"
+    return f"- {shown_text(item)}{where} [{item.entry.id}]"
 
 
 def exported_text(file: TextFile | None, target: Target, body: str) -> str:

@@ -28,7 +28,12 @@ if TYPE_CHECKING:
 @click.option("--id", "fact_id", metavar="ID", help="Its id. Default: derived from the text.")
 @click.option("--tags", metavar="A,B", help="Comma-separated words, for lookup.")
 @click.option("--scope", metavar="GLOB[,GLOB]", help="The paths it applies to: src/api/**.")
-@click.option("--anti-pattern", is_flag=True, help="A pitfall (type: anti-pattern), not a rule.")
+@click.option(
+    "--anti-pattern",
+    is_flag=True,
+    help="A pitfall (type: anti-pattern), not a rule: name the bad practice. A text that "
+    "already says don't (never, avoid...) is added as a rule, and the output says so.",
+)
 @click.option("--supersedes", metavar="ID", help="The live fact it replaces: marked superseded.")
 @session_option
 @root_option
@@ -79,6 +84,7 @@ def _report(done: Added) -> list[str]:
         cited = found.log_lines or (f"Referenced: {found.fact_id} (already there)",)
     else:
         lines = [f"Added {found.fact_id} at {where} ({found.section}, {found.tier})"]
+        lines += [f"Note: {found.note}"] if found.note else []
         old = found.superseded
         if old is not None:
             lines.append(

@@ -111,7 +111,7 @@ def context(
     """What an agent reads before a task: core facts, the rules most relevant to TASK,
     open threads, pitfalls apart; every line with its id, within a token budget.
 
-    Ends with the `mdmem ref ID...` line that cites what was shown.
+    Ends with the line that asks to cite the facts used: `mdmem ref ID [ID...]`.
 
     Example: mdmem context "add a retry to the webhook sender" --path src/hooks.py --budget 1500
     """

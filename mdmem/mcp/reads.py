@@ -56,8 +56,9 @@ class Reads:
         core facts, the rules most relevant to the task (and to the file, when given), the
         open threads and the pitfalls (anti-patterns, kept apart: never follow one as a
         rule), each line with its fact id, within a token budget. Returns markdown to read
-        (or, with format json, the same as data). Cite the facts you then rely on with
-        the `reference` tool."""
+        (or, with format json, the same as data). Its last line asks you to cite only the
+        facts you use (`mdmem ref ID [ID...]`): here, the `reference` tool with their ids,
+        never every id shown (each id cited counts a use)."""
         from mdmem.reading import context as rendering
         from mdmem.reading.sources import context as run
 

@@ -95,7 +95,11 @@ class Writes:
             Field(description="Comma-separated path globs it applies to (src/api/**)."),
         ] = None,
         anti_pattern: Annotated[
-            bool, Field(description="A pitfall to avoid, not a rule to follow.")
+            bool,
+            Field(
+                description="A pitfall to avoid, not a rule to follow: name the bad practice "
+                "(a text that already says don't is added as a rule, with a note)."
+            ),
         ] = False,
         supersedes: Annotated[
             str | None,

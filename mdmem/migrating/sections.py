@@ -7,15 +7,20 @@ heading names a kind by any of its words:
 | the heading says | section | type |
 |---|---|---|
 | don't, do not, never, avoid, anti-pattern, pitfalls, mistakes | Pitfalls | anti-pattern |
+| the same, for a rule that is itself a prohibition | (its other words) | rule |
 | don't, do not, never + forget, skip, miss, overlook, neglect | (its other words) | rule |
 | commands, build, scripts, setup, install, run, workflow, tooling, development | Commands | rule |
 | architecture, design, decisions, stack, structure, overview | Key Decisions | rule |
 | gotchas, caveats, quirks, known issues, troubleshooting, warnings | Gotchas | rule |
 | anything else, or no heading | Conventions | rule |
 
-A rule's own words never change its place: "Never commit .env files" under "Git" is a
-rule of Conventions (a prohibition is an instruction); under "Don'ts", a bullet that
-names the bad practice ("default exports") is an anti-pattern, read as "do NOT do this".
+A rule's own words move it in one case only: a rule that is itself a prohibition
+(`claim(text).negative`: "Never commit .env files", "Don't use print for logging") is
+never an anti-pattern, since shown as a pitfall it would read as "do not: never commit";
+under a prohibition heading ("Don'ts") it is a rule placed by the heading's other words,
+else by the next heading out, else in Conventions. Under "Don'ts", a bullet that names the
+bad practice ("default exports") is an anti-pattern, shown as "Do not: default exports";
+"Never commit .env files" under "Git" is a rule of Conventions.
 A prohibition word whose next word is a reminder's ("Don't forget", "Never skip") makes
 a reminder, not a prohibition: "Run migrations before every deploy" under "Don't forget"
 is a rule, placed by the heading's other words ("Never skip the build": Commands), else
@@ -56,12 +61,13 @@ _PROHIBITION = frozenset({"dont", "not", "never"})
 _REMINDER = frozenset({"forget", "skip", "miss", "overlook", "neglect"})
 
 
-def placed(headings: Sequence[str]) -> tuple[str, bool]:
-    """(section, anti-pattern) for a rule under `headings`, outermost first."""
+def placed(headings: Sequence[str], prohibition: bool = False) -> tuple[str, bool]:
+    """(section, anti-pattern) for a rule under `headings`, outermost first; a rule that
+    is itself a `prohibition` is never placed in Pitfalls."""
     for heading in reversed(headings):
         found = _naming_words(heading)
         for section, named_by in _NAMED_BY:
-            if found & named_by:
+            if found & named_by and not (prohibition and section == PITFALLS):
                 return section, section == PITFALLS
     return CONVENTIONS, False
 

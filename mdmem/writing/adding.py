@@ -54,6 +54,7 @@ class Added:
             "session": self.log.stem,
             "log": self.log.display,
             "log_lines": list(found.log_lines),
+            "note": found.note,
         }
 
 

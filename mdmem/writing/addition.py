@@ -3,7 +3,10 @@
 Pure: the request, the facts it may meet (continuity, vision, the archive's superseded
 facts), the blocked entries and the current log come in as values; out comes the new
 text of continuity and of the log, or a refusal. Every refusal is decided before any
-text is built, so a refused add writes nothing.
+text is built, so a refused add writes nothing. An anti-pattern asked for with a text
+that is already a prohibition ("Do not call the database from views") is added as a
+rule, with a note saying so: a rule that says "don't" is a rule, and migrate types such
+a text the same way (`AS_RULE`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from mdmem.format.document import (
 )
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
+from mdmem.format.words import claim
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
@@ -39,6 +43,10 @@ TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 NOT_IN_FOOTER = ("|", "<!--", "-->", "\n", "\r")
 THREAD_PREFIX = "contradiction"
 NOTHING_WRITTEN = "nothing written"
+AS_RULE = (
+    "added as a rule, not an anti-pattern: its text is already a prohibition (an "
+    "anti-pattern names the bad practice: 'Calling the database from views')"
+)
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,7 @@ class Addition:
     log_lines: tuple[str, ...]  # the lines recorded, `Key: ...`
     superseded: Superseded | None = None
     threads: tuple[Thread, ...] = ()
+    note: str | None = None  # AS_RULE, when an anti-pattern asked for was added as a rule
 
     @property
     def log_changed(self) -> bool:
@@ -169,7 +178,10 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     section = same_section(memory.continuity, request.section)
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
-    request = dataclasses.replace(request, section=section)
+    as_rule = request.anti_pattern and claim(request.text).negative
+    request = dataclasses.replace(
+        request, section=section, anti_pattern=request.anti_pattern and not as_rule
+    )
     documents = (*memory.shown, *memory.archived)
     found = conflicts.meetings(request.text, request.section, documents, memory.blocked)
     superseded = known.after_events(known.supersessions(documents), memory.events)
@@ -193,7 +205,8 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
             )
     fact_id = _new_id(request, memory)
     others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
-    return _added(request, fact_id, target, others, memory, session)
+    added = _added(request, fact_id, target, others, memory, session)
+    return dataclasses.replace(added, note=AS_RULE) if as_rule else added
 
 
 def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None]) -> None:
