@@ -47,7 +47,7 @@ from mdmem.reading.index import (
 )
 from mdmem.store import cache
 from mdmem.store.files import read, read_all, read_bytes
-from mdmem.store.folders import project_of
+from mdmem.store.folders import project_path
 
 if TYPE_CHECKING:
     from mdmem.reading import history
@@ -266,30 +266,6 @@ def _continuity(root: Path) -> Document:
 def _optional(root: Path, relative: str) -> Any:
     path = root / relative
     return read(path, f"{root.name}/{relative}") if path.is_file() else None
-
-
-def project_path(root: Path, path: str) -> str:
-    """A `--path` as a fact's `scope` reads it: relative to the project (the folder that
-    holds the memory). An absolute path, or one relative to a working folder inside the
-    project, is made relative to it (unless only the project holds such a file); a path
-    relative to the project is taken as it is. A path outside the project is refused: no
-    scope could match it."""
-    project = project_of(root)
-    given = Path(path).expanduser()
-    if not given.is_absolute():
-        here = Path.cwd().resolve()
-        if here == project or not here.is_relative_to(project):
-            return path
-        if (project / given).exists() and not (here / given).exists():
-            return path
-        given = here / given
-    resolved = given.resolve()
-    if not resolved.is_relative_to(project):
-        raise MdmemError(
-            f"--path {path} is outside the project ({project.name}/, which holds the memory): "
-            "give a path inside it, like src/api/handlers.py"
-        )
-    return resolved.relative_to(project).as_posix()
 
 
 # --- context ---------------------------------------------------------------------------

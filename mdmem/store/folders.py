@@ -3,14 +3,16 @@
 mdmem writes some files outside the memory folder: AGENTS.md and the vendors' instruction
 files, Claude Code's settings and the MCP clients' configuration. All of them go in one
 place, `project_of(root)`, the folder that holds the memory: the project `--root` names.
-Every folder a write needs is made here, through no symbolic link and over no file.
+Every folder a write needs is made here, through no symbolic link and over no file. A
+path given on the command line (`--path`) is read as a path from the project's top
+(`project_path`), as a fact's scope names it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mdmem.errors import WriteError
+from mdmem.errors import MdmemError, WriteError
 
 LINKED = "is a symbolic link; mdmem does not follow links; nothing written"
 NOT_A_FOLDER = "is a file where mdmem needs a folder; move it aside, then run the command again"
@@ -20,6 +22,30 @@ def project_of(root: Path) -> Path:
     """The project of the memory folder `root`: the folder that holds it, where the agents'
     and the MCP clients' files go, wherever the git repository's top is."""
     return Path(root).resolve().parent
+
+
+def project_path(root: Path, path: str) -> str:
+    """A `--path` as a fact's `scope` reads it: relative to the project (the folder that
+    holds the memory). An absolute path, or one relative to a working folder inside the
+    project, is made relative to it (unless only the project holds such a file); a path
+    relative to the project is taken as it is. A path outside the project is refused: no
+    scope could match it."""
+    project = project_of(root)
+    given = Path(path).expanduser()
+    if not given.is_absolute():
+        here = Path.cwd().resolve()
+        if here == project or not here.is_relative_to(project):
+            return path
+        if (project / given).exists() and not (here / given).exists():
+            return path
+        given = here / given
+    resolved = given.resolve()
+    if not resolved.is_relative_to(project):
+        raise MdmemError(
+            f"--path {path} is outside the project ({project.name}/, which holds the memory): "
+            "give a path inside it, like src/api/handlers.py"
+        )
+    return resolved.relative_to(project).as_posix()
 
 
 def exists(path: Path) -> bool:
