@@ -278,6 +278,29 @@ def test_a_duplicate_adds_nothing_and_is_cited(repo: Path, text: str) -> None:
     assert snapshot(repo) == again
 
 
+def test_a_duplicate_with_more_words_says_how_to_keep_them(repo: Path) -> None:
+    """A text holding every word of a fact and more is that fact (not added twice), but the
+    words it adds would be lost without a word: the note names them and the way to keep
+    them."""
+    before = snapshot(repo)
+    text = "Before pushing, run integration tests with pytest -x and the linters"
+    result = run(text, "--section", "Conventions")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "Nothing added: the text duplicates integration-before-push (memory/continuity.md:12)\n"
+        "Note: the text adds words the fact lacks (linters); to keep them, replace the fact: "
+        "mdmem supersede integration-before-push --by-text TEXT\n"
+        f"{SHOWN}: Referenced: integration-before-push\n",
+    )
+    assert changed(before, snapshot(repo)) == {
+        LOG_PATH: logged("Referenced: integration-before-push")
+    }
+    same = run(
+        "Run the integration tests with pytest -x before pushing", "--section", "X", "--json"
+    )
+    assert json.loads(same.stdout)["note"] is None  # the same words: nothing to say
+
+
 # -- refusals ---------------------------------------------------------------------------------
 
 REFUSALS = [

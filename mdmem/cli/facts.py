@@ -81,6 +81,7 @@ def _report(done: Added) -> list[str]:
     where = f"{found.path}:{found.line}"
     if found.outcome == "duplicate":
         lines = [f"Nothing added: the text duplicates {found.fact_id} ({where})"]
+        lines += [f"Note: {found.note}"] if found.note else []
         cited = found.log_lines or (f"Referenced: {found.fact_id} (already there)",)
     else:
         lines = [f"Added {found.fact_id} at {where} ({found.section}, {found.tier})"]

@@ -28,7 +28,7 @@ from mdmem.format.document import (
 )
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
-from mdmem.format.words import claim
+from mdmem.format.words import EXCLUDED, claim, item_claim, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
@@ -127,7 +127,7 @@ class Addition:
     log_lines: tuple[str, ...]  # the lines recorded, `Key: ...`
     superseded: Superseded | None = None
     threads: tuple[Thread, ...] = ()
-    note: str | None = None  # AS_RULE, when an anti-pattern asked for was added as a rule
+    note: str | None = None  # AS_RULE, or for a duplicate the words it would add
 
     @property
     def log_changed(self) -> bool:
@@ -190,7 +190,7 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     duplicates = [m for m in live if m.kind == conflicts.DUPLICATE]
     duplicates = [m for m in duplicates if m.fact_id != request.supersedes]
     if duplicates:
-        return _duplicate(duplicates[0].fact_id, memory.shown, session)
+        return _duplicate(duplicates[0].fact_id, memory.shown, session, request.text)
     target = None
     if request.supersedes is not None:
         target = _target(request.supersedes, memory, superseded)
@@ -223,13 +223,26 @@ def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None])
             raise MdmemError(f"the text is that of a superseded fact: {refusal}; {NOTHING_WRITTEN}")
 
 
-def _duplicate(fact_id: str, documents: Sequence[Document], session: Session) -> Addition:
+def _duplicate(
+    fact_id: str, documents: Sequence[Document], session: Session, text: str
+) -> Addition:
+    """The fact already says it: cited instead. A text that says it with more words (a
+    detail the fact lacks) is still not added twice, but the note says how to keep them."""
     document, fact = _find(documents, fact_id)
     recorded = record(session.text, "referenced", [fact_id], session.path)
     lines = (f"{label('referenced')}: {fact_id}",) if recorded.changed else ()
     tier = fact.get("tier")
     where = (document.path, fact.line, fact.section)
-    return Addition(DUPLICATE, fact_id, *where, tier, None, recorded.text, lines)
+    own = item_claim(document.lines[fact.start : fact.footer_index]).words
+    more = {word.lstrip(EXCLUDED) for word in claim(text).words - own}
+    shown = dict.fromkeys(w for w in re.findall(r"[^\W_]+", text) if stem(w.lower()) in more)
+    note = None
+    if shown:
+        note = (
+            f"the text adds words the fact lacks ({', '.join(shown)}); to keep them, replace "
+            f"the fact: mdmem supersede {fact_id} --by-text TEXT"
+        )
+    return Addition(DUPLICATE, fact_id, *where, tier, None, recorded.text, lines, note=note)
 
 
 def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
