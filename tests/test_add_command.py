@@ -305,6 +305,12 @@ def test_a_duplicate_with_more_words_says_how_to_keep_them(repo: Path) -> None:
 
 REFUSALS = [
     pytest.param(
+        ["Refunds are queued", "--section", "Key Decisons"],
+        "continuity.md has no section 'Key Decisons'; did you mean 'Key Decisions'? (a new "
+        "section is made only for a name near none of them); nothing written",
+        id="a-slip-of-a-section-name",
+    ),
+    pytest.param(
         ["The API is versioned in the URI", "--section", "Key Decisions"],
         "the text is that of a superseded fact: 'version-in-uri' is superseded by "
         "'api-in-header': cite api-in-header instead; nothing written",

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     required=True,
     metavar="NAME",
     help="The ## section of continuity.md it goes at the end of, whatever the case (a new "
-    "one, before ## Open Threads, when there is none). Under Architectural Invariants a "
-    "fact is born core.",
+    "one, before ## Open Threads, when there is none; a name one letter off an existing "
+    "section is refused as a slip). Under Architectural Invariants a fact is born core.",
 )
 @click.option("--id", "fact_id", metavar="ID", help="Its id. Default: derived from the text.")
 @click.option("--tags", metavar="A,B", help="Comma-separated words, for lookup.")

@@ -168,6 +168,23 @@ def same_section(document: Document, title: str) -> str:
     return title
 
 
+def _refuse_misspelt(document: Document, section: str) -> None:
+    """A section continuity lacks is made, unless its name is a slip of one it has: "Key
+    Decisons" would open a second home for Key Decisions that nobody meant."""
+    titles = [found.title for found in document.sections if found.title]
+    if section in titles:
+        return
+    import difflib
+
+    near = difflib.get_close_matches(section.casefold(), [t.casefold() for t in titles], 1, 0.85)
+    if near:
+        meant = titles[[t.casefold() for t in titles].index(near[0])]
+        raise MdmemError(
+            f"continuity.md has no section {section!r}; did you mean {meant!r}? (a new "
+            f"section is made only for a name near none of them); {NOTHING_WRITTEN}"
+        )
+
+
 def _unsafe(value: str, *starts: str) -> bool:
     return value.startswith(starts) or any(mark in value for mark in NOT_IN_FOOTER)
 
@@ -178,6 +195,7 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     section = same_section(memory.continuity, request.section)
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
+    _refuse_misspelt(memory.continuity, section)
     as_rule = request.anti_pattern and claim(request.text).negative
     request = dataclasses.replace(
         request, section=section, anti_pattern=request.anti_pattern and not as_rule
