@@ -303,7 +303,7 @@ def test_a_session_named_by_option_or_variable(repo: Path, value: str) -> None:
         ),
         pytest.param(
             "yesterday",
-            "yesterday: session log name must be YYYY-MM-DD-HHMMSS[-slug].md (slug: "
+            "--session yesterday: session log name must be YYYY-MM-DD-HHMMSS[-slug].md (slug: "
             "lowercase letters, digits, hyphens)",
             id="not-a-log-name",
         ),
@@ -318,6 +318,16 @@ def test_a_named_session_that_cannot_be_written_is_refused(
         result = run(*args)
         assert (result.exit_code, result.stderr) == (3, f"mdmem: {message}\n")
     assert snapshot(repo) == before
+
+
+def test_a_bad_mdmem_session_value_names_the_variable(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started(repo)
+    monkeypatch.setenv("MDMEM_SESSION", "yesterday")
+    result = run("ref", "cache-one-minute")
+    assert result.exit_code == 3
+    assert result.stderr.startswith("mdmem: MDMEM_SESSION yesterday: session log name must be")
 
 
 # -- ref --------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
     """The log a command writes to: the one `named` (by `source`), else the newest one
     HEAD does not hold. A named log must exist and be uncommitted too."""
     if named:
-        log = SessionLog(root, logs.named_stem(named), source)
+        log = SessionLog(root, logs.named_stem(named, source), source)
         if not log.path.is_file():
             raise MdmemError(logs.NO_SUCH_LOG, log.display)
         if newest.committed(root, [log.path.name]):

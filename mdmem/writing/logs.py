@@ -72,10 +72,11 @@ def log_text(template: str, slug: str | None) -> str:
     return template.replace(TITLE_MARK, slug.replace("-", " ") if slug else UNTITLED)
 
 
-def named_stem(value: str) -> str:
-    """The stem a `--session` / MDMEM_SESSION value names: a stem, a file name or a path."""
+def named_stem(value: str, source: str = "--session") -> str:
+    """The stem a `--session` / MDMEM_SESSION value names: a stem, a file name or a path;
+    `source` names where the value came from, for the refusal."""
     stem = session_stem(value.strip().replace("\\", "/"))
-    parse_session_name(stem + ".md", value)
+    parse_session_name(stem + ".md", f"{source} {value}")
     return stem
 
 
