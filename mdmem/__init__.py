@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from mdmem.reviewing.apply import ApplyResult, apply, commit_message
     from mdmem.reviewing.plan import ReviewPlan, plan_review
     from mdmem.reviewing.summary import ReviewSummary
-    from mdmem.store.load import find_root, load
+    from mdmem.store.folders import find_root
+    from mdmem.store.load import load
     from mdmem.writing.apply_backfill import backfill
     from mdmem.writing.backfill import BackfillPlan, plan_backfill
 
@@ -64,7 +65,7 @@ _HOME = {
     "Finding": "mdmem.linting.findings",
     "lint": "mdmem.linting.run",
     "Memory": "mdmem.format.memory",
-    "find_root": "mdmem.store.load",
+    "find_root": "mdmem.store.folders",
     "load": "mdmem.store.load",
     "Policy": "mdmem.format.policy",
     "ReviewPlan": "mdmem.reviewing.plan",

@@ -33,7 +33,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mdmem.cli import main
-from mdmem.store import writer
+from mdmem.store import journal, writer
 from mdmem.store.load import load
 from mdmem.writing import apply, apply_backfill
 from tests.helpers import GIT_ENV, snapshot
@@ -318,10 +318,10 @@ def test_any_command_finishes_an_interrupted_write(
 
     with pytest.raises(Crash):
         trial.run(repo, ["review", "--no-commit"], hook)
-    assert writer.interrupted(disk / "memory")
+    assert journal.interrupted(disk / "memory")
     result = trial.run(disk, following)
     assert result.exit_code in (0, 1), result.output  # lint may have findings
-    assert not writer.interrupted(disk / "memory")
+    assert not journal.interrupted(disk / "memory")
     check(disk, old if before_journal(point) else new, new, ids(trial.pristine))
 
 
@@ -340,9 +340,9 @@ def test_recover_alone_discards_or_rolls_forward(trial: Trial) -> None:
 
         with pytest.raises(Crash):
             trial.run(repo, ["review", "--no-commit"], hook)
-        assert writer.interrupted(disk / "memory") == (point != "pending")
+        assert journal.interrupted(disk / "memory") == (point != "pending")
         finished = writer.recover(disk / "memory")
-        assert not writer.interrupted(disk / "memory")
+        assert not journal.interrupted(disk / "memory")
         if before_journal(point):
             assert finished == []
             check(disk, old, new, ids_before)
@@ -531,7 +531,7 @@ def test_sigkill_at_random_moments_leaves_old_or_new(big_repo: Path, tmp_path: P
         time.sleep(moment)
         process.send_signal(signal.SIGKILL)
         process.wait()
-        interrupted = writer.interrupted(repo / "memory")
+        interrupted = journal.interrupted(repo / "memory")
         following = mdmem(repo, *NEXT)  # recovery happens in whatever runs next
         assert following.returncode == 0, following.stderr
         tree = memory_tree(repo)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mdmem.git.plumbing import top_level
+from mdmem.git.discover import top_level
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "templates" / "demo" / "memory"

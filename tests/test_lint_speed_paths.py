@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.format import textfile
-from mdmem.git import plumbing as gitio
+from mdmem.git import discover, plumbing
 from mdmem.linting import run as lintrun
 from mdmem.linting import texts as lint
 from mdmem.store import workers
@@ -92,17 +92,17 @@ def _layout(base: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_repository_is_found_exactly_where_git_finds_one(
     tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if gitio.top_level(tmp_path) is not None:
+    if discover.top_level(tmp_path) is not None:
         pytest.skip("the temporary folder lies inside a git repository")
     path = _layout(tmp_path, kind, monkeypatch)
     expected = _found_by_git(path)
-    assert gitio.top_level(path) == expected
-    found = gitio.repository(path)
+    assert discover.top_level(path) == expected
+    found = plumbing.repository(path)
     assert (None if found is None else Path(str(found.working_tree_dir))) == expected
     if kind in ("repository", "gitfile"):
         assert expected == tmp_path / "top"
         assert (
-            gitio.git_folder(path)
+            discover.git_folder(path)
             == tmp_path / ("top" if kind == "repository" else "elsewhere") / ".git"
         )
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mdmem.errors import LockError, WriteError
-from mdmem.git.plumbing import git_folder
+from mdmem.git.discover import git_folder
 from mdmem.store import lock
 
 HOLD = """

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from mdmem.cli import main
 from mdmem.cli.mcp import CLIENTS as NAMED
-from mdmem.git.plumbing import top_level
+from mdmem.git.discover import top_level
 from mdmem.mcp.install import CLIENTS
 from tests.helpers import git_init, snapshot
 

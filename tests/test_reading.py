@@ -581,16 +581,35 @@ def _imported(*args: str) -> set[str]:
     return set(done.stdout.split())
 
 
+# Modules no reading command runs: the writer (a reader only checks for a cut-short write,
+# `store.journal`), `load` and its parsers of every file, GitPython's callers, the write
+# commands' CLI module and the write path's checks of new text.
+WRITES = {
+    "mdmem.store.writer",
+    "mdmem.store.load",
+    "mdmem.store.workers",
+    "mdmem.git.plumbing",
+    "mdmem.cli.write",
+    "mdmem.writing.gathered",
+    "mdmem.writing.references",
+}
+
+
 def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
     # A command loads its own module and what it runs: lookup, with --sessions too, no
     # other command's module, nothing that writes, reviews, lints or serves.
     found = _imported("lookup", "webhook retries", "--sessions", "--root", str(memory))
     assert {"mdmem.cli.read", "mdmem.reading.sources", "mdmem.safety.secrets"} <= found
     cli = {name for name in found if name.startswith("mdmem.cli.")}
-    assert cli == {"mdmem.cli.main", "mdmem.cli.options", "mdmem.cli.read", "mdmem.cli.write"}
+    assert cli == {"mdmem.cli.main", "mdmem.cli.options", "mdmem.cli.read"}
     packages = {name.split(".")[1] for name in found if "." in name}
     assert packages == {"cli", "errors", "format", "git", "reading", "safety", "store"}
     assert not found & {"mdmem.reading.context", "mdmem.reading.history", "mdmem.reading.status"}
+    # Nor what only the other reading commands, the write path or git's commands need.
+    assert not found & (WRITES | {"mdmem.format.policy", "mdmem.format.vision"})
+    for command in (["lookup", "webhook"], ["context", "webhook"], ["status"]):
+        imported = _imported(*command, "--root", str(memory))
+        assert "mdmem.reading.sources" in imported and not imported & WRITES, command
     assert _imported("--version") == {
         "mdmem", "mdmem.cli", "mdmem.cli.main", "mdmem.errors", "mdmem.store", "mdmem.store.lock"
     }  # fmt: skip

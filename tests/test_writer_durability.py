@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from mdmem.cli import main
 from mdmem.errors import WriteError
 from mdmem.store import writer
+from mdmem.store.journal import JOURNAL, interrupted
 from tests.helpers import snapshot
 
 OLD = {
@@ -59,7 +60,7 @@ def crash_at(
     with pytest.raises(Crash):
         writer.write_files(root, files)
     monkeypatch.setattr(writer, "fault_hook", None)
-    assert (root / writer.JOURNAL).exists(), "the crash must come after the commit point"
+    assert (root / JOURNAL).exists(), "the crash must come after the commit point"
 
 
 def temp(root: Path, relative: str) -> Path:
@@ -97,7 +98,7 @@ def test_recover_finishes_a_write_whose_new_texts_are_all_on_disk(
     crash_at(root, point, dict(NEW), monkeypatch)
     damage(root)
     assert writer.recover(root) == sorted(NEW)
-    assert not writer.interrupted(root)
+    assert not interrupted(root)
     expected = {**OLD, **NEW}
     assert snapshot(root) == {path: text.encode() for path, text in expected.items()}
 
@@ -127,9 +128,9 @@ def test_recover_refuses_a_write_whose_new_text_was_lost(
     with pytest.raises(WriteError, match="cannot finish the interrupted write") as raised:
         writer.recover(root)
     assert f"memory/{lost}" in str(raised.value)
-    assert writer.JOURNAL in str(raised.value)
+    assert JOURNAL in str(raised.value)
     assert snapshot(root) == left
-    assert writer.interrupted(root)
+    assert interrupted(root)
 
 
 @pytest.mark.parametrize(
@@ -173,10 +174,10 @@ def test_every_command_refuses_and_names_the_lost_file(
 )
 def test_a_journal_written_before_digests_still_rolls_forward(root: Path, journal: object) -> None:
     temp(root, "continuity.md").write_text("## New\n", "utf-8")
-    (root / writer.JOURNAL).write_text(json.dumps(journal), "utf-8")
+    (root / JOURNAL).write_text(json.dumps(journal), "utf-8")
     assert writer.recover(root) == ["continuity.md"]
     assert (root / "continuity.md").read_text("utf-8") == "## New\n"
-    assert not writer.interrupted(root)
+    assert not interrupted(root)
 
 
 def test_folders_are_synced_before_the_commit_point(

@@ -22,7 +22,8 @@ from mdmem.adopting import drivers, hooks, skeleton, summary, usage
 from mdmem.errors import MdmemError, WriteError
 from mdmem.format.memory import CONTINUITY
 from mdmem.format.textfile import TextFile
-from mdmem.git.plumbing import repository, top_level
+from mdmem.git.discover import top_level
+from mdmem.git.plumbing import repository
 from mdmem.store.files import read
 from mdmem.store.folders import exists, project_of
 from mdmem.store.lock import locked

@@ -10,8 +10,14 @@ import click
 
 from mdmem.adopting.exported import FORMATS
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
-from mdmem.cli.write import named_by, session_option
+from mdmem.cli.options import (
+    handles_errors,
+    json_option,
+    named_by,
+    resolve_root,
+    root_option,
+    session_option,
+)
 from mdmem.errors import MdmemError, shown
 
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")

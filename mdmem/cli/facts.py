@@ -8,8 +8,15 @@ from typing import TYPE_CHECKING
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
-from mdmem.cli.write import echo_json, named_by, session_option
+from mdmem.cli.options import (
+    handles_errors,
+    json_option,
+    named_by,
+    resolve_root,
+    root_option,
+    session_option,
+)
+from mdmem.cli.write import echo_json
 
 if TYPE_CHECKING:
     from mdmem.writing.adding import Added

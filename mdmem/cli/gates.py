@@ -7,8 +7,15 @@ from pathlib import Path
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
-from mdmem.cli.write import echo_json, named_by, session_option
+from mdmem.cli.options import (
+    handles_errors,
+    json_option,
+    named_by,
+    resolve_root,
+    root_option,
+    session_option,
+)
+from mdmem.cli.write import echo_json
 
 
 @main.command()

@@ -1,5 +1,6 @@
-"""What every command shares: the --root and --json options, errors turned into exit codes,
-the progress bar, finding the memory, and the collector paused for a whole command."""
+"""What every command shares: the --root, --json and --session options, errors turned into
+exit codes, the progress bar, finding the memory, and the collector paused for a whole
+command."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from typing import Any, TypeVar
 import click
 
 from mdmem.errors import EXIT_INTERRUPTED, MdmemError, shown
-from mdmem.store.load import bulk_allocation, find_root
-from mdmem.store.writer import finish_interrupted
+from mdmem.store.folders import find_root
+from mdmem.store.journal import finish_interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
+SESSION_VARIABLE = "MDMEM_SESSION"
 
 
 def root_option(func: F) -> F:
@@ -31,6 +33,24 @@ def root_option(func: F) -> F:
 
 def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(func)
+
+
+def session_option(func: F) -> F:
+    return click.option(
+        "--session",
+        "named",
+        metavar="PATH|STEM",
+        envvar=SESSION_VARIABLE,
+        show_envvar=True,
+        help="The session log (a stem, file name or path). Default: the newest log git "
+        "has not committed.",
+    )(func)
+
+
+def named_by() -> str:
+    """What named the session: the option, or the variable (click reads it for --session)."""
+    source = click.get_current_context().get_parameter_source("named")
+    return SESSION_VARIABLE if source == click.core.ParameterSource.ENVIRONMENT else "--session"
 
 
 def handles_errors(func: F) -> F:
@@ -98,6 +118,8 @@ def frozen_at_exit() -> Iterator[None]:
     Frozen only here, never in the library, where a caller's
     garbage cycles would be pinned for good.
     """
+    from mdmem.store.load import bulk_allocation  # a review's or lint's, no reader's
+
     with bulk_allocation():
         try:
             yield

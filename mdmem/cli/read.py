@@ -8,8 +8,14 @@ from pathlib import Path
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
-from mdmem.cli.write import named_by, session_option
+from mdmem.cli.options import (
+    handles_errors,
+    json_option,
+    named_by,
+    resolve_root,
+    root_option,
+    session_option,
+)
 from mdmem.format.footer import TIERS
 
 _PATH_HELP = "Leave out facts whose `scope` glob does not match this file (src/api/x.py)."

@@ -3,35 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
-
-F = TypeVar("F", bound=Callable[..., Any])
-SESSION_VARIABLE = "MDMEM_SESSION"
-
-
-def session_option(func: F) -> F:
-    return click.option(
-        "--session",
-        "named",
-        metavar="PATH|STEM",
-        envvar=SESSION_VARIABLE,
-        show_envvar=True,
-        help="The session log (a stem, file name or path). Default: the newest log git "
-        "has not committed.",
-    )(func)
-
-
-def named_by() -> str:
-    """What named the session: the option, or the variable (click reads it for --session)."""
-    source = click.get_current_context().get_parameter_source("named")
-    return SESSION_VARIABLE if source == click.core.ParameterSource.ENVIRONMENT else "--session"
+from mdmem.cli.options import (
+    handles_errors,
+    json_option,
+    named_by,
+    resolve_root,
+    root_option,
+    session_option,
+)
 
 
 def echo_json(payload: dict[str, Any]) -> None:

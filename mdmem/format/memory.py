@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mdmem.format.blocked import BlockedEntry
-from mdmem.format.document import Document
-from mdmem.format.policy import Policy
-from mdmem.format.sessionlog import Session
-from mdmem.format.textfile import TextFile
+if TYPE_CHECKING:  # the file names alone (lookup's) import none of the parsers
+    from pathlib import Path
+
+    from mdmem.format.blocked import BlockedEntry
+    from mdmem.format.document import Document
+    from mdmem.format.policy import Policy
+    from mdmem.format.sessionlog import Session
+    from mdmem.format.textfile import TextFile
 
 CONTINUITY = "continuity.md"
 SESSIONS = "sessions"

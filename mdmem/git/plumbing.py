@@ -2,7 +2,7 @@
 
 GitPython takes longer to import than a review of a small memory, so it is imported only
 by the commands that talk to git: the repository's folder is found without it
-(`top_level`, `git_folder`), and `repository` imports it once there is one.
+(`mdmem.git.discover`), and `repository` imports it once there is one.
 """
 
 from __future__ import annotations
@@ -14,21 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mdmem.errors import GitError
+from mdmem.git.discover import top_level
 
 if TYPE_CHECKING:
     import git
-
-
-def top_level(path: Path) -> Path | None:
-    """The top folder of the git repository whose working tree holds `path`; None outside one."""
-    found = _discover(path)
-    return None if found is None else found[0]
-
-
-def git_folder(path: Path) -> Path | None:
-    """The git folder of that repository (a linked worktree has its own); None outside one."""
-    found = _discover(path)
-    return None if found is None else found[1]
 
 
 def repository(path: Path) -> git.Repo | None:
@@ -42,37 +31,6 @@ def repository(path: Path) -> git.Repo | None:
         return git.Repo(top)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
-
-
-def _discover(path: Path) -> tuple[Path, Path] | None:
-    """(top folder, git folder), looked for as git looks, without starting git.
-
-    From `path` up, the first folder with a `.git` entry that is either a folder holding
-    `HEAD` (a `.git` folder without one is passed by) or a file `gitdir: PATH` (a linked
-    worktree or a submodule); a `.git` file that names no folder ends the search.
-    """
-    start = Path(path).resolve()
-    for folder in (start, *start.parents):
-        dot_git = folder / ".git"
-        if dot_git.is_dir():
-            if (dot_git / "HEAD").exists():
-                return folder, dot_git
-        elif dot_git.is_file():
-            target = _gitdir(dot_git)
-            return None if target is None else (folder, target)
-    return None
-
-
-def _gitdir(dot_git: Path) -> Path | None:
-    try:
-        text = dot_git.read_text("utf-8", errors="replace").strip()
-    except OSError:
-        return None
-    if not text.startswith("gitdir:"):
-        return None
-    target = Path(text[len("gitdir:") :].strip())
-    target = target if target.is_absolute() else (dot_git.parent / target).resolve()
-    return target if target.is_dir() else None
 
 
 def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable[[], None]) -> str:

@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, TextContent
 
 from mdmem.errors import MdmemError, shown
 from mdmem.safety.secrets import redact, redact_all
-from mdmem.store.writer import finish_interrupted
+from mdmem.store.journal import finish_interrupted
 
 SESSION_VARIABLE = "MDMEM_SESSION"
 SESSION_ARGUMENT = "the session argument"

@@ -21,18 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError
-from mdmem.format.blocked import BLOCKED, parse_blocked
 from mdmem.format.document import Document, parse_document
 from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
-from mdmem.format.policy import parse_policy
-from mdmem.format.sessionlog import (
-    Session,
-    SessionName,
-    parse_session_names,
-    reference_lines,
-    scan_log,
-    session_of,
-)
 from mdmem.reading import ranking
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.index import (
@@ -49,7 +39,8 @@ from mdmem.store import cache
 from mdmem.store.files import read, read_all, read_bytes
 from mdmem.store.folders import project_path
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lookup parses no log, no policy and no blocked.md
+    from mdmem.format.sessionlog import Session, SessionName
     from mdmem.reading import history
     from mdmem.reading.context import Context
     from mdmem.reading.status import Status
@@ -59,7 +50,7 @@ ENTRIES_CACHE = "entries"
 
 def documents(root: Path) -> list[Path]:
     """continuity.md, then the archive files by name (as the review reads them)."""
-    from mdmem.store.load import archive_paths
+    from mdmem.store.files import archive_paths
 
     return [root / CONTINUITY, *archive_paths(root)]
 
@@ -179,10 +170,14 @@ def _stems(folder: Path, after: str | None = None, names: list[str] | None = Non
 
 
 def _names(root: Path) -> list[SessionName]:
+    from mdmem.format.sessionlog import parse_session_names
+
     return parse_session_names([name for _, name in _log_names(root)], f"{root.name}/{SESSIONS}/")
 
 
 def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
+    from mdmem.format.sessionlog import scan_log, session_of
+
     shown = f"{root.name}/{SESSIONS}/{name.filename}"
     data = read_bytes(root / SESSIONS / name.filename, shown)
     return session_of(name, shown, scan_log(data, shown)), data
@@ -192,6 +187,7 @@ def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
 
 
 def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
+    from mdmem.format.sessionlog import Session, reference_lines, scan_log, session_of
     from mdmem.reading import history  # the review's decision code: only show needs it
 
     found = indexes(root)
@@ -238,6 +234,7 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
 def _as_of(
     root: Path, copies: tuple[Entry, ...], sessions: tuple[Session, ...], asked: str, linked: bool
 ) -> history.AsOf:
+    from mdmem.format.policy import parse_policy
     from mdmem.reading import history
 
     count = history.cut_index([session.name for session in sessions], asked)
@@ -301,6 +298,7 @@ def pending_names(
 ) -> tuple[str | None, list[SessionName]]:
     """(the last review's through-session, the logs after it): what the footers do not
     count yet. `names`: the sessions folder's listing, when the caller has it."""
+    from mdmem.format.sessionlog import parse_session_names
     from mdmem.reviewing.stamps import last_review_through  # lookup never needs it
 
     through = last_review_through(continuity, _optional(root, REVIEWS))
@@ -333,6 +331,8 @@ def _pending(root: Path, continuity: Document) -> tuple[frozenset[str], dict[str
 
 def _refuse_forgotten(root: Path, fact_id: str) -> None:
     """Refuse to show a forgotten fact as if it were unknown: say where its tombstone is."""
+    from mdmem.format.blocked import BLOCKED, parse_blocked
+
     file = _optional(root, BLOCKED)
     for entry in [] if file is None else parse_blocked(file):
         if entry.fact_id == fact_id:
@@ -344,6 +344,8 @@ def _refuse_forgotten(root: Path, fact_id: str) -> None:
 
 def _blocked(root: Path, continuity: Document) -> frozenset[str]:
     """The ids of continuity's facts near an entry of blocked.md, and the entries' own."""
+    from mdmem.format.blocked import BLOCKED, parse_blocked
+
     file = _optional(root, BLOCKED)
     if file is None:
         return frozenset()
@@ -364,6 +366,7 @@ def status(
 ) -> Status:
     """The memory's state for `mdmem status`; the current session is the write path's to
     find (`mdmem.writing.apply.current_session`), and is given. `run_lint`: lint now."""
+    from mdmem.format.policy import parse_policy
     from mdmem.reading.status import Status
 
     continuity = _continuity(root)

@@ -24,7 +24,7 @@ from typing import Any
 
 from mdmem.format.blocked import BLOCKED
 from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
-from mdmem.git.plumbing import git_folder
+from mdmem.git.discover import git_folder
 
 # A file as a cache entry saw it: [size, mtime_ns].
 Stamp = list[int]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mdmem.errors import ParseError
+from mdmem.format.memory import ARCHIVE, INDEX
 from mdmem.format.textfile import BOM, BOM_BYTES, TextFile, checked_text, decode
 
 
@@ -20,6 +21,14 @@ def refuse_link(path: Path, display: str) -> None:
     """Refuse a file or folder that is a symbolic link."""
     if path.is_symlink():
         raise ParseError("is a symbolic link; mdmem does not follow links", display)
+
+
+def archive_paths(root: Path) -> list[Path]:
+    folder = root / ARCHIVE
+    if not folder.is_dir():
+        return []
+    refuse_link(folder, f"{root.name}/{ARCHIVE}")
+    return sorted(p for p in folder.iterdir() if p.name.endswith(".md") and p.name != INDEX)
 
 
 # O_NOFOLLOW refuses a link in the open itself; where it is missing, a look first.

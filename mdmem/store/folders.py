@@ -1,4 +1,5 @@
-"""The project beside a memory folder, and the folders mdmem makes in it and in the memory.
+"""The memory folder (`find_root`), the project beside it, and the folders mdmem makes in
+them.
 
 mdmem writes some files outside the memory folder: AGENTS.md and the vendors' instruction
 files, Claude Code's settings and the MCP clients' configuration. All of them go in one
@@ -13,9 +14,25 @@ from __future__ import annotations
 from pathlib import Path
 
 from mdmem.errors import MdmemError, WriteError
+from mdmem.format.memory import CONTINUITY
 
 LINKED = "is a symbolic link; mdmem does not follow links; nothing written"
 NOT_A_FOLDER = "is a file where mdmem needs a folder; move it aside, then run the command again"
+
+
+def find_root(start: Path, explicit: Path | None = None) -> Path:
+    """The memory folder: `--root` (the folder itself or one holding `memory/`), else search up."""
+    if explicit is not None:
+        for candidate in (explicit, explicit / "memory"):
+            if (candidate / CONTINUITY).is_file():
+                return candidate.resolve()
+        raise MdmemError(
+            f"no {CONTINUITY} in {explicit} or {explicit / 'memory'}; run 'mdmem init'"
+        )
+    for folder in (start, *start.parents):
+        if (folder / "memory" / CONTINUITY).is_file():
+            return (folder / "memory").resolve()
+    raise MdmemError(f"no memory/{CONTINUITY} here or in any parent folder; run 'mdmem init'")
 
 
 def project_of(root: Path) -> Path:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from mdmem.errors import MdmemError, ParseError
+from mdmem.errors import ParseError
 from mdmem.format.blocked import BLOCKED, parse_blocked
 from mdmem.format.document import parse_document
 from mdmem.format.memory import (
@@ -35,23 +35,7 @@ from mdmem.format.sessionlog import (
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
 from mdmem.store import workers
-from mdmem.store.files import read, read_bytes, refuse_link
-
-
-def find_root(start: Path, explicit: Path | None = None) -> Path:
-    """The memory folder: `--root` (the folder itself or one holding `memory/`), else search up."""
-    if explicit is not None:
-        for candidate in (explicit, explicit / "memory"):
-            if (candidate / CONTINUITY).is_file():
-                return candidate.resolve()
-        raise MdmemError(
-            f"no {CONTINUITY} in {explicit} or {explicit / 'memory'}; run 'mdmem init'"
-        )
-    for folder in (start, *start.parents):
-        if (folder / "memory" / CONTINUITY).is_file():
-            return (folder / "memory").resolve()
-    raise MdmemError(f"no memory/{CONTINUITY} here or in any parent folder; run 'mdmem init'")
-
+from mdmem.store.files import archive_paths, read, read_bytes, refuse_link
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 T = TypeVar("T")
@@ -131,14 +115,6 @@ def _scan_log(job: _LogJob) -> Scan:
     """One log's scan, from its bytes: no state, so a helper process can run it."""
     path, display = job
     return scan_log(read_bytes(path, display), display)
-
-
-def archive_paths(root: Path) -> list[Path]:
-    folder = root / ARCHIVE
-    if not folder.is_dir():
-        return []
-    refuse_link(folder, f"{root.name}/{ARCHIVE}")
-    return sorted(p for p in folder.iterdir() if p.name.endswith(".md") and p.name != INDEX)
 
 
 def read_optional(root: Path, relative: str) -> TextFile | None:

@@ -9,7 +9,8 @@ the write removes), (5) removing the journal.
 A crash before (3) leaves the old files, stray temps and the pending journal,
 which the next run deletes; a crash after (3) is rolled forward by the next run.
 Either way the tree is exactly the old state or exactly the new one, and finding
-out which takes two `exists` checks per folder, so every command can afford to ask.
+out which takes two `exists` checks per folder (`mdmem.store.journal`), so every command
+can afford to ask.
 
 The digests make recovery unambiguous: a temp that is gone is either renamed
 already (its target holds the new text) or lost (a disk that dropped synced data);
@@ -29,10 +30,8 @@ from pathlib import Path
 
 from mdmem.errors import WriteError
 from mdmem.store.folders import make_folders
-from mdmem.store.lock import locked
+from mdmem.store.journal import JOURNAL, PENDING, interrupted
 
-JOURNAL = ".mdmem-journal"
-PENDING = ".mdmem-journal.pending"
 TEMP_SUFFIX = ".mdmem-tmp"
 
 # Test seam: called with a label before every step that touches the disk.
@@ -259,11 +258,6 @@ def _check_finishable(root: Path, plan: Journal) -> None:
     _discard(useless)
 
 
-def interrupted(root: Path) -> bool:
-    """Whether a write was cut short (a journal or a pending journal is on disk)."""
-    return (root / JOURNAL).exists() or (root / PENDING).exists()
-
-
 def recover(root: Path) -> list[str]:
     """Finish a write a crash interrupted after its journal, or drop one from before it.
 
@@ -299,22 +293,4 @@ def recover(root: Path) -> list[str]:
     with contextlib.suppress(FileNotFoundError):
         pending.unlink()
     _fsync_dir(root)
-    return finished
-
-
-def finish_interrupted(root: Path, timeout: float | None = None) -> list[str]:
-    """Run `recover` under the lock when a write was cut short; costs a few checks otherwise.
-
-    Every command calls this before it reads, so a crash leaves no visible trace past
-    the next run of any command, read-only ones included. `mdmem init` journals in the
-    project folder (it writes DECAY.md and .gitattributes beside memory/), so that
-    folder is looked at too.
-    """
-    folders = [folder for folder in (root, root.parent) if interrupted(folder)]
-    if not folders:
-        return []
-    finished: list[str] = []
-    with locked(root, timeout):
-        for folder in folders:
-            finished += recover(folder)
     return finished

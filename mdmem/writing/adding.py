@@ -21,8 +21,8 @@ from mdmem.format.textfile import decode
 from mdmem.format.vision import parse_vision
 from mdmem.format.words import Claim, claim, needles
 from mdmem.safety.blocklist import least_shared
-from mdmem.store.files import read, read_bytes
-from mdmem.store.load import archive_paths, read_optional
+from mdmem.store.files import archive_paths, read, read_bytes
+from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.writing import archived, known, newest
 from mdmem.writing.addition import Addition, Known, NewFact, Session, check_request, plan_add

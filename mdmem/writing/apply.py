@@ -22,10 +22,7 @@ from mdmem.format.sessionlog import Event, Scan, scan_log
 from mdmem.format.textfile import decode, decode_text
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
-from mdmem.store.resources import templates_dir
-from mdmem.writing import known, logs, newest
-from mdmem.writing.gathered import check_shape, gather
-from mdmem.writing.references import REFERENCE_KEYS, record
+from mdmem.writing import logs, newest
 
 TEMPLATE = "session.md"
 NEWEST = "newest uncommitted log"  # how the current session was found, when not named
@@ -83,6 +80,8 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
     """Create a new session log from the template, at the first free second from `now`:
     one log a second, so that the new log sorts after every log of that second (the
     current session is the newest in ledger order)."""
+    from mdmem.store.resources import templates_dir
+
     if slug is not None:
         logs.check_slug(slug)
     template = (templates_dir() / TEMPLATE).read_text("utf-8")
@@ -158,6 +157,9 @@ def reference(
     Refuses (nothing written) a token that is not an id, an id no fact has, a superseded
     one and a blocked one.
     """
+    from mdmem.writing.gathered import check_shape  # status, which finds a log, needs none
+    from mdmem.writing.references import REFERENCE_KEYS, record
+
     if key not in REFERENCE_KEYS:
         raise MdmemError(f"cannot record {key!r}: the keys are {', '.join(REFERENCE_KEYS)}")
     check_shape(ids)
@@ -183,6 +185,9 @@ def _events(scan: Scan) -> tuple[Event, ...]:
 
 def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> None:
     """Refuse, naming every problem at once, ids a session may not cite."""
+    from mdmem.writing import known
+    from mdmem.writing.gathered import gather
+
     memory = gather(root, ids)
     blocked = memory.blocked
     documents = [*memory.documents, *([] if memory.vision is None else [memory.vision])]

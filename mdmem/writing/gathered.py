@@ -18,8 +18,8 @@ from mdmem.format.footer import ID_RE
 from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, VISION
 from mdmem.format.sessionlog import Event
 from mdmem.format.vision import parse_vision
-from mdmem.store.files import read
-from mdmem.store.load import archive_paths, read_optional
+from mdmem.store.files import archive_paths, read
+from mdmem.store.load import read_optional
 from mdmem.writing import known
 
 ID_RULE = "lowercase words joined by hyphens, two or more: post-only-mutations"

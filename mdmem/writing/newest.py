@@ -34,9 +34,8 @@ from pathlib import Path
 
 from mdmem.format.memory import SESSIONS
 from mdmem.git import committed as git_committed
-from mdmem.git.plumbing import top_level
+from mdmem.git.discover import top_level
 from mdmem.store import cache
-from mdmem.store.writer import write_files
 from mdmem.writing import logs
 
 KIND = "session"
@@ -103,6 +102,8 @@ def write(
     """`write_files`, under the memory's lock, then the memo moved on to the folder as the
     write left it, when the write was all that changed it since `seen` (`created`: the
     stem of a log the write made, which becomes current if it is the newest)."""
+    from mdmem.store.writer import write_files  # finding the current log writes nothing
+
     before = _stat(root / SESSIONS)
     write_files(root, files)
     if seen is None or before != seen.folder or not _fresh(seen):
