@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import (
-    INVARIANTS_SECTION,
     OPEN_THREADS_SECTION,
     PROJECT_STATE_SECTION,
     Document,
@@ -32,7 +31,14 @@ from mdmem.format.words import EXCLUDED, claim, item_claim, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
-from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
+from mdmem.writing.facts import (
+    born_footer,
+    item_lines,
+    same_section,
+    thread_lines,
+    with_footers,
+    with_item,
+)
 from mdmem.writing.ids import derive_id, free_id
 from mdmem.writing.references import event_line, label, record, record_event
 
@@ -155,17 +161,6 @@ def check_request(request: NewFact) -> None:
         raise MdmemError(f"tag {bad[0]!r} must be one word (letters, digits, - _ . +)")
     if request.scope is not None and (not request.scope.strip() or _unsafe(request.scope)):
         raise MdmemError(f"scope {request.scope!r} must be path globs, like src/api/**")
-
-
-def same_section(document: Document, title: str) -> str:
-    """The title of `document`'s section that `title` names but for case and spacing (or
-    of a section mdmem gives a meaning, held or not), else `title`."""
-    key = " ".join(title.casefold().split())
-    known = [section.title for section in document.sections]
-    for name in (*known, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION, INVARIANTS_SECTION):
-        if " ".join(name.casefold().split()) == key:
-            return name
-    return title
 
 
 def _refuse_misspelt(document: Document, section: str) -> None:

@@ -8,7 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from mdmem.errors import MdmemError
-from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Document, Fact
+from mdmem.format.document import (
+    INVARIANTS_SECTION,
+    OPEN_THREADS_SECTION,
+    PROJECT_STATE_SECTION,
+    Document,
+    Fact,
+)
 from mdmem.format.edit import Edit, append_point, apply_edits, blank
 from mdmem.format.footer import new_footer
 from mdmem.format.textfile import body
@@ -90,3 +96,14 @@ def with_footers(
 def thread_lines(text: str, thread_id: str, date: str, origin: str) -> list[str]:
     """An open thread (`- [ ] text`) with its born footer."""
     return item_lines(text, born_footer(thread_id, OPEN_THREADS_SECTION, date, origin), " ")
+
+
+def same_section(document: Document, title: str) -> str:
+    """The title of `document`'s section that `title` names but for case and spacing (or
+    of a section mdmem gives a meaning, held or not), else `title`."""
+    key = " ".join(title.casefold().split())
+    known = [section.title for section in document.sections]
+    for name in (*known, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION, INVARIANTS_SECTION):
+        if " ".join(name.casefold().split()) == key:
+            return name
+    return title
