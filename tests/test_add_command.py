@@ -225,6 +225,10 @@ AS_RULE_NOTE = (
         pytest.param("Do not call the database from views", "not-call-database-views", "", AS_RULE_NOTE, id="do-not"),
         pytest.param("Never commit .env files", "never-commit-env-files", "", AS_RULE_NOTE, id="never"),
         pytest.param("Avoid global state in handlers", "avoid-global-state-handlers", "", AS_RULE_NOTE, id="avoid"),
+        pytest.param("Tests with no assertions", "tests-no-assertions", " | type: anti-pattern", "",
+                     id="a-practice-that-holds-a-negator"),
+        pytest.param("Endpoints that don't validate input", "endpoints-dont-validate-input",
+                     " | type: anti-pattern", "", id="a-practice-with-a-negated-clause"),
     ],
 )  # fmt: skip
 def test_an_anti_pattern_that_already_says_dont_is_added_as_a_rule(

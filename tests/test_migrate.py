@@ -134,6 +134,16 @@ def test_sections_from_headings(headings: list[str], expected: tuple[str, bool])
     [
         pytest.param("## Don'ts\n- Editing files by hand\n", ("Pitfalls", True), id="practice"),
         pytest.param(
+            "## Don'ts\n- Tests with no assertions\n",
+            ("Pitfalls", True),
+            id="practice_holding_a_negator",
+        ),
+        pytest.param(
+            "## Don'ts\n- Endpoints that never validate input\n",
+            ("Pitfalls", True),
+            id="practice_with_a_negated_clause",
+        ),
+        pytest.param(
             "## Don'ts\n- Don't use print for logging; use the logging module\n",
             ("Conventions", False),
             id="dont_rule",

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from mdmem.cli import main
 from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
-from mdmem.format.words import claim, normalised_tokens
+from mdmem.format.words import claim, is_prohibition, normalised_tokens
 from mdmem.reading import sources
 from mdmem.reading.context import (
     as_json,
@@ -368,6 +368,21 @@ PITFALLS_HEADING = "## Pitfalls (what went wrong before)"
         ),
         pytest.param("Avoid global state", "Avoid global state", id="avoid"),
         pytest.param("Not pinning dependencies", "Not pinning dependencies", id="not_doing"),
+        pytest.param(
+            "Tests with no assertions",
+            "Do not: Tests with no assertions",
+            id="a_practice_holding_a_negator",
+        ),
+        pytest.param(
+            "Flaky tests, never retried",
+            "Do not: Flaky tests, never retried",
+            id="a_practice_with_a_negated_clause",
+        ),
+        pytest.param(
+            "We never deploy on Fridays",
+            "We never deploy on Fridays",
+            id="filler_before_the_negator",
+        ),
     ],
 )
 def test_a_pitfall_line_reads_as_a_prohibition_on_its_own(text: str, shown: str) -> None:
@@ -399,7 +414,7 @@ def test_a_pitfall_shown_is_a_prohibition_and_showing_it_again_changes_nothing(
     text: str,
 ) -> None:
     shown = as_prohibition(text)
-    assert claim(shown).negative
+    assert claim(shown).negative and is_prohibition(shown)
     assert as_prohibition(shown) == shown
 
 

@@ -107,6 +107,16 @@ def claim(text: str) -> Claim:
     return Claim(frozenset(words), negative)
 
 
+def is_prohibition(text: str) -> bool:
+    """Whether a text is itself a prohibition: it opens with a negator, filler aside ("Never
+    commit .env files", "Don't mock it", "We avoid retries"). A text that only holds one
+    ("Tests with no assertions", "Flaky tests, never retried") names a practice instead."""
+    for word in _WORD.findall(_prepared(_MARKER.sub("", text, count=1))):
+        if word not in STOP_WORDS:
+            return word in NEGATORS
+    return False
+
+
 def _stems(words: list[str], mark: str) -> set[str]:
     """The stems of content words, each with `mark`. A hyphenated word's parts count one by
     one: unit-tests is unit tests, and the no of --no-verify says nothing of polarity."""

@@ -19,7 +19,7 @@ from dataclasses import replace
 from mdmem.format import blocks
 from mdmem.format.document import OPEN_THREADS_SECTION, heading
 from mdmem.format.fences import closes, opening
-from mdmem.format.words import item_claim
+from mdmem.format.words import is_prohibition
 from mdmem.migrating.rules import Rule
 from mdmem.migrating.sections import placed
 
@@ -167,7 +167,7 @@ def _rule(
     text[0] = text[0].strip()
     if task is not None:
         return replace(base, lines=tuple(text), section=OPEN_THREADS_SECTION, thread=True)
-    section, anti_pattern = placed(headings, item_claim(text).negative)
+    section, anti_pattern = placed(headings, is_prohibition(text[0]))
     return replace(base, lines=tuple(text), section=section, anti_pattern=anti_pattern)
 
 

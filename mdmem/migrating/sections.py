@@ -15,7 +15,7 @@ heading names a kind by any of its words:
 | anything else, or no heading | Conventions | rule |
 
 A rule's own words move it in one case only: a rule that is itself a prohibition
-(`claim(text).negative`: "Never commit .env files", "Don't use print for logging") is
+(`format.words.is_prohibition`: it opens with a negator, "Never commit .env files") is
 never an anti-pattern, since shown as a pitfall it would read as "do not: never commit";
 under a prohibition heading ("Don'ts") it is a rule placed by the heading's other words,
 else by the next heading out, else in Conventions. Under "Don'ts", a bullet that names the

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mdmem.format.words import claim
+from mdmem.format.words import is_prohibition
 from mdmem.reading.entries import Entry
 from mdmem.reading.ranking import TIER_WEIGHTS, fact_score, make_query
 from mdmem.reading.scope import in_scope
@@ -84,9 +84,9 @@ class Context:
 
 def as_prohibition(text: str) -> str:
     """A pitfall as it reads on its own line: a text that already is a prohibition
-    (`claim(text).negative`: "Never commit .env files") as written, any other after
+    (`is_prohibition`: "Never commit .env files") as written, any other after
     "Do not: " ("Do not: Mock the database in integration tests")."""
-    return text if claim(text).negative else NOT_PREFIX + text
+    return text if is_prohibition(text) else NOT_PREFIX + text
 
 
 def shown_text(item: Item) -> str:

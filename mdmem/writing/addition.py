@@ -27,7 +27,7 @@ from mdmem.format.document import (
 )
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
-from mdmem.format.words import EXCLUDED, claim, item_claim, stem
+from mdmem.format.words import EXCLUDED, claim, is_prohibition, item_claim, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
@@ -191,7 +191,7 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
     _refuse_misspelt(memory.continuity, section)
-    as_rule = request.anti_pattern and claim(request.text).negative
+    as_rule = request.anti_pattern and is_prohibition(request.text)
     request = dataclasses.replace(
         request, section=section, anti_pattern=request.anti_pattern and not as_rule
     )
