@@ -135,8 +135,8 @@ def found(text: str, section: str = "Key Decisions") -> list[tuple[str, str]]:
         pytest.param(
             "Never store money as a float",
             "Conventions",
-            [],
-            id="a-prohibition-of-the-excluded-word-agrees",
+            [("duplicate", "cents-not-float")],
+            id="a-prohibition-of-the-excluded-word-says-it-again",
         ),
         pytest.param(
             "Store floats in the metrics table",
@@ -149,6 +149,24 @@ def found(text: str, section: str = "Key Decisions") -> list[tuple[str, str]]:
             "Key Decisions",
             [],
             id="a-contrast-in-another-section-is-not-compared",
+        ),
+        pytest.param(
+            "Use black for formatting, not ruff",
+            "Conventions",
+            [("contradiction", "ruff-not-black")],
+            id="the-swapped-contrast",
+        ),
+        pytest.param(
+            "Never use black for formatting",
+            "Conventions",
+            [("duplicate", "ruff-not-black")],
+            id="a-prohibition-restating-a-contrast",
+        ),
+        pytest.param(
+            "Never use black for the docs site",
+            "Conventions",
+            [],
+            id="a-prohibition-of-the-excluded-word-about-something-else",
         ),
         pytest.param(
             "API handlers never return JSON errors",

@@ -53,8 +53,19 @@ def contrasted(text: Claim, other: Claim) -> bool:
 
 def _asserts_excluded(asserting: Claim, excluding: Claim) -> bool:
     excluded = {word[1:] for word in excluding.words if word.startswith(EXCLUDED)}
-    clashing = excluded & asserting.words
-    return bool(clashing) and asserting.words - clashing <= excluding.words
+    asserted = {word for word in asserting.words if not word.startswith(EXCLUDED)}
+    clashing = excluded & asserted
+    return bool(clashing) and asserted - clashing <= excluding.words
+
+
+def restates_contrast(text: Claim, other: Claim) -> bool:
+    """Whether a prohibition says what a positive claim's contrast already excludes, about
+    the same thing: "Never call the payment API directly" against "Use the client and never
+    call the payment API directly"."""
+    if not text.negative or other.negative:
+        return False
+    excluded = {word[1:] for word in other.words if word.startswith(EXCLUDED)}
+    return bool(excluded & text.words) and text.words <= excluded | other.words
 
 
 def least_shared(words: int) -> int:

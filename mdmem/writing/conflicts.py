@@ -15,7 +15,14 @@ from dataclasses import dataclass, replace
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
 from mdmem.format.words import Claim, claim, item_claim, needles, shared_words
-from mdmem.safety.blocklist import blocking, blocklist, contrasted, least_shared, near
+from mdmem.safety.blocklist import (
+    blocking,
+    blocklist,
+    contrasted,
+    least_shared,
+    near,
+    restates_contrast,
+)
 
 
 @dataclass(frozen=True)
@@ -85,7 +92,7 @@ def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -
         return None
     if fact.get("tier") == "archived":
         return None  # faded, not false: citing it brings it back, adding it again is new
-    if near(new, old):
+    if near(new, old) or restates_contrast(new, old):
         return Meeting(DUPLICATE, fact.id)
     core = fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION
     if (core or fact.section == section) and _opposed(new, flipped, old):
