@@ -40,6 +40,7 @@ from mdmem.reading.ranking import (
 )
 from mdmem.reading.scope import in_scope
 from mdmem.store.files import read, read_all, read_bytes
+from mdmem.store.folders import project_path
 from tests.reading_memory import write_memory
 
 
@@ -289,35 +290,53 @@ def test_context_scope_in_and_out(memory: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("cwd", "given", "shown"),
+    ("cwd", "given", "seen"),
     [
-        pytest.param("", "{project}/src/api/x.py", True, id="absolute-inside"),
-        pytest.param("", "{project}/docs/a.md", False, id="absolute-elsewhere"),
-        pytest.param("src/api", "x.py", True, id="relative-to-a-working-folder-inside"),
-        pytest.param("docs", "a.md", False, id="relative-elsewhere"),
-        pytest.param("src", "src/api/x.py", True, id="relative-to-the-project-when-only-it-has-it"),
-        pytest.param("", "src/api/x.py", True, id="relative-from-the-top"),
+        pytest.param(None, "{project}/src/api/x.py", "src/api/x.py", id="absolute-inside"),
+        pytest.param(None, "{project}/docs/../src/api/x.py", "src/api/x.py", id="dot-dot-inside"),
+        pytest.param("", "{project}/docs/a.md", "docs/a.md", id="absolute-elsewhere"),
+        pytest.param("src/api", "x.py", "src/api/x.py", id="relative-to-a-working-folder-inside"),
+        pytest.param("docs", "a.md", "docs/a.md", id="relative-elsewhere"),
+        pytest.param("src", "src/api/x.py", "src/api/x.py", id="only-the-top-holds-it"),
+        pytest.param("", "./src/api/x.py", "src/api/x.py", id="relative-from-the-top"),
+        pytest.param(None, "src/api/x.py", "src/api/x.py", id="no-working-folder"),
+        pytest.param("src/api", "../cur/x.py", "src/cur/x.py", id="a-link-is-not-followed"),
     ],
 )  # fmt: skip
 def test_path_is_read_relative_to_the_project(
-    memory: Path, monkeypatch: pytest.MonkeyPatch, cwd: str, given: str, shown: bool
+    memory: Path, cwd: str | None, given: str, seen: str
 ) -> None:
     """Agents pass absolute paths, people paths relative to where they stand: both are
-    read as the path from the project's top that a scope names."""
+    read as the path from the project's top that a scope names, a link as it is named."""
     project = memory.parent.resolve()
     for folder in ("src/api", "docs"):
         (project / folder).mkdir(parents=True, exist_ok=True)
     (project / "src/api/x.py").write_text("", "utf-8")
-    monkeypatch.chdir(project / cwd)
+    (project / "src/cur").symlink_to(project / "src/api")
+    here = None if cwd is None else project / cwd
+    assert project_path(memory, given.format(project=project), here) == seen
     path = given.format(project=project)
-    assert ("api-pydantic-models" in sources.context(memory, None, path=path).ids) is shown
-    hits = sources.lookup(memory, "pydantic models", path=path).ranking.hits
+    shown = seen.startswith("src/api/")
+    assert (
+        "api-pydantic-models" in sources.context(memory, None, path=path, cwd=here).ids
+    ) is shown
+    hits = sources.lookup(memory, "pydantic models", path=path, cwd=here).ranking.hits
     assert ("api-pydantic-models" in [hit.entry.id for hit in hits]) is shown
 
 
-def test_a_path_outside_the_project_is_refused(memory: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("given", ["{outside}/elsewhere.py", "../elsewhere.py", "src/../../x.py"])
+def test_a_path_outside_the_project_is_refused(memory: Path, tmp_path: Path, given: str) -> None:
     with pytest.raises(MdmemError, match="is outside the project"):
-        sources.lookup(memory, "pydantic", path=str(tmp_path.parent / "elsewhere.py"))
+        sources.lookup(memory, "pydantic", path=given.format(outside=tmp_path.parent))
+
+
+def test_the_command_reads_path_from_where_it_runs(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (memory.parent / "src/api").mkdir(parents=True)
+    monkeypatch.chdir(memory.parent / "src/api")
+    result = CliRunner().invoke(main, ["lookup", "pydantic models", "--path", "x.py"])
+    assert "api-pydantic-models" in result.stdout
 
 
 def test_context_sections_fence_and_citation(memory: Path) -> None:

@@ -125,3 +125,12 @@ def frozen_at_exit() -> Iterator[None]:
             yield
         finally:
             gc.freeze()
+
+
+def working_folder() -> Path | None:
+    """The folder the command runs in, which a relative `--path` is read from; None when it
+    is gone (deleted under the shell)."""
+    try:
+        return Path.cwd()
+    except OSError:
+        return None

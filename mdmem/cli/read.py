@@ -15,6 +15,7 @@ from mdmem.cli.options import (
     resolve_root,
     root_option,
     session_option,
+    working_folder,
 )
 from mdmem.format.footer import TIERS
 
@@ -58,7 +59,13 @@ def lookup(
     from mdmem.reading.sources import lookup as run_lookup
 
     found = run_lookup(
-        resolve_root(root), query, sessions=sessions, tier=tier, path=path, limit=limit
+        resolve_root(root),
+        query,
+        sessions=sessions,
+        tier=tier,
+        path=path,
+        limit=limit,
+        cwd=working_folder(),
     )
     _print(found.render(), found.as_dict() if as_json else None)
     if not (found.ranking.hits or found.ranking.superseded or found.lines):
@@ -124,7 +131,7 @@ def context(
     from mdmem.reading import context as context_module
     from mdmem.reading.sources import context as run_context
 
-    planned = run_context(resolve_root(root), task, path=path, budget=budget)
+    planned = run_context(resolve_root(root), task, path=path, budget=budget, cwd=working_folder())
     if as_json or output == "json":
         _print([], context_module.as_json(planned))
     else:

@@ -121,8 +121,10 @@ def lookup(
     tier: str | None = None,
     path: str | None = None,
     limit: int | None = None,
+    cwd: Path | None = None,
 ) -> ranking.Found:
-    path = None if path is None else project_path(root, path)
+    """`cwd`: the working folder a relative `path` was given from (see `project_path`)."""
+    path = None if path is None else project_path(root, path, cwd)
     query = ranking.make_query(text)
     if not query.words:
         raise MdmemError(f"the query {text!r} has no words to look for (only filler words)")
@@ -269,11 +271,17 @@ def _optional(root: Path, relative: str) -> Any:
 
 
 def context(
-    root: Path, task: str | None, *, path: str | None = None, budget: int | None = None
+    root: Path,
+    task: str | None,
+    *,
+    path: str | None = None,
+    budget: int | None = None,
+    cwd: Path | None = None,
 ) -> Context:
+    """`cwd`: the working folder a relative `path` was given from (see `project_path`)."""
     from mdmem.reading.context import plan_context  # lookup and status never plan one
 
-    path = None if path is None else project_path(root, path)
+    path = None if path is None else project_path(root, path, cwd)
     continuity = _continuity(root)
     live = list(entries_of(continuity))
     vision = _optional(root, VISION)

@@ -11,6 +11,7 @@ path given on the command line (`--path`) is read as a path from the project's t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from mdmem.errors import MdmemError, WriteError
@@ -41,28 +42,34 @@ def project_of(root: Path) -> Path:
     return Path(root).resolve().parent
 
 
-def project_path(root: Path, path: str) -> str:
+def project_path(root: Path, path: str, cwd: Path | None = None) -> str:
     """A `--path` as a fact's `scope` reads it: relative to the project (the folder that
-    holds the memory). An absolute path, or one relative to a working folder inside the
-    project, is made relative to it (unless only the project holds such a file); a path
-    relative to the project is taken as it is. A path outside the project is refused: no
-    scope could match it."""
-    project = project_of(root)
+    holds the memory), its `..` and `.` steps taken, no link followed. An absolute path is
+    made relative to the project; so is a relative one given from `cwd` (the command line's
+    working folder) when that lies inside the project, unless only the project's top holds
+    such a file; any other relative path is read from the project's top. A path that leaves
+    the project is refused: no scope could match it."""
+    tops = [Path(os.path.abspath(root)).parent, project_of(root)]
     given = Path(path).expanduser()
     if not given.is_absolute():
-        here = Path.cwd().resolve()
-        if here == project or not here.is_relative_to(project):
-            return path
-        if (project / given).exists() and not (here / given).exists():
-            return path
-        given = here / given
-    resolved = given.resolve()
-    if not resolved.is_relative_to(project):
-        raise MdmemError(
-            f"--path {path} is outside the project ({project.name}/, which holds the memory): "
-            "give a path inside it, like src/api/handlers.py"
-        )
-    return resolved.relative_to(project).as_posix()
+        here = None if cwd is None else Path(os.path.abspath(cwd))
+        inside = here is not None and any(here != top and here.is_relative_to(top) for top in tops)
+        if here is None or not inside or (_held(tops, given) and not (here / given).exists()):
+            given = tops[0] / given
+        else:
+            given = here / given
+    normal = Path(os.path.normpath(given))
+    for top in tops:
+        if normal.is_relative_to(top):
+            return normal.relative_to(top).as_posix()
+    raise MdmemError(
+        f"--path {path} is outside the project ({tops[0].name}/, which holds the memory): give "
+        "a path inside it, like src/api/handlers.py"
+    )
+
+
+def _held(tops: list[Path], given: Path) -> bool:
+    return any((top / given).exists() for top in tops)
 
 
 def exists(path: Path) -> bool:
