@@ -310,8 +310,8 @@ def test_a_duplicate_with_more_words_says_how_to_keep_them(repo: Path) -> None:
 REFUSALS = [
     pytest.param(
         ["Refunds are queued", "--section", "Key Decisons"],
-        "continuity.md has no section 'Key Decisons'; did you mean 'Key Decisions'? (a new "
-        "section is made only for a name near none of them); nothing written",
+        "continuity.md has no section 'Key Decisons'; did you mean 'Key Decisions'? To make "
+        "a new section of that name, add --new-section; nothing written",
         id="a-slip-of-a-section-name",
     ),
     pytest.param(
@@ -653,3 +653,9 @@ def test_twenty_adds_at_once_lose_nothing(repo: Path) -> None:
     text = (repo / "memory/continuity.md").read_text("utf-8")
     assert text.startswith(head + "## Services\n")  # before the Open Threads, kept as they were
     assert text.endswith("## Open Threads" + threads)
+
+
+def test_new_section_makes_a_section_a_typo_away_from_another(repo: Path) -> None:
+    result = run("Phase two is on hold", "--section", "Key Decision", "--new-section")
+    assert result.exit_code == 0, result.output
+    assert "\n## Key Decision\n" in (repo / "memory/continuity.md").read_text("utf-8")

@@ -121,6 +121,12 @@ def test_supersede_keeps_a_successors_link_to_another_fact(repo: Path, session: 
             id="restore-names-the-superseded-fact-nearest",
         ),
         pytest.param(
+            ["core", "cache-five-minute"],
+            "unknown id 'cache-five-minute': no fact in continuity, the archive or vision has it; "
+            "nearest known: cache-one-minute",
+            id="core-names-no-superseded-fact-it-would-refuse",
+        ),
+        pytest.param(
             ["supersede", "cache-five-minutes", "--invalidate"],
             "'cache-five-minutes' is already superseded by 'cache-one-minute'",
             id="superseded-old",

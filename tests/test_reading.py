@@ -795,3 +795,9 @@ def test_status_counts_read_as_words(counts: tuple[int, int], line: str) -> None
 
     shown = render(Status("memory/sessions/x.md", "newest", None, 0, 10, (), counts))
     assert line in shown
+
+
+def test_show_of_an_unknown_id_names_the_nearest_whatever_blocked_md_holds(memory: Path) -> None:
+    (memory / "blocked.md").write_text("# Blocked\n\n- a rule\n  <!-- id: Not Kebab -->\n", "utf-8")
+    with pytest.raises(MdmemError, match="nearest known: webhook-backoff"):
+        sources.show(memory, "webhook-backof")

@@ -189,7 +189,17 @@ def test_session_start_takes_a_second_no_log_has_so_the_new_log_is_current(
 
 def test_session_start_says_nothing_of_committed_logs(repo: Path) -> None:
     result = run("session", "start", "--json")
-    assert json.loads(result.stdout)["earlier_uncommitted"] is None
+    shown = json.loads(result.stdout)
+    assert (shown["earlier_uncommitted"], shown["note"], result.stderr) == (None, None, "")
+
+
+def test_session_start_outside_git_asks_no_commit(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    (memory / "sessions").mkdir(parents=True)
+    (memory / "continuity.md").write_text("# Continuity\n", "utf-8")
+    (memory / "sessions" / "2026-07-01-110000.md").write_text(template("earlier"), "utf-8")
+    result = run("session", "start", "--root", str(memory), "--json")
+    assert json.loads(result.stdout)["note"] is None
     assert result.stderr == ""
 
 

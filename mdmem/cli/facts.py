@@ -29,8 +29,14 @@ if TYPE_CHECKING:
     required=True,
     metavar="NAME",
     help="The ## section of continuity.md it goes at the end of, whatever the case (a new "
-    "one, before ## Open Threads, when there is none; a name one letter off an existing "
-    "section is refused as a slip). Under Architectural Invariants a fact is born core.",
+    "one, before ## Open Threads, when there is none; a name a typo away from an existing "
+    "section is refused, unless --new-section). Under Architectural Invariants a fact is "
+    "born core.",
+)
+@click.option(
+    "--new-section",
+    is_flag=True,
+    help="Make the section even when its name is a typo away from one continuity has.",
 )
 @click.option("--id", "fact_id", metavar="ID", help="Its id. Default: derived from the text.")
 @click.option("--tags", metavar="A,B", help="Comma-separated words, for lookup.")
@@ -54,6 +60,7 @@ def add(
     scope: str | None,
     anti_pattern: bool,
     supersedes: str | None,
+    new_section: bool,
     named: str | None,
     root: Path | None,
     as_json: bool,
@@ -73,7 +80,7 @@ def add(
     from mdmem.writing.addition import NewFact
 
     words = tuple(tag.strip() for tag in (tags or "").split(",") if tag.strip())
-    request = NewFact(text, section, fact_id, words, scope, anti_pattern, supersedes)
+    request = NewFact(text, section, fact_id, words, scope, anti_pattern, supersedes, new_section)
     done = add_fact(resolve_root(root), request, named or None, named_by())
     if as_json:
         echo_json(done.as_dict())

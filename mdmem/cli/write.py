@@ -76,12 +76,8 @@ def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
         echo_json(started.as_dict())
         return
     click.echo(f"Started {started.log.display}")
-    if started.earlier is not None:
-        click.echo(
-            f"Note: {started.earlier.display} is not committed either, and the review counts "
-            "it as a session too: commit it with this one, or delete it if it holds nothing",
-            err=True,
-        )
+    if started.note is not None:
+        click.echo(f"Note: {started.note}", err=True)
 
 
 KEYS = ("created", "reactivated", "helpful", "harmful")

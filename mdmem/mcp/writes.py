@@ -105,6 +105,13 @@ class Writes:
             str | None,
             Field(description="The id of the live fact it replaces: that one is retired."),
         ] = None,
+        new_section: Annotated[
+            bool,
+            Field(
+                description="Make the section even when its name is a typo away from one "
+                "continuity.md has (otherwise refused, naming the one meant)."
+            ),
+        ] = False,
         session: SessionArgument = None,
     ) -> CallToolResult:
         """Record durable knowledge the project should keep (a decision, a convention, a
@@ -119,7 +126,7 @@ class Writes:
         from mdmem.writing.addition import NewFact
 
         words = tuple(tags or ())
-        request = NewFact(text, section, id, words, scope, anti_pattern, supersedes)
+        request = NewFact(text, section, id, words, scope, anti_pattern, supersedes, new_section)
 
         def call(root: Path) -> dict[str, Any]:
             return add_fact(root, request, *named_session(session)).as_dict()

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mdmem.errors import MdmemError
+from mdmem.errors import MdmemError, ParseError
 from mdmem.format.document import Document, parse_document
 from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.reading import ranking
@@ -341,8 +341,12 @@ def _refuse_forgotten(root: Path, fact_id: str) -> None:
     """Refuse to show a forgotten fact as if it were unknown: say where its tombstone is."""
     from mdmem.format.blocked import BLOCKED, parse_blocked
 
-    file = _optional(root, BLOCKED)
-    for entry in [] if file is None else parse_blocked(file):
+    try:
+        file = _optional(root, BLOCKED)
+        entries = [] if file is None else parse_blocked(file)
+    except ParseError:
+        return  # lint names what is wrong with blocked.md; here, the nearest ids serve
+    for entry in entries:
         if entry.fact_id == fact_id:
             raise MdmemError(
                 f"{fact_id!r} was forgotten on {entry.blocked} ({entry.reason}); its text is "

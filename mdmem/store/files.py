@@ -52,10 +52,7 @@ def read_bytes(path: Path | str, display: str) -> bytes:
         data = os.read(descriptor, size + 1)
         if len(data) <= size:
             return data
-        rest = [data]  # the file grew since its size was taken: read to its end
-        while rest[-1]:
-            rest.append(os.read(descriptor, 1 << 16))
-        return b"".join(rest)
+        return _to_end(descriptor, data)  # the file grew since its size was taken
     except OSError as exc:
         raise ParseError(f"cannot be read: {exc.strerror}", display) from None
     finally:

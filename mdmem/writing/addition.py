@@ -34,6 +34,7 @@ from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import (
     born_footer,
     item_lines,
+    refuse_misspelt,
     same_section,
     thread_lines,
     with_footers,
@@ -66,6 +67,7 @@ class NewFact:
     scope: str | None = None
     anti_pattern: bool = False
     supersedes: str | None = None
+    new_section: bool = False  # a section continuity lacks is made even near another's name
 
 
 @dataclass(frozen=True)
@@ -163,23 +165,6 @@ def check_request(request: NewFact) -> None:
         raise MdmemError(f"scope {request.scope!r} must be path globs, like src/api/**")
 
 
-def _refuse_misspelt(document: Document, section: str) -> None:
-    """A section continuity lacks is made, unless its name is a slip of one it has: "Key
-    Decisons" would open a second home for Key Decisions that nobody meant."""
-    titles = [found.title for found in document.sections if found.title]
-    if section in titles:
-        return
-    import difflib
-
-    near = difflib.get_close_matches(section.casefold(), [t.casefold() for t in titles], 1, 0.85)
-    if near:
-        meant = titles[[t.casefold() for t in titles].index(near[0])]
-        raise MdmemError(
-            f"continuity.md has no section {section!r}; did you mean {meant!r}? (a new "
-            f"section is made only for a name near none of them); {NOTHING_WRITTEN}"
-        )
-
-
 def _unsafe(value: str, *starts: str) -> bool:
     return value.startswith(starts) or any(mark in value for mark in NOT_IN_FOOTER)
 
@@ -190,7 +175,8 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     section = same_section(memory.continuity, request.section)
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
-    _refuse_misspelt(memory.continuity, section)
+    if not request.new_section:
+        refuse_misspelt(memory.continuity, section, NOTHING_WRITTEN)
     as_rule = request.anti_pattern and is_prohibition(request.text)
     request = dataclasses.replace(
         request, section=section, anti_pattern=request.anti_pattern and not as_rule

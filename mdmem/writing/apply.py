@@ -20,6 +20,7 @@ from mdmem.errors import MdmemError
 from mdmem.format.memory import SESSIONS
 from mdmem.format.sessionlog import Event, Scan, scan_log
 from mdmem.format.textfile import decode, decode_text
+from mdmem.git.discover import git_folder
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.writing import logs, newest
@@ -71,9 +72,18 @@ class Started:
     log: SessionLog
     earlier: SessionLog | None
 
+    @property
+    def note(self) -> str | None:
+        if self.earlier is None:
+            return None
+        return (
+            f"{self.earlier.display} is not committed either, and the review counts it as a "
+            "session too: commit it with this one, or delete it if it holds nothing"
+        )
+
     def as_dict(self) -> dict[str, Any]:
         earlier = None if self.earlier is None else self.earlier.display
-        return {**self.log.as_dict(), "earlier_uncommitted": earlier}
+        return {**self.log.as_dict(), "earlier_uncommitted": earlier, "note": self.note}
 
 
 def start_session(root: Path, slug: str | None = None, now: dt.datetime | None = None) -> Started:
@@ -87,7 +97,7 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
     template = (templates_dir() / TEMPLATE).read_text("utf-8")
     moment = utc_now() if now is None else now
     with locked(root):
-        earlier = current_or_none(root)
+        earlier = current_or_none(root) if git_folder(root) is not None else None
         folder = root / SESSIONS
         seconds = logs.seconds_taken(os.listdir(folder) if folder.is_dir() else [])
         stem = logs.free_stem(moment, slug, lambda stem: logs.second_of(stem) in seconds)

@@ -107,3 +107,20 @@ def same_section(document: Document, title: str) -> str:
         if " ".join(name.casefold().split()) == key:
             return name
     return title
+
+
+def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
+    """A section continuity lacks is made, unless its name is a typo of one it has ("Key
+    Decisons"), which would open a second home for that section that nobody meant;
+    `nothing`: what the refusal leaves undone, as the command says it."""
+    from mdmem.linting.nearest import Nearest
+
+    titles = {found.title.casefold(): found.title for found in document.sections if found.title}
+    if section.casefold() in titles:
+        return
+    near = Nearest(titles).ranked(section.casefold(), 1)
+    if near:
+        raise MdmemError(
+            f"continuity.md has no section {section!r}; did you mean {titles[near[0]]!r}? "
+            f"To make a new section of that name, add --new-section; {nothing}"
+        )

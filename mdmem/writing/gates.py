@@ -213,7 +213,7 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
     with locked(root):
         session = current(root, named, source)
         memory = gather(root, [old])
-        place = memory.found(old)
+        place = memory.found(old, superseded_near=True)
         if old not in memory.superseded(session.events):
             raise MdmemError(f"{old!r} is not superseded: there is nothing to restore; {NOTHING}")
         marks: dict[str, str | None] = {"superseded-by": None}

@@ -80,8 +80,9 @@ class Gathered:
         vision = [] if self.vision is None else [self.vision]
         return known.ids_in([*self.documents, *vision]) | set(self.blocked)
 
-    def found(self, fact_id: str) -> Place:
-        """The fact's place; refused (blocked, a vision target, unknown) when it has none."""
+    def found(self, fact_id: str, *, superseded_near: bool = False) -> Place:
+        """The fact's place; refused (blocked, a vision target, unknown) when it has none,
+        naming the nearest live ids (and superseded ones, for a command that takes them)."""
         place = self.place(fact_id)
         if place is not None:
             return place
@@ -93,7 +94,8 @@ class Gathered:
             )
         live = known.ids_in([*self.documents, *([self.vision] if self.vision else [])])
         retired = set(self.superseded())
-        refusal = known.unknown_refusal(fact_id, live - retired, retired & live)
+        offered = retired & live if superseded_near else set()
+        refusal = known.unknown_refusal(fact_id, live - retired, offered)
         raise MdmemError(f"{refusal}; nothing written")
 
 
