@@ -402,6 +402,11 @@ PITFALLS_HEADING = "## Pitfalls (what went wrong before)"
             "We never deploy on Fridays",
             id="filler_before_the_negator",
         ),
+        pytest.param(
+            "You must never push to main",
+            "You must never push to main",
+            id="a_must_before_the_negator",
+        ),
     ],
 )
 def test_a_pitfall_line_reads_as_a_prohibition_on_its_own(text: str, shown: str) -> None:

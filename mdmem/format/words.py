@@ -108,11 +108,12 @@ def claim(text: str) -> Claim:
 
 
 def is_prohibition(text: str) -> bool:
-    """Whether a text is itself a prohibition: it opens with a negator, filler aside ("Never
-    commit .env files", "Don't mock it", "We avoid retries"). A text that only holds one
-    ("Tests with no assertions", "Flaky tests, never retried") names a practice instead."""
+    """Whether a text is itself a prohibition: it opens with a negator, filler and the words
+    that only say a rule is a rule aside ("Never commit .env files", "Don't mock it", "You
+    must never push"). A text that only holds one ("Tests with no assertions", "Flaky
+    tests, never retried") names a practice instead."""
     for word in _WORD.findall(_prepared(_MARKER.sub("", text, count=1))):
-        if word not in STOP_WORDS:
+        if word not in _SKIPPED:
             return word in NEGATORS
     return False
 
