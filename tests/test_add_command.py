@@ -207,6 +207,7 @@ def test_add_as_json(repo: Path) -> None:
         "log": SHOWN,
         "log_lines": ["Created: payouts-batch-nightly-02-00"],
         "note": None,
+        "extra_words": [],
     }
 
 
@@ -303,6 +304,9 @@ def test_a_duplicate_with_more_words_says_how_to_keep_them(repo: Path) -> None:
         "Run the integration tests with pytest -x before pushing", "--section", "X", "--json"
     )
     assert json.loads(same.stdout)["note"] is None  # the same words: nothing to say
+    assert json.loads(same.stdout)["extra_words"] == []
+    more = run(text, "--section", "Conventions", "--json")
+    assert json.loads(more.stdout)["extra_words"] == ["linters"]
 
 
 # -- refusals ---------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ class Added:
             "log": self.log.display,
             "log_lines": list(found.log_lines),
             "note": found.note,
+            "extra_words": list(found.extra_words),
         }
 
 

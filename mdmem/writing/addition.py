@@ -136,6 +136,7 @@ class Addition:
     superseded: Superseded | None = None
     threads: tuple[Thread, ...] = ()
     note: str | None = None  # AS_RULE, or for a duplicate the words it would add
+    extra_words: tuple[str, ...] = ()  # a duplicate's words the fact lacks, as written
 
     @property
     def log_changed(self) -> bool:
@@ -241,7 +242,10 @@ def _duplicate(
             f"the text adds words the fact lacks ({', '.join(shown)}); to keep them, replace "
             f"the fact: mdmem supersede {fact_id} --by-text TEXT"
         )
-    return Addition(DUPLICATE, fact_id, *where, tier, None, recorded.text, lines, note=note)
+    extra = tuple(shown)
+    return Addition(
+        DUPLICATE, fact_id, *where, tier, None, recorded.text, lines, note=note, extra_words=extra
+    )
 
 
 def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
