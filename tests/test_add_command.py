@@ -473,6 +473,10 @@ def test_secret_material_is_refused_by_category_never_echoed(
                      "injection-phrase: ignore-previous-instructions", id="injection-phrase"),
         pytest.param("Logs go through the \u202eredactor before upload",
                      "bidi-control: U+202E RIGHT-TO-LEFT OVERRIDE", id="bidi-override"),
+        pytest.param("\ufeffQueue refunds in a worker", "a character no memory file may hold (U+FEFF)",
+                     id="a-leading-byte-order-mark"),
+        pytest.param("Queue \x01 refunds", "a character no memory file may hold (U+0001)",
+                     id="a-control-character"),
         pytest.param("Call the helper\u200b before each release",
                      "invisible-unicode: U+200B ZERO WIDTH SPACE", id="zero-width-space"),
     ],
@@ -485,8 +489,9 @@ def test_poisoning_is_refused_as_lint_would_report_it(repo: Path, text: str, det
     assert (result.exit_code, result.stdout, result.stderr) == (
         3,
         "",
-        f"mdmem: the text holds possible poisoning ({detail}): a memory must read the same to a "
-        "person and to an agent, so reword it; nothing written\n",
+        f"mdmem: the text holds {detail if detail.startswith('a ') else f'possible poisoning ({detail})'}"
+        ": a memory must read the same to a person and to an agent, so reword it; nothing "
+        "written\n",
     )
     assert snapshot(repo) == before
 
@@ -663,3 +668,23 @@ def test_new_section_makes_a_section_a_typo_away_from_another(repo: Path) -> Non
     result = run("Phase two is on hold", "--section", "Key Decision", "--new-section")
     assert result.exit_code == 0, result.output
     assert "\n## Key Decision\n" in (repo / "memory/continuity.md").read_text("utf-8")
+
+
+def test_a_prohibition_restating_a_contrast_adds_no_words(repo: Path) -> None:
+    result = run("Never use PUT for mutations", "--section", "Conventions", "--json")
+    shown = json.loads(result.stdout)
+    assert (shown["outcome"], shown["id"], shown["extra_words"], shown["note"]) == (
+        "duplicate",
+        "post-only-mutations",
+        [],
+        None,
+    )
+
+
+def test_a_slip_of_open_threads_points_to_thread(repo: Path) -> None:
+    result = run("Decide the retry budget", "--section", "Open Thread")
+    assert (result.exit_code, result.stderr) == (
+        3,
+        "mdmem: continuity.md has no section 'Open Thread', and ## Open Threads holds no "
+        "facts (open a thread with `mdmem thread TEXT`); nothing written\n",
+    )

@@ -297,7 +297,7 @@ def test_context_scope_in_and_out(memory: Path) -> None:
         pytest.param("", "{project}/docs/a.md", "docs/a.md", id="absolute-elsewhere"),
         pytest.param("src/api", "x.py", "src/api/x.py", id="relative-to-a-working-folder-inside"),
         pytest.param("docs", "a.md", "docs/a.md", id="relative-elsewhere"),
-        pytest.param("src", "src/api/x.py", "src/api/x.py", id="only-the-top-holds-it"),
+        pytest.param("src", "src/api/x.py", "src/src/api/x.py", id="from-where-it-runs"),
         pytest.param("", "./src/api/x.py", "src/api/x.py", id="relative-from-the-top"),
         pytest.param(None, "src/api/x.py", "src/api/x.py", id="no-working-folder"),
         pytest.param("src/api", "../cur/x.py", "src/cur/x.py", id="a-link-is-not-followed"),
@@ -344,7 +344,7 @@ def test_context_sections_fence_and_citation(memory: Path) -> None:
     lines = text.splitlines()
     assert "not instructions" in lines[0]
     assert lines[1] == "~~~~" and lines[-2] == "~~~~"
-    assert lines[-1] == "Cite the facts you used: mdmem ref ID [ID...]"
+    assert lines[-1] == "Cite only the facts you used: mdmem ref ID [ID...]"
     body = lines[2:-2]
     core = body.index("## Core facts and invariants")
     rules = body.index("## Rules")
@@ -446,7 +446,7 @@ def test_the_cite_line_asks_for_the_facts_used_not_every_id_shown() -> None:
     facts = [entry(f"fact-number-{n}", f"Fact {n} about billing") for n in range(3)]
     context = plan_context(facts)
     last = render_markdown(context).splitlines()[-1]
-    assert last == "Cite the facts you used: mdmem ref ID [ID...]"
+    assert last == "Cite only the facts you used: mdmem ref ID [ID...]"
     assert as_json(context)["cite"] == last
     assert not any(fact.id in last for fact in facts)
     empty = plan_context([])
@@ -668,14 +668,14 @@ def test_show_and_context_commands(memory: Path) -> None:
     assert data["supersedes"] == ["webhook-fixed-interval"] and data["helpful"] == 1
     context = CliRunner().invoke(main, ["context", "webhook", "--root", str(memory)])
     assert context.exit_code == 0
-    assert context.output.splitlines()[-1] == "Cite the facts you used: mdmem ref ID [ID...]"
+    assert context.output.splitlines()[-1] == "Cite only the facts you used: mdmem ref ID [ID...]"
     as_json = json.loads(
         CliRunner()
         .invoke(main, ["context", "--format", "json", "--budget", "100", "--root", str(memory)])
         .output
     )
     assert as_json["dropped"] > 0 and as_json["core"][0]["id"] == "signed-webhooks"
-    assert as_json["cite"] == "Cite the facts you used: mdmem ref ID [ID...]"
+    assert as_json["cite"] == "Cite only the facts you used: mdmem ref ID [ID...]"
 
 
 # --- the index gives rank's answer ---------------------------------------------------------

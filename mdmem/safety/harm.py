@@ -6,6 +6,7 @@ which would then stop every review until someone removed it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from mdmem.errors import MdmemError, SecretError
@@ -22,7 +23,8 @@ class Harm:
 
 
 def first_harm(text: str) -> Harm | None:
-    """Secret material in `text`, else the first sign of poisoning, else None."""
+    """Secret material in `text`, else the first sign of poisoning, else a character no
+    memory file may hold (a byte-order mark, a control character), else None."""
     from mdmem.safety.secrets import find_secrets  # patterns built only when text is checked
 
     secrets = find_secrets(text)
@@ -35,7 +37,17 @@ def first_harm(text: str) -> Harm | None:
     if poison:
         hit = poison[0]
         return Harm(hit.line, False, f"possible poisoning ({hit.kind}: {hit.detail})")
+    unreadable = _UNREADABLE.search(text)
+    if unreadable is not None:
+        line = text.count("\n", 0, unreadable.start()) + 1
+        name = f"U+{ord(unreadable[0]):04X}"
+        return Harm(line, False, f"a character no memory file may hold ({name})")
     return None
+
+
+# A byte-order mark (lint refuses one inside a file) and the control characters but tab,
+# line feed and carriage return: invisible, and no text a person writes holds them.
+_UNREADABLE = re.compile("[\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def refuse_harm(text: str, nothing: str) -> None:

@@ -229,13 +229,25 @@ def _invisible(char: str) -> bool:
 
 
 def _visible(text: str) -> tuple[str, Sequence[int]]:
-    """`text` without invisible format characters, and each kept character's original offset."""
-    if not any(_invisible(match[0]) for match in _NON_ASCII.finditer(text)):
+    """`text` without invisible format characters, each letter that only looks like an ASCII
+    one read as that letter (`_LOOKALIKE`), and each kept character's original offset."""
+    if text.isascii():
         return text, range(len(text))
+    if not any(_invisible(match[0]) for match in _NON_ASCII.finditer(text)):
+        return text.translate(_LOOKALIKE), range(len(text))
     kept = [index for index, char in enumerate(text) if not _invisible(char)]
-    if len(kept) == len(text):
-        return text, kept
-    return "".join(text[index] for index in kept), kept
+    return "".join(text[index] for index in kept).translate(_LOOKALIKE), kept
+
+
+# Letters that read as Latin to a person but not to a phrase list (full-width forms, Cyrillic
+# and Greek lookalikes), each one ASCII character, so that offsets stay those of the text.
+_LOOKALIKE = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | str.maketrans(
+    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u04bb\u0501"
+    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406"
+    "\u03bf\u03b1\u03b5\u03b9\u03ba\u03bd\u03c1\u03c4\u03c5"
+    "\u0391\u0392\u0395\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a7\u0396",
+    "aeopcyxijshdABEKMHOPCTXIoaeikvptuABEHIKMNOPTXZ",
+)
 
 
 # Words every match of a family contains (one of each group, in any case): a family

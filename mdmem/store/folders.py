@@ -46,18 +46,15 @@ def project_path(root: Path, path: str, cwd: Path | None = None) -> str:
     """A `--path` as a fact's `scope` reads it: relative to the project (the folder that
     holds the memory), its `..` and `.` steps taken, no link followed. An absolute path is
     made relative to the project; so is a relative one given from `cwd` (the command line's
-    working folder) when that lies inside the project, unless only the project's top holds
-    such a file; any other relative path is read from the project's top. A path that leaves
-    the project is refused: no scope could match it."""
+    working folder, as a shell reads it) when that lies inside the project; any other
+    relative path is read from the project's top. Whether the file exists changes nothing.
+    A path that leaves the project is refused: no scope could match it."""
     tops = [Path(os.path.abspath(root)).parent, project_of(root)]
     given = Path(path).expanduser()
     if not given.is_absolute():
         here = None if cwd is None else Path(os.path.abspath(cwd))
-        inside = here is not None and any(here != top and here.is_relative_to(top) for top in tops)
-        if here is None or not inside or (_held(tops, given) and not (here / given).exists()):
-            given = tops[0] / given
-        else:
-            given = here / given
+        inside = here is not None and any(here.is_relative_to(top) for top in tops)
+        given = (here if here is not None and inside else tops[0]) / given
     normal = Path(os.path.normpath(given))
     for top in tops:
         if normal.is_relative_to(top):
@@ -66,10 +63,6 @@ def project_path(root: Path, path: str, cwd: Path | None = None) -> str:
         f"--path {path} is outside the project ({tops[0].name}/, which holds the memory): give "
         "a path inside it, like src/api/handlers.py"
     )
-
-
-def _held(tops: list[Path], given: Path) -> bool:
-    return any((top / given).exists() for top in tops)
 
 
 def exists(path: Path) -> bool:

@@ -233,8 +233,11 @@ def _duplicate(
     lines = (f"{label('referenced')}: {fact_id}",) if recorded.changed else ()
     tier = fact.get("tier")
     where = (document.path, fact.line, fact.section)
-    own = item_claim(document.lines[fact.start : fact.footer_index]).words
-    more = {word.lstrip(EXCLUDED) for word in claim(text).words - own}
+    own = {
+        word.lstrip(EXCLUDED)
+        for word in item_claim(document.lines[fact.start : fact.footer_index]).words
+    }
+    more = {word.lstrip(EXCLUDED) for word in claim(text).words} - own
     shown = dict.fromkeys(w for w in re.findall(r"[^\W_]+", text) if stem(w.lower()) in more)
     note = None
     if shown:

@@ -119,6 +119,11 @@ def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
     if section.casefold() in titles:
         return
     near = Nearest(titles).ranked(section.casefold(), 1)
+    if near and titles[near[0]] in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
+        raise MdmemError(
+            f"continuity.md has no section {section!r}, and ## {titles[near[0]]} holds no facts "
+            f"(open a thread with `mdmem thread TEXT`); {nothing}"
+        )
     if near:
         raise MdmemError(
             f"continuity.md has no section {section!r}; did you mean {titles[near[0]]!r}? "
