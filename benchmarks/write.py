@@ -20,8 +20,9 @@ tree's mdmem:
 - `session`: `mdmem session`, which shows the current log;
 - `add`: `mdmem add TEXT --section "Key Decisions"`, a new text each round (it writes a
   fact and its Created line).
-- `supersede`: `mdmem supersede ID --invalidate` on the round's id (cited just before),
-  which edits its footer in `continuity.md` and records the event in the log.
+- `supersede`: `mdmem supersede ID --invalidate --core` on the round's id (cited just
+  before; `--core`, since the id may be a core fact), which edits its footer in
+  `continuity.md` and records the event in the log.
 
 The table gives each command's median wall time over the rounds and, in brackets, its
 ratio to the median of `version`. The issue's target: `session start`, `ref`, `add` and
@@ -81,7 +82,14 @@ COMMANDS: dict[str, Callable[[Path, str], list[str]]] = {
         "Key Decisions",
     ],
     # Last, as the id is cited first: a supersession writes continuity and the log.
-    "supersede": lambda repo, fact_id: ["supersede", "--root", str(repo), fact_id, "--invalidate"],
+    "supersede": lambda repo, fact_id: [
+        "supersede",
+        "--root",
+        str(repo),
+        fact_id,
+        "--invalidate",
+        "--core",
+    ],
 }
 
 

@@ -562,3 +562,33 @@ def test_a_link_to_a_forgotten_fact_is_not_dangling(tmp_path: Path) -> None:
     assert lint(write_memory(tmp_path / "kept", files)) == ()
     dangling = {"memory/continuity.md": continuity, SESSION: BASE_SESSION}
     assert [f.code for f in lint(write_memory(tmp_path / "gone", dangling))] == ["W005"]
+
+
+@pytest.mark.parametrize(
+    ("command", "verb"),
+    [
+        (["forget", "retry-with-backoff", "--reason", "the agent thinks so"], "forget"),
+        (["supersede", "retry-with-backoff", "--invalidate"], "invalidate"),
+    ],
+)
+def test_a_core_fact_is_removed_only_when_a_person_asked(
+    repo: Path, session: Path, command: list[str], verb: str
+) -> None:
+    """A person sets core (SPEC §1: humans win), so a person takes it away: the command
+    must say so with --core; without it nothing is written."""
+    ok("core", "retry-with-backoff")
+    before = snapshot(repo)
+    result = run(*command)
+    assert (result.exit_code, result.stderr) == (
+        3,
+        "mdmem: 'retry-with-backoff' is a core fact (memory/continuity.md:15), set by a "
+        f"person: {verb} it only when a person asked for it, and say so with --core; "
+        f"{NOTHING}\n",
+    )
+    assert snapshot(repo) == before
+    assert run(*command, "--core").exit_code == 0
+
+
+def test_a_core_fact_replaced_by_a_named_successor_needs_no_flag(repo: Path, session: Path) -> None:
+    ok("core", "retry-with-backoff")
+    assert run("supersede", "retry-with-backoff", "--by", "webhook-fire-forget").exit_code == 0

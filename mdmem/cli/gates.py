@@ -24,6 +24,7 @@ from mdmem.cli.write import echo_json
 @click.option("--by-text", "text", metavar="TEXT", help="Add the fact that replaces OLD.")
 @click.option("--section", default=None, help="The section of --by-text's fact (OLD's).")
 @click.option("--invalidate", is_flag=True, help="OLD no longer holds; nothing replaces it.")
+@click.option("--core", is_flag=True, help="OLD is core and a person asked to invalidate it.")
 @session_option
 @root_option
 @json_option
@@ -34,6 +35,7 @@ def supersede(
     text: str | None,
     section: str | None,
     invalidate: bool,
+    core: bool,
     named: str | None,
     root: Path | None,
     as_json: bool,
@@ -45,7 +47,8 @@ def supersede(
     `Created`). The next review archives OLD; `mdmem restore OLD` undoes it.
 
     Refuses, writing nothing, an unknown OLD (naming the nearest ids), one superseded
-    already (naming its successor), a blocked one, and a successor that is not live.
+    already (naming its successor), a blocked one, a successor that is not live, and
+    --invalidate of a core fact without --core (a person sets core, a person removes it).
 
     Example: mdmem supersede version-in-uri --by version-in-accept-header
     """
@@ -55,7 +58,7 @@ def supersede(
     problem = supersede_usage(by, text, section, invalidate)
     if problem is not None:
         raise click.UsageError(problem)
-    done = run(resolve_root(root), old, by, text, section, named or None, named_by())
+    done = run(resolve_root(root), old, by, text, section, named or None, named_by(), core=core)
     if as_json:
         echo_json(done.as_dict())
         return
@@ -101,21 +104,25 @@ def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> No
 @main.command()
 @click.argument("fact_id", metavar="ID")
 @click.option("--reason", required=True, help="Why it must never come back (one line).")
+@click.option("--core", is_flag=True, help="ID is core and a person asked to forget it.")
 @session_option
 @root_option
 @json_option
 @handles_errors
-def forget(fact_id: str, reason: str, named: str | None, root: Path | None, as_json: bool) -> None:
+def forget(
+    fact_id: str, reason: str, core: bool, named: str | None, root: Path | None, as_json: bool
+) -> None:
     """Forget a fact for good (DECAY.md, Forgetting): move it, text and notes, from continuity
     or the archive to memory/blocked.md with the session's date and the reason, and record
     `Forgotten: ID` in the current session log. From then on add, review and lint
-    refuse text near it, reworded or not; only editing blocked.md by hand lifts it.
+    refuse text near it, reworded or not; only editing blocked.md by hand lifts it. A core
+    fact is forgotten only with --core: a person sets core, and a person removes it.
 
     Example: mdmem forget mock-the-database --reason "hid a migration bug in prod"
     """
     from mdmem.writing.forgetting import forget as run
 
-    done = run(resolve_root(root), fact_id, reason, named or None, named_by())
+    done = run(resolve_root(root), fact_id, reason, named or None, named_by(), core=core)
     if as_json:
         fields = {"id": done.fact_id, "from": done.place.display, "blocked": done.date}
         echo_json({**fields, "reason": done.reason, "session": done.log.display})

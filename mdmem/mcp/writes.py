@@ -148,6 +148,10 @@ class Writes:
         invalidate: Annotated[
             bool, Field(description="It no longer holds and nothing replaces it.")
         ] = False,
+        core: Annotated[
+            bool,
+            Field(description="OLD is core and a person asked to invalidate it (else refused)."),
+        ] = False,
         session: SessionArgument = None,
     ) -> CallToolResult:
         """Retire a fact that became false: give exactly one of `by`, `by_text` or
@@ -165,7 +169,7 @@ class Writes:
             if problem is not None:
                 raise MdmemError(problem)
             named, source = named_session(session)
-            return supersede(root, old, by, by_text, section, named, source).as_dict()
+            return supersede(root, old, by, by_text, section, named, source, core=core).as_dict()
 
         return await answer(self.root, call)
 

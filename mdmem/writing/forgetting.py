@@ -45,10 +45,17 @@ class Forgotten:
 
 
 def forget(
-    root: Path, fact_id: str, reason: str, named: str | None = None, source: str = "--session"
+    root: Path,
+    fact_id: str,
+    reason: str,
+    named: str | None = None,
+    source: str = "--session",
+    *,
+    core: bool = False,
 ) -> Forgotten:
     """Move the fact to `blocked.md` for good (the file made when missing) and record
-    `Forgotten: ID` in the current session log."""
+    `Forgotten: ID` in the current session log; a core fact only with `core` (a person
+    asked for it)."""
     check_shape([fact_id])
     why = check_reason(reason)
     refuse_harm(why, NOTHING)
@@ -62,6 +69,7 @@ def forget(
                 f"{entry.blocked}: {entry.reason}); {NOTHING}"
             )
         place = memory.found(fact_id)
+        place.refuse_core(core, "forget", NOTHING)
         _refuse_harmful_text(place)
         label = f"{root.name}/{BLOCKED}"
         entry_lines = tombstone_lines(place.document, place.fact, session.date, why)

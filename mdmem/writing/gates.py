@@ -87,14 +87,19 @@ def supersede(
     section: str | None = None,
     named: str | None = None,
     source: str = "--session",
+    *,
+    core: bool = False,
 ) -> Superseded:
     """Mark OLD superseded by the live fact `by`, by a new fact of `text` (added in
-    `section`, OLD's own by default), or, with neither, invalidated."""
+    `section`, OLD's own by default), or, with neither, invalidated: a core OLD only with
+    `core` (a person asked for it)."""
     check_shape([old] if by is None else [old, by])
     with locked(root):
         session = current(root, named, source)
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
         place = memory.found(old)
+        if by is None and text is None:
+            place.refuse_core(core, "invalidate", NOTHING)
         retired = memory.superseded(session.events)
         if old in retired:
             successor = retired[old]
