@@ -66,6 +66,11 @@ class Fact:
     def is_done_thread(self) -> bool:
         return self.checkbox == "x"
 
+    @property
+    def is_core(self) -> bool:
+        """`tier: core`, or under Architectural Invariants (treated as core, SPEC §5)."""
+        return self.footer.get("tier") == "core" or self.section == INVARIANTS_SECTION
+
     def get(self, key: str) -> str | None:
         return self.footer.get(key)
 

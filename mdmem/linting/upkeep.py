@@ -123,7 +123,7 @@ def shape_findings(memory: Memory) -> list[Finding]:
 
 
 def _decays(fact: Fact) -> bool:
-    if fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION:
+    if fact.is_core:
         return False
     return not fact.is_open_thread and not is_superseded(fact)
 

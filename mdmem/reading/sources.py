@@ -40,6 +40,7 @@ from mdmem.store.files import read, read_all, read_bytes
 from mdmem.store.folders import project_path
 
 if TYPE_CHECKING:  # lookup parses no log, no policy and no blocked.md
+    from mdmem.format.blocked import BlockedEntry
     from mdmem.format.sessionlog import Session, SessionName
     from mdmem.reading import history
     from mdmem.reading.context import Context
@@ -339,11 +340,8 @@ def _pending(root: Path, continuity: Document) -> tuple[frozenset[str], dict[str
 
 def _refuse_forgotten(root: Path, fact_id: str) -> None:
     """Refuse to show a forgotten fact as if it were unknown: say where its tombstone is."""
-    from mdmem.format.blocked import BLOCKED, parse_blocked
-
     try:
-        file = _optional(root, BLOCKED)
-        entries = [] if file is None else parse_blocked(file)
+        entries = _blocked_entries(root)
     except ParseError:
         return  # lint names what is wrong with blocked.md; here, the nearest ids serve
     for entry in entries:
@@ -356,18 +354,20 @@ def _refuse_forgotten(root: Path, fact_id: str) -> None:
 
 def _blocked(root: Path, continuity: Document) -> frozenset[str]:
     """The ids of continuity's facts near an entry of blocked.md, and the entries' own."""
-    from mdmem.format.blocked import BLOCKED, parse_blocked
-
-    file = _optional(root, BLOCKED)
-    if file is None:
-        return frozenset()
-    blocked = parse_blocked(file)
+    blocked = _blocked_entries(root)
     if not blocked:
         return frozenset()
-    from mdmem.safety.blocklist import blocked_facts
+    from mdmem.safety.blocklist import blocked_facts  # context's only, and with entries
 
     near = {fact.id for _, fact, _ in blocked_facts([continuity], blocked)}
     return frozenset(near | {entry.fact_id for entry in blocked})
+
+
+def _blocked_entries(root: Path) -> tuple[BlockedEntry, ...]:
+    """The entries of blocked.md (none without the file); lookup never reads it."""
+    from mdmem.format.blocked import BLOCKED, parse_blocked
+
+    return () if (file := _optional(root, BLOCKED)) is None else parse_blocked(file)
 
 
 # --- status ------------------------------------------------------------------------------

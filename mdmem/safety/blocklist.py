@@ -51,8 +51,13 @@ def contrasted(text: Claim, other: Claim) -> bool:
     return _asserts_excluded(text, other) or _asserts_excluded(other, text)
 
 
+def _excluded(found: Claim) -> set[str]:
+    """The words a claim's contrast clause excludes, unmarked."""
+    return {word[1:] for word in found.words if word.startswith(EXCLUDED)}
+
+
 def _asserts_excluded(asserting: Claim, excluding: Claim) -> bool:
-    excluded = {word[1:] for word in excluding.words if word.startswith(EXCLUDED)}
+    excluded = _excluded(excluding)
     asserted = {word for word in asserting.words if not word.startswith(EXCLUDED)}
     clashing = excluded & asserted
     return bool(clashing) and asserted - clashing <= excluding.words
@@ -64,7 +69,7 @@ def restates_contrast(text: Claim, other: Claim) -> bool:
     call the payment API directly"."""
     if not text.negative or other.negative:
         return False
-    excluded = {word[1:] for word in other.words if word.startswith(EXCLUDED)}
+    excluded = _excluded(other)
     return bool(excluded & text.words) and text.words <= excluded | other.words
 
 

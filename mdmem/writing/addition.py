@@ -27,7 +27,7 @@ from mdmem.format.document import (
 )
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
-from mdmem.format.words import EXCLUDED, claim, is_prohibition, item_claim, stem
+from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
@@ -237,7 +237,7 @@ def _duplicate(
         word.lstrip(EXCLUDED)
         for word in item_claim(document.lines[fact.start : fact.footer_index]).words
     }
-    more = {word.lstrip(EXCLUDED) for word in claim(text).words} - own
+    more = normalised_tokens(text) - own
     shown = dict.fromkeys(w for w in re.findall(r"[^\W_]+", text) if stem(w.lower()) in more)
     note = None
     if shown:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from mdmem.format.blocked import BlockedEntry
-from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
+from mdmem.format.document import Document, Fact
 from mdmem.format.words import Claim, claim, item_claim, needles, shared_words
 from mdmem.safety.blocklist import (
     blocking,
@@ -94,7 +94,7 @@ def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -
         return None  # faded, not false: citing it brings it back, adding it again is new
     if near(new, old) or restates_contrast(new, old):
         return Meeting(DUPLICATE, fact.id)
-    core = fact.get("tier") == "core" or fact.section == INVARIANTS_SECTION
+    core = fact.is_core
     if (core or fact.section == section) and _opposed(new, flipped, old):
         return Meeting(CONTRADICTION, fact.id, core=core)
     return None

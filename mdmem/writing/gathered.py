@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
-from mdmem.format.document import INVARIANTS_SECTION, Document, Fact, parse_document
+from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_RE
 from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, VISION
 from mdmem.format.sessionlog import Event
@@ -42,17 +42,10 @@ class Place:
     def live(self) -> bool:
         return self.relative == CONTINUITY
 
-    @property
-    def core(self) -> bool:
-        """A core fact: `tier: core`, or in continuity under Architectural Invariants."""
-        return self.fact.get("tier") == "core" or (
-            self.live and self.fact.section == INVARIANTS_SECTION
-        )
-
     def refuse_core(self, confirmed: bool, doing: str, nothing: str) -> None:
         """Refuse to remove a core fact unless `confirmed` (SPEC §1: a person sets core, so
         a person takes it away); `doing`: the command's verb, for the message."""
-        if self.core and not confirmed:
+        if self.fact.is_core and not confirmed:
             raise MdmemError(
                 f"{self.fact.id!r} is a core fact ({self.display}), set by a person: {doing} it "
                 f"only when a person asked for it, and say so with --core; {nothing}"
