@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from mdmem.linting.run import lint
     from mdmem.migrating.migrate import migrate
     from mdmem.migrating.plan import MigrationPlan, plan_migration
-    from mdmem.reading.sources import context, lookup, show, status
+    from mdmem.reading.search import lookup, show
+    from mdmem.reading.sources import context, status
     from mdmem.reviewing.apply import ApplyResult, apply, commit_message
     from mdmem.reviewing.plan import ReviewPlan, plan_review
     from mdmem.reviewing.summary import ReviewSummary
@@ -48,8 +49,8 @@ if TYPE_CHECKING:
     from mdmem.writing.backfill import BackfillPlan, plan_backfill
 
 _HOME = {
-    "lookup": "mdmem.reading.sources",
-    "show": "mdmem.reading.sources",
+    "lookup": "mdmem.reading.search",
+    "show": "mdmem.reading.search",
     "context": "mdmem.reading.sources",
     "status": "mdmem.reading.sources",
     "ApplyResult": "mdmem.reviewing.apply",

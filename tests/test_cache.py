@@ -128,3 +128,19 @@ def test_a_change_to_any_source_file_changes_the_code_version(tmp_path: Path, ch
         source.write("# changed\n")
     copied.code_version.cache_clear()
     assert copied.code_version() != before
+
+
+def test_an_edit_that_keeps_the_size_changes_the_code_version(tmp_path: Path) -> None:
+    """The version is taken from each file's stat: an edit of the same length is seen by
+    its modification time."""
+    package = Path(cache.__file__).resolve().parent.parent
+    copy = shutil.copytree(package, tmp_path / "mdmem", ignore=shutil.ignore_patterns("*.pyc"))
+    copied = load_script(copy / "store" / "cache.py", "copied_cache_same_size")
+    before = copied.code_version()
+    source = copy / "format" / "footer.py"
+    stat = source.stat()
+    source.write_bytes(source.read_bytes().replace(b"footer", b"FOOTER", 1))
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert source.stat().st_size == stat.st_size
+    copied.code_version.cache_clear()
+    assert copied.code_version() != before

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.store.lock import locked
-from mdmem.writing import apply, logs, newest
+from mdmem.writing import apply, current, logs, newest
 from tests.helpers import git, make_repo
 from tests.test_properties import share
 
@@ -95,7 +95,7 @@ def apply_operation(root: Path, operation: tuple[str, int]) -> None:
         with locked(root):
             stem, seen = newest.find(root)
             if stem is not None:
-                log = apply.SessionLog(root, stem, apply.NEWEST, seen)
+                log = current.SessionLog(root, stem, current.NEWEST, seen)
                 newest.write(root, {log.relative: log.path.read_text("utf-8") + "x\n"}, seen)
     elif kind == "look":  # the memo made anew
         newest.find(root)

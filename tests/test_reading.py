@@ -19,7 +19,7 @@ from mdmem.cli import main
 from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
 from mdmem.format.words import claim, is_prohibition, normalised_tokens
-from mdmem.reading import sources
+from mdmem.reading import search, sources
 from mdmem.reading.context import (
     as_json,
     as_prohibition,
@@ -320,14 +320,14 @@ def test_path_is_read_relative_to_the_project(
     assert (
         "api-pydantic-models" in sources.context(memory, None, path=path, cwd=here).ids
     ) is shown
-    hits = sources.lookup(memory, "pydantic models", path=path, cwd=here).ranking.hits
+    hits = search.lookup(memory, "pydantic models", path=path, cwd=here).ranking.hits
     assert ("api-pydantic-models" in [hit.entry.id for hit in hits]) is shown
 
 
 @pytest.mark.parametrize("given", ["{outside}/elsewhere.py", "../elsewhere.py", "src/../../x.py"])
 def test_a_path_outside_the_project_is_refused(memory: Path, tmp_path: Path, given: str) -> None:
     with pytest.raises(MdmemError, match="is outside the project"):
-        sources.lookup(memory, "pydantic", path=given.format(outside=tmp_path.parent))
+        search.lookup(memory, "pydantic", path=given.format(outside=tmp_path.parent))
 
 
 def test_the_command_reads_path_from_where_it_runs(
@@ -505,20 +505,20 @@ def test_budget_smaller_than_core_keeps_core() -> None:
     ],
 )
 def test_show_as_of_replays_the_ledger(memory: Path, point: str, tier: str | None) -> None:
-    shown = sources.show(memory, "export-csv-tenant", as_of=point)
+    shown = search.show(memory, "export-csv-tenant", as_of=point)
     assert shown.as_of is not None
     assert shown.as_of.tier == tier
 
 
 def test_show_as_of_ignores_a_later_supersession(memory: Path) -> None:
-    before = sources.show(memory, "webhook-timeout-ten", as_of="2026-01-08")
-    after = sources.show(memory, "webhook-timeout-ten", as_of="2026-01-09")
+    before = search.show(memory, "webhook-timeout-ten", as_of="2026-01-08")
+    after = search.show(memory, "webhook-timeout-ten", as_of="2026-01-09")
     assert before.as_of is not None and before.as_of.tier != "superseded"
     assert after.as_of is not None and after.as_of.tier == "superseded"
 
 
 def test_show_history(memory: Path) -> None:
-    shown = sources.show(memory, "webhook-backoff")
+    shown = search.show(memory, "webhook-backoff")
     assert [c.path for c in shown.copies] == ["memory/continuity.md"]
     assert [ref.session for ref in shown.references] == [
         "2026-01-08-100000",
@@ -529,9 +529,9 @@ def test_show_history(memory: Path) -> None:
     assert shown.references[0].line == 6
     assert shown.predecessors == ("webhook-fixed-interval",)
     assert (shown.helpful, shown.harmful) == (1, 0)
-    old = sources.show(memory, "webhook-fixed-interval")
+    old = search.show(memory, "webhook-fixed-interval")
     assert old.successors == ("webhook-backoff",)
-    archived = sources.show(memory, "webhook-full-logging")
+    archived = search.show(memory, "webhook-full-logging")
     assert archived.copies[0].path == "memory/archive/2025-Q4.md"
     assert archived.copies[0].line == 7
 
@@ -638,7 +638,7 @@ def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
     # A command loads its own module and what it runs: lookup, with --sessions too, no
     # other command's module, nothing that writes, reviews, lints or serves.
     found = _imported("lookup", "webhook retries", "--sessions", "--root", str(memory))
-    assert {"mdmem.cli.read", "mdmem.reading.sources", "mdmem.safety.secrets"} <= found
+    assert {"mdmem.cli.read", "mdmem.reading.search", "mdmem.safety.secrets"} <= found
     cli = {name for name in found if name.startswith("mdmem.cli.")}
     assert cli == {"mdmem.cli.main", "mdmem.cli.options", "mdmem.cli.read"}
     packages = {name.split(".")[1] for name in found if "." in name}
@@ -649,6 +649,11 @@ def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
     for command in (["lookup", "webhook"], ["context", "webhook"], ["status"]):
         imported = _imported(*command, "--root", str(memory))
         assert "mdmem.reading.sources" in imported and not imported & WRITES, command
+    # context and status search nothing: no index, and status no ranking either.
+    for command in (["context", "webhook"], ["status"]):
+        imported = _imported(*command, "--root", str(memory))
+        assert not imported & {"mdmem.reading.search", "mdmem.reading.index"}, command
+    assert "mdmem.reading.ranking" not in _imported("status", "--root", str(memory))
     assert _imported("--version") == {
         "mdmem", "mdmem.cli", "mdmem.cli.main", "mdmem.errors", "mdmem.store", "mdmem.store.lock"
     }  # fmt: skip
@@ -702,12 +707,12 @@ def test_lookup_through_the_index_ranks_as_rank_does(
     monkeypatch.setenv("MDMEM_NO_CACHE", no_cache)  # "1": scored as read, no index
     documents = [
         parse_document(read(path, sources.display(memory, path)), unique_ids=False)
-        for path in sources.documents(memory)
+        for path in search.documents(memory)
     ]
     facts = [entry for document in documents for entry in entries_of(document)]
     expected = rank(facts, make_query(query), **options)
     for _ in range(2):  # cold, then from the cache
-        found = sources.lookup(
+        found = search.lookup(
             memory, query, tier=options.get("tier"), path=options.get("path"),
             limit=options.get("limit"),
         ).ranking  # fmt: skip
@@ -786,7 +791,7 @@ def test_context_serves_the_vision_as_core_and_counts_votes_since_the_review(
 )  # fmt: skip
 def test_show_of_an_unknown_id_names_the_nearest(memory: Path, asked: str, said: str) -> None:
     with pytest.raises(MdmemError) as caught:
-        sources.show(memory, asked)
+        search.show(memory, asked)
     assert said in str(caught.value)
     assert ("nearest known" in str(caught.value)) is ("nearest" in said)
 
@@ -805,4 +810,4 @@ def test_status_counts_read_as_words(counts: tuple[int, int], line: str) -> None
 def test_show_of_an_unknown_id_names_the_nearest_whatever_blocked_md_holds(memory: Path) -> None:
     (memory / "blocked.md").write_text("# Blocked\n\n- a rule\n  <!-- id: Not Kebab -->\n", "utf-8")
     with pytest.raises(MdmemError, match="nearest known: webhook-backoff"):
-        sources.show(memory, "webhook-backof")
+        search.show(memory, "webhook-backof")

@@ -95,7 +95,8 @@ def session_start(root: Path) -> str:
 def reminder(root: Path, named: str | None = None, source: str = "--session") -> str | None:
     """The reminder a finished turn gets when the current session log (the one `named`,
     else the newest one git has not committed) cites no fact; None when it cites one."""
-    from mdmem.writing.apply import citations, current_session
+    from mdmem.writing.apply import citations
+    from mdmem.writing.current import current_session
     from mdmem.writing.logs import NO_SESSION
 
     try:

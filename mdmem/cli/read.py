@@ -56,7 +56,7 @@ def lookup(
 
     Example: mdmem lookup "retry webhooks" --path src/api/hooks.py --limit 5
     """
-    from mdmem.reading.sources import lookup as run_lookup
+    from mdmem.reading.search import lookup as run_lookup
 
     found = run_lookup(
         resolve_root(root),
@@ -91,7 +91,7 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
     Example: mdmem show post-only-mutations --as-of 2026-06-30
     """
     from mdmem.reading import history
-    from mdmem.reading.sources import show as run_show
+    from mdmem.reading.search import show as run_show
 
     shown = run_show(resolve_root(root), fact_id, as_of)
     _print(history.render(shown), history.as_dict(shown) if as_json else None)
@@ -153,7 +153,7 @@ def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) 
     """
     from mdmem.reading import status as status_module
     from mdmem.reading.sources import status as run_status
-    from mdmem.writing.apply import current_or_none
+    from mdmem.writing.current import current_or_none
 
     found = resolve_root(root)
     log = current_or_none(found, named or None, named_by())

@@ -39,7 +39,8 @@ def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | N
     """
     if ctx.invoked_subcommand is not None:
         return
-    from mdmem.writing.apply import citations, current_session
+    from mdmem.writing.apply import citations
+    from mdmem.writing.current import current_session
 
     log = current_session(resolve_root(root), named or None, named_by())
     found = citations(log)

@@ -87,7 +87,7 @@ class Reads:
         path, line, id, tier, text and score; superseded facts apart, each with the id
         that replaced it; session-log lines with `sessions`. Empty lists when nothing
         matches. Follow up with `show` for one fact's whole story."""
-        from mdmem.reading.sources import lookup as run
+        from mdmem.reading.search import lookup as run
 
         def call(root: Path) -> dict[str, Any]:
             found = run(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
@@ -109,7 +109,7 @@ class Reads:
         replaced and what replaced it, its helpful and harmful votes; with `as_of`, the
         tier the ledger gave it at that point."""
         from mdmem.reading import history
-        from mdmem.reading.sources import show as run
+        from mdmem.reading.search import show as run
 
         return await answer(self.root, lambda root: history.as_dict(run(root, id, as_of)))
 
@@ -124,7 +124,7 @@ class Reads:
         lint's counts (from its last run while nothing changed) and the open threads."""
         from mdmem.reading import status as rendering
         from mdmem.reading.sources import status as run
-        from mdmem.writing.apply import current_or_none
+        from mdmem.writing.current import current_or_none
 
         def call(root: Path) -> dict[str, Any]:
             log = current_or_none(root, *named_session(session))

@@ -40,7 +40,7 @@ class Resources:
     async def current_session(self) -> str:
         """The current session log (the newest one git has not committed, or the one
         MDMEM_SESSION names): what this session has cited and added so far."""
-        from mdmem.writing.apply import current_session
+        from mdmem.writing.current import current_session
 
         def call(root: Path) -> str:
             log = current_session(root, *named_session(None))

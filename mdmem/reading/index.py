@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any
 
 from mdmem.errors import ParseError
@@ -127,15 +126,12 @@ def index_of(document: Document) -> Index:
 def points(index: Index, query: Query) -> dict[int, int]:
     """Fact number -> its points for the query, before the tier weight (only facts with
     points)."""
-    starts = _line_starts(index.words)
-    tag_starts = _line_starts(index.tags) if index.tags.strip("\n") else []
     found: dict[int, int] = {}
     for word in query.words:
-        best = _occurrences(index.words, starts, word, exact_only=False)
-        for number, exact in best.items():
+        for number, exact in _occurrences(index.words, word, exact_only=False).items():
             found[number] = found.get(number, 0) + (EXACT if exact else PART)
-        if tag_starts:
-            for number in _occurrences(index.tags, tag_starts, word, exact_only=True):
+        if index.tags.strip("\n"):
+            for number in _occurrences(index.tags, word, exact_only=True):
                 found[number] = found.get(number, 0) + TAG
     return found
 
@@ -145,36 +141,25 @@ def tier(index: Index, number: int) -> str:
     return TIERS[code] if code >= 0 else "working"
 
 
-def weight(index: Index, number: int) -> int:
-    return TIER_WEIGHTS.get(tier(index, number), 1)
-
-
-def superseded(index: Index, number: int) -> bool:
-    return bool(index.places[SIZE * number + 4])
-
-
 def count(index: Index) -> int:
     return len(index.places) // SIZE
 
 
-def _line_starts(text: str) -> list[int]:
-    """The offset of each line's first character (and one past the end)."""
-    lengths = accumulate(map(len, text.split("\n")), initial=0)
-    return [total + number for number, total in enumerate(lengths)]
-
-
-def _occurrences(text: str, starts: list[int], word: str, *, exact_only: bool) -> dict[int, bool]:
-    """Line number -> whether `word` is a whole word there (else only part of one)."""
+def _occurrences(text: str, word: str, *, exact_only: bool) -> dict[int, bool]:
+    """Line number -> whether `word` is a whole word there (else only part of one). The
+    line is counted on from the previous occurrence: the text is scanned once."""
     found: dict[int, bool] = {}
-    size = len(word)
+    size, end = len(word), len(text)
+    line = last = 0
     position = text.find(word)
     while position >= 0:
-        before = text[position - 1] if position else " "
-        after = text[position + size] if position + size < len(text) else " "
-        exact = before in " \n" and after in " \n"
+        exact = (not position or text[position - 1] in " \n") and (
+            position + size == end or text[position + size] in " \n"
+        )
         if exact or not exact_only:
-            number = bisect_right(starts, position) - 1
-            found[number] = found.get(number, False) or exact
+            line += text.count("\n", last, position)
+            last = position
+            found[line] = found.get(line, False) or exact
         position = text.find(word, position + 1)
     return found
 
@@ -200,24 +185,27 @@ def rank_indexes(
 ) -> Ranking:
     """`mdmem.reading.ranking.rank` over indexed documents: the same hits in the same
     order; only the facts shown are read again, from `lines_of(index)`."""
-    live: list[tuple[int, str, str, int, Index, int]] = []
-    gone: list[tuple[int, str, str, int, Index, int]] = []
-    for index in indexes:
+    weights = [TIER_WEIGHTS.get(label, 1) for label in TIERS] + [TIER_WEIGHTS["working"]]
+    live: list[tuple[int, str, str, int, int, int]] = []
+    gone: list[tuple[int, str, str, int, int, int]] = []
+    for order, index in enumerate(indexes):
+        places, ids = index.places, index.ids
         for number, found in points(index, query).items():
+            at = SIZE * number
             if tier_label is not None and tier(index, number) != tier_label:
                 continue
-            if not in_scope(index.scopes.get(str(number)), path):
+            if index.scopes and not in_scope(index.scopes.get(str(number)), path):
                 continue
-            line = index.places[SIZE * number]
-            key = (-found * weight(index, number), index.ids[number], index.path, line)
-            (gone if superseded(index, number) else live).append((*key, index, number))
-    live.sort(key=lambda item: item[:4])
-    gone.sort(key=lambda item: item[:4])
+            score = -found * weights[places[at + 3]]  # tier -1, "working": the last weight
+            key = (score, ids[number], index.path, places[at], order, number)
+            (gone if places[at + 4] else live).append(key)
+    live.sort()
+    gone.sort()
 
-    def hits(items: list[tuple[int, str, str, int, Index, int]]) -> tuple[Hit, ...]:
+    def hits(items: list[tuple[int, str, str, int, int, int]]) -> tuple[Hit, ...]:
         return tuple(
-            Hit(entry_at(index, lines_of(index), number), -score)
-            for score, _, _, _, index, number in items[:limit]
+            Hit(entry_at(indexes[order], lines_of(indexes[order]), number), -score)
+            for score, _, _, _, order, number in items[:limit]
         )
 
     return Ranking(hits(live), hits(gone), len(live))

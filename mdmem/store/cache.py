@@ -1,10 +1,10 @@
 """Derived caches of a memory, kept outside the tracked tree: the settled review, lint's
 findings and counts, and lookup's index of the documents (`mdmem.reading.index`).
 
-One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
-digest of every source file of the package, `code_version`), and each of its entries
-only while the file it was made from has the size and modification time (in ns) it
-had. A change to any scanner, or to the cache's own layout, is a change of source, so
+One rule for all of them: a cache is trusted only when this exact mdmem wrote it (a
+digest of the path, size and modification time of every source file of the package,
+`code_version`), and each of its entries only while the file it was made from has the
+size and modification time (in ns) it had. A change to any scanner, or to the cache's own layout, is a change of source, so
 no cache outlives the code that wrote it. Each is one JSON object in a file; one that
 is missing, unreadable or foreign counts as empty, and is rebuilt from the files. Set
 MDMEM_NO_CACHE=1 to bypass them.
@@ -36,13 +36,24 @@ def stamp(stat: os.stat_result) -> Stamp:
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """A digest of mdmem's own source: a cache made by other code is not trusted."""
-    digest = hashlib.sha256()
+    """A digest of mdmem's own source: a cache made by other code is not trusted. It is
+    taken over each source file's path, size and modification time (ns): an edit, a
+    checkout or an install writes the file again, and stating the files costs a tenth
+    of reading them, in every command that reads a cache."""
     package = Path(__file__).resolve().parent.parent  # mdmem/
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode("utf-8"))
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    found: list[str] = []
+    folders = [str(package)]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.name.endswith(".py"):
+                    stat = entry.stat(follow_symlinks=False)
+                    found.append(f"{entry.path} {stat.st_size} {stat.st_mtime_ns}")
+                elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+    cut = len(str(package))
+    listed = "\n".join(sorted(line[cut:] for line in found))
+    return hashlib.sha256(listed.encode("utf-8")).hexdigest()[:16]
 
 
 def enabled() -> bool:

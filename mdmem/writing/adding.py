@@ -26,7 +26,8 @@ from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.writing import archived, known, newest
 from mdmem.writing.addition import Addition, Known, NewFact, Session, check_request, plan_add
-from mdmem.writing.apply import SessionLog, current_session, log_events
+from mdmem.writing.apply import log_events
+from mdmem.writing.current import SessionLog, current_session
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,44 +24,14 @@ from mdmem.git.discover import git_folder
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.writing import logs, newest
+from mdmem.writing.current import NEWEST, SessionLog, current_or_none, current_session
 
 TEMPLATE = "session.md"
-NEWEST = "newest uncommitted log"  # how the current session was found, when not named
 
 
 def utc_now() -> dt.datetime:
     """The clock, read in one place: only a new log's name depends on it."""
     return dt.datetime.now(dt.timezone.utc)
-
-
-@dataclass(frozen=True)
-class SessionLog:
-    """One session log of a memory, and how it was chosen."""
-
-    root: Path
-    stem: str
-    source: str  # NEWEST, or the option or variable that named it
-    seen: newest.Seen | None = field(default=None, compare=False, repr=False)  # see `newest`
-
-    @property
-    def relative(self) -> str:
-        return f"{SESSIONS}/{self.stem}.md"
-
-    @property
-    def path(self) -> Path:
-        return self.root / SESSIONS / f"{self.stem}.md"
-
-    @property
-    def display(self) -> str:
-        return f"{self.root.name}/{self.relative}"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "session": self.stem,
-            "path": self.display,
-            "file": str(self.path),
-            "source": self.source,
-        }
 
 
 @dataclass(frozen=True)
@@ -105,35 +75,6 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
         files = {log.relative: logs.log_text(template, slug)}
         newest.write(root, files, newest.remembered(root), created=stem)
     return Started(log, earlier)
-
-
-def current_session(root: Path, named: str | None = None, source: str = "--session") -> SessionLog:
-    """The log a command writes to: the one `named` (by `source`), else the newest one
-    HEAD does not hold. A named log must exist and be uncommitted too."""
-    if named:
-        log = SessionLog(root, logs.named_stem(named, source), source)
-        if not log.path.is_file():
-            raise MdmemError(logs.NO_SUCH_LOG, log.display)
-        if newest.committed(root, [log.path.name]):
-            raise MdmemError(logs.COMMITTED_LOG, log.display)
-        return log
-    stem, seen = newest.find(root)
-    if stem is None:
-        raise MdmemError(logs.NO_SESSION)
-    return SessionLog(root, stem, NEWEST, seen)
-
-
-def current_or_none(
-    root: Path, named: str | None = None, source: str = "--session"
-) -> SessionLog | None:
-    """The current session as `current_session` finds it, or None when no log is current;
-    a log that `named` names must be there."""
-    try:
-        return current_session(root, named, source)
-    except MdmemError:
-        if named:
-            raise
-        return None
 
 
 @dataclass(frozen=True)

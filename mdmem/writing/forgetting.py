@@ -19,7 +19,7 @@ from mdmem.safety.harm import first_harm, refuse_harm
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.writing import newest
-from mdmem.writing.apply import SessionLog
+from mdmem.writing.current import SessionLog
 from mdmem.writing.gates import NOTHING, current
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.marks import (

@@ -22,7 +22,8 @@ from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts, newest
-from mdmem.writing.apply import SessionLog, current_session, log_events
+from mdmem.writing.apply import log_events
+from mdmem.writing.current import SessionLog, current_session
 from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id

@@ -1,0 +1,238 @@
+"""lookup's and show's I/O: the index of the documents, the session logs searched, a
+fact's history.
+
+- lookup reads no session log; `lookup --sessions` reads each log once, and normalises
+  only the lines that may match.
+- show reads every log's bytes to find those that name the fact, and scans only those.
+- lookup's index of `continuity.md` and of each archive file (`mdmem.reading.index`) is
+  kept in a cache (`mdmem.store.cache`, kind `entries`) while the file keeps its size
+  and modification time: after a review rewrote a file, the next lookup parses again
+  the parts of it whose text changed. With the caches off (MDMEM_NO_CACHE), lookup
+  builds no index: it scores each fact as it reads it, normalising only those that
+  hold a query word's needle (`ranking.rank`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mdmem.errors import MdmemError, ParseError
+from mdmem.format.document import parse_document
+from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, SESSIONS
+from mdmem.reading import ranking
+from mdmem.reading.entries import Entry, entries_of
+from mdmem.reading.index import (
+    Index,
+    Part,
+    count,
+    entry_at,
+    from_payload,
+    link_pairs,
+    rank_indexes,
+    reindex,
+)
+from mdmem.reading.sources import (
+    blocked_entries,
+    display,
+    log_names,
+    optional,
+    read_continuity,
+    session_names,
+)
+from mdmem.store import cache
+from mdmem.store.files import archive_paths, read, read_all, read_bytes
+from mdmem.store.folders import project_path
+
+if TYPE_CHECKING:  # only show parses the logs
+    from mdmem.format.sessionlog import Session
+    from mdmem.reading import history
+
+ENTRIES_CACHE = "entries"
+
+
+def documents(root: Path) -> list[Path]:
+    """continuity.md, then the archive files by name (as the review reads them)."""
+    return [root / CONTINUITY, *archive_paths(root)]
+
+
+def indexes(root: Path) -> list[Index]:
+    """The search index of continuity and of each archive file, through the cache: a
+    document is read again only when its size or modification time changed, and then
+    only its changed parts are parsed (`mdmem.reading.index.reindex`)."""
+    stored = cache.load(root, ENTRIES_CACHE).get("files")
+    known: dict[str, Any] = stored if isinstance(stored, dict) else {}
+    fresh: dict[str, Any] = {}
+    found: dict[str, Index] = {}
+    for path in documents(root):
+        shown = display(root, path)
+        stat = os.lstat(path)
+        stamp = [stat.st_size, stat.st_mtime_ns]
+        entry = known.get(shown)
+        old = _cached(shown, entry)
+        if old is not None and isinstance(entry, dict) and entry.get("stamp") == stamp:
+            found[shown], fresh[shown] = old[0], entry
+            continue
+        # No helper process (mdmem.store.workers) here, nor for --sessions: on this shared
+        # two-core machine, at 10,000 facts and logs, each was slower with one.
+        index, parts = reindex(read(path, shown), *(old or (None, [])))
+        found[shown] = index
+        fresh[shown] = {"stamp": stamp, "index": index.payload(), "parts": parts}
+    if fresh != known:
+        cache.save(root, ENTRIES_CACHE, {"files": fresh})
+    return list(found.values())
+
+
+def _cached(shown: str, entry: Any) -> tuple[Index, list[Part]] | None:
+    """A document's index and parts as the cache kept them, or None."""
+    try:
+        parts = [list(part) for part in entry["parts"]]
+        index = from_payload(shown, entry["index"])
+        facts = count(index)
+        if all(first >= 0 and first + size <= facts for _, _, first, size in parts):
+            return index, parts
+    except (KeyError, TypeError, ValueError):
+        pass
+    return None
+
+
+class _Lines:
+    """Each document's lines, read when a fact of it is first shown."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._read: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, index: Index) -> tuple[str, ...]:
+        if index.path not in self._read:
+            relative = index.path.partition("/")[2]
+            self._read[index.path] = read(self._root / relative, index.path).lines
+        return self._read[index.path]
+
+
+def lookup(
+    root: Path,
+    text: str,
+    *,
+    sessions: bool = False,
+    tier: str | None = None,
+    path: str | None = None,
+    limit: int | None = None,
+    cwd: Path | None = None,
+) -> ranking.Found:
+    """`cwd`: the working folder a relative `path` was given from (see `project_path`)."""
+    path = None if path is None else project_path(root, path, cwd)
+    query = ranking.make_query(text)
+    if not query.words:
+        raise MdmemError(f"the query {text!r} has no words to look for (only filler words)")
+    if cache.enabled():
+        found = indexes(root)
+        ranked = rank_indexes(found, _Lines(root), query, tier_label=tier, path=path, limit=limit)
+    else:  # no index would be kept: each fact scored as read, only those that may match
+        facts = [
+            entry
+            for file in documents(root)
+            for entry in entries_of(
+                parse_document(read(file, display(root, file)), unique_ids=False)
+            )
+        ]
+        ranked = ranking.rank(facts, query, tier=tier, path=path, limit=limit)
+    lines = ranking.best_line_hits(_logs(root), query, limit) if sessions else []
+    return ranking.Found(query, ranked, tuple(lines))
+
+
+def _logs(root: Path) -> list[tuple[str, str, str]]:
+    """(display path, stem, text) of every session log, in ledger order."""
+    prefix = f"{root.name}/{SESSIONS}/"
+    named = log_names(root)
+    read_in = read_all(root / SESSIONS, [file for _, file in named], prefix)
+    return [
+        (prefix + file, stem, data.decode("utf-8", "replace"))
+        for (stem, file), data in zip(named, read_in, strict=True)
+    ]
+
+
+# --- show ------------------------------------------------------------------------------
+
+
+def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
+    from mdmem.format.sessionlog import Session, reference_lines, scan_log, session_of
+    from mdmem.reading import history  # the review's decision code: only show needs it
+
+    found = indexes(root)
+    lines_of = _Lines(root)
+    copies = tuple(
+        entry_at(index, lines_of(index), number)
+        for index in found
+        for number, known in enumerate(index.ids)
+        if known == fact_id
+    )
+    if not copies:
+        _refuse_forgotten(root, fact_id)
+        from mdmem.linting.nearest import Nearest
+
+        nearest = Nearest(known for index in found for known in index.ids).ranked(fact_id, 3)
+        near = f"; nearest known: {', '.join(nearest)}" if nearest else ""
+        raise MdmemError(f"no fact {fact_id!r} in continuity or the archive{near}")
+    names = session_names(root)
+    needle = fact_id.encode("utf-8")
+    sessions: list[Session] = []
+    references: list[history.Reference] = []
+    for name in names:
+        shown = f"{root.name}/{SESSIONS}/{name.filename}"
+        data = read_bytes(root / SESSIONS / name.filename, shown)
+        if needle not in data:
+            sessions.append(Session(name, shown, frozenset(), (), (), 0))
+            continue
+        session = session_of(name, shown, scan_log(data, shown))
+        sessions.append(session)
+        lines = [line for token, line, _ in reference_lines(data, shown) if token == fact_id]
+        if lines:
+            references.append(history.Reference(name.stem, shown, lines[0]))
+    created, links, helpful, harmful = history.ledger_facts(fact_id, sessions)
+    origin = copies[0].get("origin") or created
+    before, after = history.chains(fact_id, link_pairs(found), links)
+    point = None
+    if as_of is not None:
+        point = _as_of(root, copies, tuple(sessions), as_of, bool(links))
+    return history.Shown(
+        fact_id, copies, origin, tuple(reversed(references)), before, after, helpful, harmful, point
+    )
+
+
+def _as_of(
+    root: Path, copies: tuple[Entry, ...], sessions: tuple[Session, ...], asked: str, linked: bool
+) -> history.AsOf:
+    from mdmem.format.policy import parse_policy
+    from mdmem.reading import history
+
+    count = history.cut_index([session.name for session in sessions], asked)
+    if count == 0:
+        if (copies[0].get("created") or "") > asked:
+            return history.AsOf(asked, "", None)
+        raise MdmemError(f"--as-of {asked}: no session log is that old; the ledger starts later")
+    continuity = read_continuity(root)
+    document = continuity
+    if copies[0].path != continuity.path:
+        path = root / ARCHIVE / copies[0].path.rpartition("/")[2]
+        document = parse_document(read(path, copies[0].path), unique_ids=False)
+    fact = next(fact for fact in document.facts if fact.id == copies[0].id)
+    policy = parse_policy(optional(root, POLICY))
+    cut = sessions[:count]
+    tier = history.tier_as_of(continuity, policy, [(document, fact)], cut, linked)
+    return history.AsOf(asked, cut[-1].stem, tier)
+
+
+def _refuse_forgotten(root: Path, fact_id: str) -> None:
+    """Refuse to show a forgotten fact as if it were unknown: say where its tombstone is."""
+    try:
+        entries = blocked_entries(root)
+    except ParseError:
+        return  # lint names what is wrong with blocked.md; here, the nearest ids serve
+    for entry in entries:
+        if entry.fact_id == fact_id:
+            raise MdmemError(
+                f"{fact_id!r} was forgotten on {entry.blocked} ({entry.reason}); its text is "
+                f"kept at {entry.path}:{entry.line} so that it never comes back"
+            )

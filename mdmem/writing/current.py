@@ -1,0 +1,73 @@
+"""The current session: the log a command writes to, named or found (`newest`), and the
+one `status` shows. Kept apart from the write path, which `status` never runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mdmem.errors import MdmemError
+from mdmem.format.memory import SESSIONS
+from mdmem.writing import logs, newest
+
+NEWEST = "newest uncommitted log"  # how the current session was found, when not named
+
+
+@dataclass(frozen=True)
+class SessionLog:
+    """One session log of a memory, and how it was chosen."""
+
+    root: Path
+    stem: str
+    source: str  # NEWEST, or the option or variable that named it
+    seen: newest.Seen | None = field(default=None, compare=False, repr=False)  # see `newest`
+
+    @property
+    def relative(self) -> str:
+        return f"{SESSIONS}/{self.stem}.md"
+
+    @property
+    def path(self) -> Path:
+        return self.root / SESSIONS / f"{self.stem}.md"
+
+    @property
+    def display(self) -> str:
+        return f"{self.root.name}/{self.relative}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.stem,
+            "path": self.display,
+            "file": str(self.path),
+            "source": self.source,
+        }
+
+
+def current_session(root: Path, named: str | None = None, source: str = "--session") -> SessionLog:
+    """The log a command writes to: the one `named` (by `source`), else the newest one
+    HEAD does not hold. A named log must exist and be uncommitted too."""
+    if named:
+        log = SessionLog(root, logs.named_stem(named, source), source)
+        if not log.path.is_file():
+            raise MdmemError(logs.NO_SUCH_LOG, log.display)
+        if newest.committed(root, [log.path.name]):
+            raise MdmemError(logs.COMMITTED_LOG, log.display)
+        return log
+    stem, seen = newest.find(root)
+    if stem is None:
+        raise MdmemError(logs.NO_SESSION)
+    return SessionLog(root, stem, NEWEST, seen)
+
+
+def current_or_none(
+    root: Path, named: str | None = None, source: str = "--session"
+) -> SessionLog | None:
+    """The current session as `current_session` finds it, or None when no log is current;
+    a log that `named` names must be there."""
+    try:
+        return current_session(root, named, source)
+    except MdmemError:
+        if named:
+            raise
+        return None
