@@ -604,17 +604,19 @@ import contextlib, io, sys
 from mdmem.cli import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
     main(sys.argv[1:])
-print(" ".join(sorted(name for name in sys.modules if name.startswith("mdmem"))))
+print(" ".join(sorted(name for name in sys.modules if name.startswith(("mdmem", "hashlib")))))
 """
 
 
-def _imported(*args: str) -> set[str]:
-    """The mdmem modules a fresh process has imported after running `mdmem ARGS`."""
+def _imported(*args: str, cache: Path | None = None) -> set[str]:
+    """The mdmem modules a fresh process has imported after running `mdmem ARGS`
+    (`cache`: the user's cache folder it is given)."""
+    folder = {} if cache is None else {"XDG_CACHE_HOME": str(cache)}
     done = subprocess.run(
         [sys.executable, "-c", IMPORTED, *args],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent), **folder},
     )
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())
@@ -654,6 +656,14 @@ def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
         imported = _imported(*command, "--root", str(memory))
         assert not imported & {"mdmem.reading.search", "mdmem.reading.index"}, command
     assert "mdmem.reading.ranking" not in _imported("status", "--root", str(memory))
+    # Through a kept index, lookup parses nothing, and no command but lookup digests.
+    cache = memory.parent / "cache"
+    assert "mdmem.format.document" in _imported(
+        "lookup", "webhook", "--root", str(memory), cache=cache
+    )
+    again = _imported("lookup", "webhook", "--root", str(memory), cache=cache)
+    assert not again & {"mdmem.format.document", "mdmem.format.blocked", "hashlib"}
+    assert "mdmem.store.cache" not in _imported("context", "webhook", "--root", str(memory))
     assert _imported("--version") == {
         "mdmem", "mdmem.cli", "mdmem.cli.main", "mdmem.errors", "mdmem.store", "mdmem.store.lock"
     }  # fmt: skip

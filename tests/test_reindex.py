@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mdmem.errors import ParseError
+from mdmem.format import document as document_module
 from mdmem.format.document import parse_document
 from mdmem.format.textfile import TextFile
 from mdmem.reading import index as index_module
@@ -123,13 +124,13 @@ def test_an_unchanged_part_is_not_parsed_again(monkeypatch: pytest.MonkeyPatch) 
     kept = [line for fact in facts[:2] + facts[3:] for line in fact]
     edited = ("## Archived\n", "\n", *kept, *moved)
     parsed: list[int] = []
-    real = index_module.parse_document
+    real = document_module.parse_document
 
     def counting(file: TextFile, **options: bool) -> object:
         parsed.append(len(file.lines))
         return real(file, **options)
 
-    monkeypatch.setattr(index_module, "parse_document", counting)
+    monkeypatch.setattr(document_module, "parse_document", counting)  # as reindex finds it
     again, parts = reindex(TextFile("m/a.md", edited), *old)
     assert again == index_of(real(TextFile("m/a.md", edited), unique_ids=False))
     assert parsed == [3]  # the moved fact alone, under its heading; the rest reused

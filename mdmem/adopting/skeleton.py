@@ -17,9 +17,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdmem.format.blocked import BLOCKED
-from mdmem.format.document import OPEN_THREADS_SECTION, parse_document
-from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, POLICY, REVIEWS, SESSIONS, VISION
+from mdmem.format.document import parse_document
+from mdmem.format.memory import (
+    ARCHIVE,
+    BLOCKED,
+    CONTINUITY,
+    INDEX,
+    OPEN_THREADS_SECTION,
+    POLICY,
+    REVIEWS,
+    SESSIONS,
+    VISION,
+)
 from mdmem.format.textfile import TextFile, split_lines
 from mdmem.reviewing.archive import render_index
 from mdmem.reviewing.rows import header

@@ -14,7 +14,6 @@ from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import valid_date
 from mdmem.format.textfile import TextFile
 
-BLOCKED = "blocked.md"
 BLOCKED_SECTION = "Blocked"
 
 

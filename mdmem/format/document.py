@@ -14,11 +14,9 @@ from dataclasses import dataclass, field
 from mdmem.errors import ParseError
 from mdmem.format.fences import closes, opening
 from mdmem.format.footer import Footer, looks_like_footer, parse_footer
+from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
-INVARIANTS_SECTION = "Architectural Invariants"
-OPEN_THREADS_SECTION = "Open Threads"
-PROJECT_STATE_SECTION = "Project State"
 # Sections whose items are facts by their very name: an item there without a footer is a
 # legacy fact, even when no other item of the section has a footer yet.
 FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})

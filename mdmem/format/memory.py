@@ -21,6 +21,11 @@ INDEX = "INDEX.md"
 POLICY = "decay-policy.md"
 REVIEWS = "reviews.md"
 VISION = "vision.md"
+BLOCKED = "blocked.md"
+# Sections of continuity.md that commands other than the parser name.
+INVARIANTS_SECTION = "Architectural Invariants"
+OPEN_THREADS_SECTION = "Open Threads"
+PROJECT_STATE_SECTION = "Project State"
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mdmem.errors import ParseError
-from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
+from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document
-from mdmem.format.memory import ARCHIVE, SESSIONS, VISION, Memory
+from mdmem.format.memory import ARCHIVE, BLOCKED, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import Session, parse_session_name, reference_lines, section_lines
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from mdmem.errors import ParseError
-from mdmem.format.document import INVARIANTS_SECTION, Fact
-from mdmem.format.memory import Memory
+from mdmem.format.document import Fact
+from mdmem.format.memory import INVARIANTS_SECTION, Memory
 from mdmem.format.sessionlog import SessionName, parse_session_name
 from mdmem.linting.facts import is_superseded, placed
 from mdmem.linting.findings import Finding, finding

@@ -10,8 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
 from mdmem.errors import MdmemError, WriteError
-from mdmem.format.blocked import BLOCKED
-from mdmem.format.memory import Memory
+from mdmem.format.memory import BLOCKED, Memory
 from mdmem.format.sessionlog import parse_session_name
 from mdmem.format.textfile import checked_text
 from mdmem.migrating.kinds import KNOWN, Kind, kind_of, unknown

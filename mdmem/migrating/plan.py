@@ -14,9 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mdmem.errors import MdmemError
-from mdmem.format.blocked import BLOCKED
-from mdmem.format.document import OPEN_THREADS_SECTION, parse_document
-from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
+from mdmem.format.document import parse_document
+from mdmem.format.memory import BLOCKED, CONTINUITY, OPEN_THREADS_SECTION, SESSIONS, Memory
 from mdmem.format.textfile import TextFile, decode
 from mdmem.migrating import render
 from mdmem.migrating.decide import Decided, Outcome, decide, fact_lines

@@ -9,8 +9,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from mdmem.format.document import INVARIANTS_SECTION, Document
+from mdmem.format.memory import INVARIANTS_SECTION
+
+if TYPE_CHECKING:  # an entry is shown from lookup's index without the parser
+    from mdmem.format.document import Document
 
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
 _SPACE = re.compile(r"\s+")

@@ -15,15 +15,13 @@ that changed are parsed.
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import ParseError
-from mdmem.format.document import Document, heading, parse_document
 from mdmem.format.footer import TIERS, looks_like_footer, parse_footer
 from mdmem.format.textfile import TextFile, body
 from mdmem.reading.entries import Entry, entries_of, one_line
@@ -38,6 +36,9 @@ from mdmem.reading.ranking import (
     words_of,
 )
 from mdmem.reading.scope import in_scope
+
+if TYPE_CHECKING:  # a lookup through a kept index parses nothing
+    from mdmem.format.document import Document
 
 SIZE = 6
 _CHECKBOXES = (None, " ", "x")
@@ -235,6 +236,8 @@ def cuts(lines: tuple[str, ...]) -> list[tuple[int, tuple[int, ...]]]:
     and no group of items (a blank line, a heading or a footer comes between). Besides
     headings, only before one line in about `PART_ODDS`, chosen by its text; nowhere
     when the text holds a code fence marker: a heading inside a fenced block is none."""
+    from mdmem.format.document import heading
+
     whole = "".join(lines)
     if "```" in whole or "~~~" in whole:
         return [(0, ())]
@@ -261,6 +264,10 @@ def reindex(file: TextFile, old: Index | None, parts: Sequence[Part]) -> tuple[I
     parts) keeps its facts from `old`, the others are parsed alone. Without `old`, or
     when a part does not parse alone, the whole document is parsed (which names the
     error)."""
+    import hashlib
+
+    from mdmem.format.document import parse_document
+
     lines = file.lines
     known = {part[0]: part for part in parts}
     bounds = cuts(lines)

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError, ParseError
-from mdmem.format.document import parse_document
 from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, SESSIONS
 from mdmem.reading import ranking
 from mdmem.reading.entries import Entry, entries_of
@@ -45,7 +44,7 @@ from mdmem.store import cache
 from mdmem.store.files import archive_paths, read, read_all, read_bytes
 from mdmem.store.folders import project_path
 
-if TYPE_CHECKING:  # only show parses the logs
+if TYPE_CHECKING:  # only show parses the logs, and lookup no document through its index
     from mdmem.format.sessionlog import Session
     from mdmem.reading import history
 
@@ -130,6 +129,8 @@ def lookup(
         found = indexes(root)
         ranked = rank_indexes(found, _Lines(root), query, tier_label=tier, path=path, limit=limit)
     else:  # no index would be kept: each fact scored as read, only those that may match
+        from mdmem.format.document import parse_document
+
         facts = [
             entry
             for file in documents(root)
@@ -204,6 +205,7 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
 def _as_of(
     root: Path, copies: tuple[Entry, ...], sessions: tuple[Session, ...], asked: str, linked: bool
 ) -> history.AsOf:
+    from mdmem.format.document import parse_document
     from mdmem.format.policy import parse_policy
     from mdmem.reading import history
 

@@ -14,15 +14,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mdmem.format.document import Document, parse_document
 from mdmem.format.memory import CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.reading.entries import Entry, entries_of
-from mdmem.store import cache
 from mdmem.store.files import read, read_bytes
 from mdmem.store.folders import project_path
 
 if TYPE_CHECKING:  # status parses no blocked.md, lookup no log
     from mdmem.format.blocked import BlockedEntry
+    from mdmem.format.document import Document
     from mdmem.format.sessionlog import Session, SessionName
     from mdmem.reading.context import Context
     from mdmem.reading.status import Status
@@ -64,6 +63,8 @@ def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
 
 def read_continuity(root: Path) -> Document:
     """continuity.md, parsed once per command (an id twice is lint's to report)."""
+    from mdmem.format.document import parse_document  # not in a lookup through its index
+
     path = root / CONTINUITY
     return parse_document(read(path, f"{root.name}/{CONTINUITY}"), unique_ids=False)
 
@@ -156,7 +157,8 @@ def _blocked(root: Path, continuity: Document) -> frozenset[str]:
 
 def blocked_entries(root: Path) -> tuple[BlockedEntry, ...]:
     """The entries of blocked.md (none without the file); lookup never reads it."""
-    from mdmem.format.blocked import BLOCKED, parse_blocked
+    from mdmem.format.blocked import parse_blocked
+    from mdmem.format.memory import BLOCKED
 
     return () if (file := optional(root, BLOCKED)) is None else parse_blocked(file)
 
@@ -184,6 +186,8 @@ def status(
         errors = sum(1 for item in found if item.is_error)
         counts: tuple[int, int] | None = (errors, len(found) - errors)
     else:
+        from mdmem.store import cache  # context keeps no cache
+
         counts = cache.lint_counts(root, names)
     threads = tuple(entry for entry in entries_of(continuity) if entry.open_thread)
     return Status(

@@ -10,9 +10,9 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mdmem.format.document import INVARIANTS_SECTION, Document, Fact
+from mdmem.format.document import Document, Fact
 from mdmem.format.footer import Footer
-from mdmem.format.memory import Memory
+from mdmem.format.memory import INVARIANTS_SECTION, Memory
 from mdmem.format.policy import Policy
 from mdmem.format.sessionlog import session_stem
 from mdmem.reviewing.archive import GONE_TIERS, reason_for

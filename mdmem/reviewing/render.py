@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mdmem.errors import MdmemError
-from mdmem.format.document import OPEN_THREADS_SECTION, Document, Fact, parse_document
+from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.edit import Edit, append_point, apply_edits, normalized, removal
 from mdmem.format.footer import footer_ids
-from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, REVIEWS, Memory
+from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, OPEN_THREADS_SECTION, REVIEWS, Memory
 from mdmem.format.textfile import BOM, TextFile, body, ending, split_lines
 from mdmem.reviewing.archive import (
     REASONS,

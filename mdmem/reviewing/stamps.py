@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from mdmem.format.document import PROJECT_STATE_SECTION, Document
+from mdmem.format.document import Document
 from mdmem.format.edit import Edit, append_point
+from mdmem.format.memory import PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, ending
 from mdmem.reviewing.rows import throughs
 

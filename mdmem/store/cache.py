@@ -4,26 +4,25 @@ findings and counts, and lookup's index of the documents (`mdmem.reading.index`)
 One rule for all of them: a cache is trusted only when this exact mdmem wrote it (a
 digest of the path, size and modification time of every source file of the package,
 `code_version`), and each of its entries only while the file it was made from has the
-size and modification time (in ns) it had. A change to any scanner, or to the cache's own layout, is a change of source, so
-no cache outlives the code that wrote it. Each is one JSON object in a file; one that
-is missing, unreadable or foreign counts as empty, and is rebuilt from the files. Set
-MDMEM_NO_CACHE=1 to bypass them.
+size and modification time (in ns) it had. A change to any scanner, or to the cache's
+own layout, is a change of source, so no cache outlives the code that wrote it. Each is
+one JSON object in a file; one that is missing, unreadable or foreign counts as empty,
+and is rebuilt from the files. Set MDMEM_NO_CACHE=1 to bypass them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import heapq
 import json
 import os
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from mdmem.format.blocked import BLOCKED
-from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.git.discover import git_folder
 
 # A file as a cache entry saw it: [size, mtime_ns].
@@ -36,10 +35,11 @@ def stamp(stat: os.stat_result) -> Stamp:
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """A digest of mdmem's own source: a cache made by other code is not trusted. It is
-    taken over each source file's path, size and modification time (ns): an edit, a
-    checkout or an install writes the file again, and stating the files costs a tenth
-    of reading them, in every command that reads a cache."""
+    """mdmem's own source as stated: each source file's path, size and modification time
+    (ns), a line each; a cache made by other code is not trusted. An edit, a checkout or
+    an install writes the file again, and stating the files costs a tenth of reading
+    them, in every command that reads a cache. Kept whole in each cache (a few kB): a
+    digest would cost the commands that read one the import of hashlib, as long again."""
     package = Path(__file__).resolve().parent.parent  # mdmem/
     found: list[str] = []
     folders = [str(package)]
@@ -52,8 +52,7 @@ def code_version() -> str:
                 elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
                     folders.append(entry.path)
     cut = len(str(package))
-    listed = "\n".join(sorted(line[cut:] for line in found))
-    return hashlib.sha256(listed.encode("utf-8")).hexdigest()[:16]
+    return "\n".join(sorted(line[cut:] for line in found))
 
 
 def enabled() -> bool:
@@ -62,12 +61,14 @@ def enabled() -> bool:
 
 
 def location(root: Path, kind: str) -> Path | None:
-    """Where the cache `kind` of this memory lives (`KIND-DIGEST.json`): inside the
-    repository's git folder when there is one, else the user's cache folder."""
+    """Where the cache `kind` of this memory lives (`KIND-CRC.json`, CRC the CRC-32 of the
+    memory's absolute path): inside the repository's git folder when there is one, else
+    the user's cache folder. Two memories whose paths share a CRC share the file, and
+    only take its place in turn: every entry is checked against the file it came from."""
     if not enabled():
         return None
     root = root.resolve()  # one memory, one cache, whatever path reached it
-    digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:16]
+    digest = f"{zlib.crc32(str(root).encode('utf-8')):08x}"
     git_dir = git_folder(root)
     folder = git_dir if git_dir is not None else Path(_user_cache())
     return folder / "mdmem" / f"{kind}-{digest}.json"

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from mdmem.errors import ParseError
-from mdmem.format.blocked import BLOCKED, parse_blocked
+from mdmem.format.blocked import parse_blocked
 from mdmem.format.document import parse_document
 from mdmem.format.memory import (
     ARCHIVE,
+    BLOCKED,
     CONTINUITY,
     INDEX,
     POLICY,

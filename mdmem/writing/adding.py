@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mdmem.format.blocked import BLOCKED, parse_blocked
+from mdmem.format.blocked import parse_blocked
 from mdmem.format.document import parse_document
-from mdmem.format.memory import ARCHIVE, CONTINUITY, VISION
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, VISION
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
 from mdmem.format.vision import parse_vision

@@ -8,15 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from mdmem.errors import MdmemError
-from mdmem.format.document import (
-    INVARIANTS_SECTION,
-    OPEN_THREADS_SECTION,
-    PROJECT_STATE_SECTION,
-    Document,
-    Fact,
-)
+from mdmem.format.document import Document, Fact
 from mdmem.format.edit import Edit, append_point, apply_edits, blank
 from mdmem.format.footer import new_footer
+from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import body
 
 FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError
-from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
-from mdmem.format.memory import ARCHIVE, INDEX
+from mdmem.format.blocked import BlockedEntry, parse_blocked
+from mdmem.format.memory import ARCHIVE, BLOCKED, INDEX
 from mdmem.safety.harm import first_harm, refuse_harm
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
-from mdmem.format.document import INVARIANTS_SECTION, OPEN_THREADS_SECTION, Fact, parse_document
-from mdmem.format.memory import CONTINUITY
+from mdmem.format.document import Fact, parse_document
+from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, OPEN_THREADS_SECTION
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
 from mdmem.safety.harm import refuse_harm

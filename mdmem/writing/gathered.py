@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError
-from mdmem.format.blocked import BLOCKED, BlockedEntry, parse_blocked
+from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_RE
-from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, VISION
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, VISION
 from mdmem.format.sessionlog import Event
 from mdmem.format.vision import parse_vision
 from mdmem.store.files import archive_paths, read
