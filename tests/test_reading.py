@@ -232,7 +232,9 @@ def test_the_best_lines_are_those_of_scoring_every_log(
     assume(query.words)
     named = [(f"m/sessions/{n:02}.md", f"{n:02}", "\n".join(lines)) for n, lines in enumerate(logs)]
     every = [hit for log in named for hit in log_hits(*log, query)]
-    assert best_line_hits(named, query, limit) == sorted_line_hits(every)[:limit]
+    read = [(f"{stem}.md", text.encode("utf-8")) for _, stem, text in named]
+    for order in (read, read[::-1]):  # the folder's order is any order
+        assert best_line_hits(order, "m/sessions/", query, limit) == sorted_line_hits(every)[:limit]
 
 
 @pytest.mark.parametrize(
@@ -254,8 +256,8 @@ def test_the_best_lines_are_those_of_scoring_every_log(
 def test_the_best_lines_in_lookup_order(
     logs: list[str], asked: str, limit: int | None, expected: list[tuple[str, int, int]]
 ) -> None:
-    named = [(f"m/sessions/{n:02}.md", f"{n:02}", text) for n, text in enumerate(logs)]
-    found = best_line_hits(named, make_query(asked), limit)
+    read = [(f"{n:02}.md", text.encode("utf-8")) for n, text in enumerate(logs)]
+    found = best_line_hits(read, "m/sessions/", make_query(asked), limit)
     assert [(hit.session, hit.line, hit.score) for hit in found] == expected
 
 

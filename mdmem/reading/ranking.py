@@ -189,21 +189,27 @@ def log_hits(path: str, session: str, text: str, query: Query) -> list[LineHit]:
 
 
 def best_line_hits(
-    logs: Iterable[tuple[str, str, str]], query: Query, limit: int | None
+    logs: Iterable[tuple[str, bytes]], folder: str, query: Query, limit: int | None
 ) -> list[LineHit]:
-    """The best-scoring lines of the logs, each `(path, stem, text)`, in `sorted_line_hits`
-    order, at most `limit` of them.
+    """The best-scoring lines of the logs, each `(file name, bytes)` in `folder` (as
+    shown), in `sorted_line_hits` order, at most `limit` of them: the same in any order
+    of the logs.
 
     Under a limit, a log is looked at line by line only while its best line could still
     take a place: the most a line can score is `EXACT` per query word whose needles it
     holds, so a log's lines can score no more than that count over its whole text. Logs
     are taken by that bound, highest first, and their lines best bound first (then the
     newest, then by line), until no line left could take the place of the last one kept.
+    A log's needles are looked for in its bytes (lowered as text lowers them, UTF-8 being
+    found only at whole characters); only the logs looked at line by line are decoded.
     """
     held = []
-    per_word = query.word_needles
-    for path, session, text in logs:
-        lowered = text.lower()
+    per_word = [tuple(needle.encode("utf-8") for needle in own) for own in query.word_needles]
+    for name, data in logs:
+        if data.isascii():  # lowered as bytes, as their text would be
+            lowered = data.lower()
+        else:
+            lowered = data.decode("utf-8", "replace").lower().encode("utf-8")
         words = 0
         for own in per_word:  # plain loops: a generator per log and word cost a third more
             for needle in own:
@@ -211,16 +217,25 @@ def best_line_hits(
                     words += 1
                     break
         if words:
-            held.append((EXACT * SESSION_WEIGHT * words, path, session, text))
+            held.append((EXACT * SESSION_WEIGHT * words, name, data))
+
+    def lines_of(logs: Iterable[tuple[int, str, bytes]]) -> list[_Candidate]:
+        return [
+            line
+            for _, name, data in logs
+            for line in _candidates(
+                folder + name, name[:-3], data.decode("utf-8", "replace"), query
+            )
+        ]
+
     if limit is None:
-        found = (line for _, p, s, t in held for line in _candidates(p, s, t, query))
-        return sorted_line_hits(_scoring(found, query))
+        return sorted_line_hits(_scoring(lines_of(held), query))
     held.sort(key=lambda log: -log[0])
     kept: list[LineHit] = []
     for bound, group in itertools.groupby(held, key=lambda log: log[0]):
         if len(kept) >= limit and bound < kept[-1].score:
             break
-        lines = [line for _, p, s, t in group for line in _candidates(p, s, t, query)]
+        lines = lines_of(group)
         lines.sort(key=lambda line: line.number)
         lines.sort(key=lambda line: line.session, reverse=True)
         lines.sort(key=lambda line: -line.bound)

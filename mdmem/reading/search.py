@@ -35,7 +35,6 @@ from mdmem.reading.index import (
 from mdmem.reading.sources import (
     blocked_entries,
     display,
-    log_names,
     optional,
     read_continuity,
     session_names,
@@ -139,19 +138,19 @@ def lookup(
             )
         ]
         ranked = ranking.rank(facts, query, tier=tier, path=path, limit=limit)
-    lines = ranking.best_line_hits(_logs(root), query, limit) if sessions else []
+    shown = f"{root.name}/{SESSIONS}/"
+    lines = ranking.best_line_hits(_logs(root), shown, query, limit) if sessions else []
     return ranking.Found(query, ranked, tuple(lines))
 
 
-def _logs(root: Path) -> list[tuple[str, str, str]]:
-    """(display path, stem, text) of every session log, in ledger order."""
-    prefix = f"{root.name}/{SESSIONS}/"
-    named = log_names(root)
-    read_in = read_all(root / SESSIONS, [file for _, file in named], prefix)
-    return [
-        (prefix + file, stem, data.decode("utf-8", "replace"))
-        for (stem, file), data in zip(named, read_in, strict=True)
-    ]
+def _logs(root: Path) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of every session log, in the folder's order: `best_line_hits`
+    answers the same in any order, so the names are neither sorted nor parsed."""
+    folder = root / SESSIONS
+    if not folder.is_dir():
+        return []
+    names = [name for name in os.listdir(folder) if name.endswith(".md")]
+    return list(zip(names, read_all(folder, names, f"{root.name}/{SESSIONS}/"), strict=True))
 
 
 # --- show ------------------------------------------------------------------------------
