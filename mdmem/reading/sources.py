@@ -31,14 +31,6 @@ def display(root: Path, path: Path) -> str:
     return f"{root.name}/{path.relative_to(root).as_posix()}"
 
 
-def log_names(root: Path) -> list[tuple[str, str]]:
-    """(stem, file name) of every session log, in ledger order; a bad name is an error."""
-    folder = root / SESSIONS
-    if not folder.is_dir():
-        return []
-    return [(stem, stem + ".md") for stem in _stems(folder)]
-
-
 def _stems(folder: Path, after: str | None = None, names: list[str] | None = None) -> list[str]:
     """The stems of the folder's logs (those after `after`), sorted: ledger order;
     `names`: the folder's listing, when the caller has it."""
@@ -48,9 +40,12 @@ def _stems(folder: Path, after: str | None = None, names: list[str] | None = Non
 
 
 def session_names(root: Path) -> list[SessionName]:
+    """Every session log's name, in ledger order; a bad name is an error."""
     from mdmem.format.sessionlog import parse_session_names
 
-    return parse_session_names([name for _, name in log_names(root)], f"{root.name}/{SESSIONS}/")
+    folder = root / SESSIONS
+    stems = _stems(folder) if folder.is_dir() else []
+    return parse_session_names([stem + ".md" for stem in stems], f"{root.name}/{SESSIONS}/")
 
 
 def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
