@@ -28,17 +28,9 @@ from mdmem.reading.context import (
     render_markdown,
 )
 from mdmem.reading.entries import Entry, entries_of
-from mdmem.reading.ranking import (
-    best_line_hits,
-    fact_score,
-    log_hits,
-    make_query,
-    may_match,
-    rank,
-    sorted_line_hits,
-    word_points,
-)
+from mdmem.reading.ranking import best_line_hits, log_hits, rank, sorted_line_hits
 from mdmem.reading.scope import in_scope
+from mdmem.reading.scoring import fact_score, make_query, may_match, word_points
 from mdmem.store.files import read, read_all, read_bytes
 from mdmem.store.folders import project_path
 from tests.reading_memory import write_memory

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from mdmem.cli import main
 from mdmem.report.build import stats, write_report
 from mdmem.report.trend import trend_of
-from mdmem.reviewing.ledger import maturity
+from mdmem.reviewing.maturity import maturity
 from mdmem.reviewing.rows import ReviewRow, read_rows
 from tests.reportmemory import fact, lay_out, reviews_text
 

@@ -17,7 +17,7 @@ from mdmem.errors import ParseError
 from mdmem.format.footer import Footer
 from mdmem.format.sessionlog import parse_session_name, session_stem
 from mdmem.merging.diff3 import CONFLICT, OURS, taken_side
-from mdmem.reviewing.ledger import maturity
+from mdmem.reviewing.maturity import maturity
 from mdmem.reviewing.stamps import stamp_through
 
 COUNT_FIELDS = ("uses", "helpful", "harmful")

@@ -28,9 +28,9 @@ from typing import Any
 
 from mdmem.format.words import is_prohibition
 from mdmem.reading.entries import Entry
-from mdmem.reading.ranking import TIER_WEIGHTS, fact_score, make_query
 from mdmem.reading.scope import in_scope
-from mdmem.reviewing.ledger import maturity
+from mdmem.reading.scoring import TIER_WEIGHTS, fact_score, make_query
+from mdmem.reviewing.maturity import maturity
 
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET = 2000

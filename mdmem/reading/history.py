@@ -25,7 +25,8 @@ from mdmem.format.policy import Policy
 from mdmem.format.sessionlog import Session, SessionName, session_stem
 from mdmem.reading.entries import Entry
 from mdmem.reviewing.decide import decide_copies, link_changes
-from mdmem.reviewing.ledger import build_ledger, maturity
+from mdmem.reviewing.ledger import build_ledger
+from mdmem.reviewing.maturity import maturity
 
 
 @dataclass(frozen=True)

@@ -25,17 +25,9 @@ from mdmem.errors import ParseError
 from mdmem.format.footer import TIERS, looks_like_footer, parse_footer
 from mdmem.format.textfile import TextFile, body
 from mdmem.reading.entries import Entry, entries_of, one_line
-from mdmem.reading.ranking import (
-    EXACT,
-    PART,
-    TAG,
-    TIER_WEIGHTS,
-    Hit,
-    Query,
-    Ranking,
-    words_of,
-)
+from mdmem.reading.ranking import Hit, Ranking
 from mdmem.reading.scope import in_scope
+from mdmem.reading.scoring import EXACT, PART, TAG, TIER_WEIGHTS, Query, words_of
 
 if TYPE_CHECKING:  # a lookup through a kept index parses nothing
     from mdmem.format.document import Document

@@ -32,6 +32,7 @@ from mdmem.reading.index import (
     rank_indexes,
     reindex,
 )
+from mdmem.reading.scoring import make_query
 from mdmem.reading.sources import (
     blocked_entries,
     display,
@@ -121,7 +122,7 @@ def lookup(
 ) -> ranking.Found:
     """`cwd`: the working folder a relative `path` was given from (see `project_path`)."""
     path = None if path is None else project_path(root, path, cwd)
-    query = ranking.make_query(text)
+    query = make_query(text)
     if not query.words:
         raise MdmemError(f"the query {text!r} has no words to look for (only filler words)")
     if cache.enabled():

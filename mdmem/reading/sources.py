@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mdmem.format.memory import CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
+from mdmem.format.memory import BLOCKED, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.store.files import read, read_bytes
 from mdmem.store.folders import project_path
@@ -152,10 +152,12 @@ def _blocked(root: Path, continuity: Document) -> frozenset[str]:
 
 def blocked_entries(root: Path) -> tuple[BlockedEntry, ...]:
     """The entries of blocked.md (none without the file); lookup never reads it."""
-    from mdmem.format.blocked import parse_blocked
-    from mdmem.format.memory import BLOCKED
+    file = optional(root, BLOCKED)
+    if file is None:
+        return ()
+    from mdmem.format.blocked import parse_blocked  # its parser only for a blocked.md
 
-    return () if (file := optional(root, BLOCKED)) is None else parse_blocked(file)
+    return parse_blocked(file)
 
 
 # --- status ------------------------------------------------------------------------------

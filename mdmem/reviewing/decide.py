@@ -16,7 +16,8 @@ from mdmem.format.memory import INVARIANTS_SECTION, Memory
 from mdmem.format.policy import Policy
 from mdmem.format.sessionlog import session_stem
 from mdmem.reviewing.archive import GONE_TIERS, reason_for
-from mdmem.reviewing.ledger import Ledger, maturity
+from mdmem.reviewing.ledger import Ledger
+from mdmem.reviewing.maturity import maturity
 from mdmem.reviewing.repair import Copy, kept_copy
 
 REACTIVATED_SECTION = "Reactivated"

@@ -105,15 +105,3 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
         created_in=created_in,
         positions={stem: index for index, stem in enumerate(stems)},
     )
-
-
-def maturity(helpful: int, harmful: int) -> str:
-    """The feedback label, from integer counts only."""
-    events = helpful + harmful
-    if events < 3:
-        return "candidate"
-    if 10 * harmful > 3 * events:
-        return "deprecated"
-    if helpful >= 10 and 10 * harmful < events:
-        return "proven"
-    return "established"
