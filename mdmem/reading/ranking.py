@@ -119,16 +119,12 @@ def best_line_hits(
     holds, so a log's lines can score no more than that count over its whole text. Logs
     are taken by that bound, highest first, and their lines best bound first (then the
     newest, then by line), until no line left could take the place of the last one kept.
-    A log's needles are looked for in its bytes (lowered as text lowers them, UTF-8 being
-    found only at whole characters); only the logs looked at line by line are decoded.
     """
     held = []
-    per_word = [tuple(needle.encode("utf-8") for needle in own) for own in query.word_needles]
+    per_word = query.word_needles
     for name, data in logs:
-        if data.isascii():  # lowered as bytes, as their text would be
-            lowered = data.lower()
-        else:
-            lowered = data.decode("utf-8", "replace").lower().encode("utf-8")
+        text = data.decode("utf-8", "replace")
+        lowered = text.lower()
         words = 0
         for own in per_word:  # plain loops: a generator per log and word cost a third more
             for needle in own:
@@ -136,15 +132,13 @@ def best_line_hits(
                     words += 1
                     break
         if words:
-            held.append((EXACT * SESSION_WEIGHT * words, name, data))
+            held.append((EXACT * SESSION_WEIGHT * words, name, text))
 
-    def lines_of(logs: Iterable[tuple[int, str, bytes]]) -> list[_Candidate]:
+    def lines_of(logs: Iterable[tuple[int, str, str]]) -> list[_Candidate]:
         return [
             line
-            for _, name, data in logs
-            for line in _candidates(
-                folder + name, name[:-3], data.decode("utf-8", "replace"), query
-            )
+            for _, name, text in logs
+            for line in _candidates(folder + name, name[:-3], text, query)
         ]
 
     if limit is None:
