@@ -144,3 +144,20 @@ def test_an_edit_that_keeps_the_size_changes_the_code_version(tmp_path: Path) ->
     assert source.stat().st_size == stat.st_size
     copied.code_version.cache_clear()
     assert copied.code_version() != before
+
+
+def test_a_source_file_linked_to_is_stated_through_its_link(tmp_path: Path) -> None:
+    """An install that links each file to a shared copy (as some installers may): an edit
+    of the copy is an edit of the source Python runs."""
+    package = Path(cache.__file__).resolve().parent.parent
+    copy = shutil.copytree(package, tmp_path / "mdmem", ignore=shutil.ignore_patterns("*.pyc"))
+    shared = tmp_path / "shared-footer.py"
+    shutil.copyfile(copy / "format" / "footer.py", shared)
+    (copy / "format" / "footer.py").unlink()
+    (copy / "format" / "footer.py").symlink_to(shared)
+    copied = load_script(copy / "store" / "cache.py", "copied_cache_linked")
+    before = copied.code_version()
+    with shared.open("a") as source:
+        source.write("# changed\n")
+    copied.code_version.cache_clear()
+    assert copied.code_version() != before

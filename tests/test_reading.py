@@ -650,7 +650,7 @@ def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
         imported = _imported(*command, "--root", str(memory))
         assert not imported & {"mdmem.reading.search", "mdmem.reading.index"}, command
     assert "mdmem.reading.ranking" not in _imported("status", "--root", str(memory))
-    # Through a kept index, lookup parses nothing, and no command but lookup digests.
+    # Through a kept index, lookup parses nothing and imports no hashlib.
     cache = memory.parent / "cache"
     assert "mdmem.format.document" in _imported(
         "lookup", "webhook", "--root", str(memory), cache=cache
@@ -742,6 +742,11 @@ def test_status_counts_lint_only_while_nothing_changed(memory: Path) -> None:
     assert data["lint"] == {"current": True, "errors": 1, "warnings": 0}
     assert data["review_due"] is False and data["since_review"] == 2
     assert [thread["id"] for thread in data["open_threads"]] == ["webhook-queue-thread"]
+    current = memory / "sessions" / "2026-01-10-100000.md"  # a newest log, edited in place
+    current.write_text(current.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
+    assert data["lint"]["current"] is False  # with an archive folder beside it too
+    runner.invoke(main, ["lint", "--root", str(memory)])
     (memory / "sessions" / "2026-01-11-100000.md").write_text("# New\n", encoding="utf-8")
     data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
     assert data["lint"]["current"] is False

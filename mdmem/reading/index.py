@@ -120,10 +120,11 @@ def points(index: Index, query: Query) -> dict[int, int]:
     """Fact number -> its points for the query, before the tier weight (only facts with
     points)."""
     found: dict[int, int] = {}
+    tagged = bool(index.tags.strip("\n"))
     for word in query.words:
         for number, exact in _occurrences(index.words, word, exact_only=False).items():
             found[number] = found.get(number, 0) + (EXACT if exact else PART)
-        if index.tags.strip("\n"):
+        if tagged:
             for number in _occurrences(index.tags, word, exact_only=True):
                 found[number] = found.get(number, 0) + TAG
     return found

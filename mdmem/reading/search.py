@@ -140,18 +140,19 @@ def lookup(
         ]
         ranked = ranking.rank(facts, query, tier=tier, path=path, limit=limit)
     shown = f"{root.name}/{SESSIONS}/"
-    lines = ranking.best_line_hits(_logs(root), shown, query, limit) if sessions else []
+    lines = ranking.best_line_hits(_logs(root, shown), shown, query, limit) if sessions else []
     return ranking.Found(query, ranked, tuple(lines))
 
 
-def _logs(root: Path) -> list[tuple[str, bytes]]:
+def _logs(root: Path, shown: str) -> list[tuple[str, bytes]]:
     """(file name, bytes) of every session log, in the folder's order: `best_line_hits`
-    answers the same in any order, so the names are neither sorted nor parsed."""
+    answers the same in any order, so the names are neither sorted nor parsed; `shown`:
+    the folder as shown."""
     folder = root / SESSIONS
     if not folder.is_dir():
         return []
     names = [name for name in os.listdir(folder) if name.endswith(".md")]
-    return list(zip(names, read_all(folder, names, f"{root.name}/{SESSIONS}/"), strict=True))
+    return list(zip(names, read_all(folder, names, shown), strict=True))
 
 
 # --- show ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The reading commands' I/O: each reads what it needs and no more, then asks the pure
-modules (`ranking`, `history`, `context`, `status`). Here: what they share, `context`
-and `status`; lookup's and show's own (the index, the logs searched) are in
-`mdmem.reading.search`, which `context` and `status` never import.
+modules. Here: what the four share, `context` (asking `mdmem.reading.context`) and
+`status` (`mdmem.reading.status`); lookup's and show's own (the index, the logs
+searched, a fact's history) are in `mdmem.reading.search`, which `context` and `status`
+never import.
 
 - context and status read only the few logs the last review has not read
   (`pending_names`); neither reads the archive.

@@ -1,13 +1,14 @@
 """Derived caches of a memory, kept outside the tracked tree: the settled review, lint's
 findings and counts, and lookup's index of the documents (`mdmem.reading.index`).
 
-One rule for all of them: a cache is trusted only when this exact mdmem wrote it (a
-digest of the path, size and modification time of every source file of the package,
-`code_version`), and each of its entries only while the file it was made from has the
-size and modification time (in ns) it had. A change to any scanner, or to the cache's
-own layout, is a change of source, so no cache outlives the code that wrote it. Each is
-one JSON object in a file; one that is missing, unreadable or foreign counts as empty,
-and is rebuilt from the files. Set MDMEM_NO_CACHE=1 to bypass them.
+One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
+path, size and modification time of every source file of the package, `code_version`),
+and each of its entries only while the file it was made from has the size and
+modification time (in ns) it had. A change to any scanner, or to the cache's own layout,
+is a change of source, so no cache outlives the code that wrote it, as far as Python's
+own bytecode cache can tell. Each is one JSON object in a file; one that is missing,
+unreadable or foreign counts as empty, and is rebuilt from the files. Set
+MDMEM_NO_CACHE=1 to bypass them.
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ def stamp(stat: os.stat_result) -> Stamp:
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
     """mdmem's own source as stated: each source file's path, size and modification time
-    (ns), a line each; a cache made by other code is not trusted. An edit, a checkout or
-    an install writes the file again, and stating the files costs a tenth of reading
-    them, in every command that reads a cache. Kept whole in each cache (a few kB): a
-    digest would cost the commands that read one the import of hashlib, as long again."""
+    (ns), a line each; a cache made by other code is not trusted. This is what Python
+    itself trusts to run a module's bytecode instead of its source (a file linked to is
+    stated through the link, as Python reads it), so a cache is as current as the code
+    that runs. Stating the files costs a tenth of reading them, in every command that
+    reads a cache; the listing is kept whole in each cache (a few kB), as a digest would
+    cost those commands the import of hashlib, which takes as long again."""
     package = Path(__file__).resolve().parent.parent  # mdmem/
     found: list[str] = []
     folders = [str(package)]
@@ -47,7 +50,7 @@ def code_version() -> str:
         with os.scandir(folders.pop()) as entries:
             for entry in entries:
                 if entry.name.endswith(".py"):
-                    stat = entry.stat(follow_symlinks=False)
+                    stat = entry.stat()
                     found.append(f"{entry.path} {stat.st_size} {stat.st_mtime_ns}")
                 elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
                     folders.append(entry.path)
@@ -63,8 +66,9 @@ def enabled() -> bool:
 def location(root: Path, kind: str) -> Path | None:
     """Where the cache `kind` of this memory lives (`KIND-CRC.json`, CRC the CRC-32 of the
     memory's absolute path): inside the repository's git folder when there is one, else
-    the user's cache folder. Two memories whose paths share a CRC share the file, and
-    only take its place in turn: every entry is checked against the file it came from."""
+    the user's cache folder. Two memories whose paths share a CRC (a pair in four
+    billion) share the file, each rewriting it in turn, and are told apart only where
+    their files have different names, sizes or modification times."""
     if not enabled():
         return None
     root = root.resolve()  # one memory, one cache, whatever path reached it
@@ -189,8 +193,8 @@ def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, 
     with contextlib.suppress(OSError):
         found["sessions/"] = stamp(os.lstat(root / SESSIONS))
     with contextlib.suppress(OSError):
-        names = sorted(name for name in os.listdir(root / ARCHIVE) if name.endswith(".md"))
-        found.update(_stats(root, [f"{ARCHIVE}/{name}" for name in names]))
+        archived = sorted(name for name in os.listdir(root / ARCHIVE) if name.endswith(".md"))
+        found.update(_stats(root, [f"{ARCHIVE}/{name}" for name in archived]))
     with contextlib.suppress(OSError):
         listed = os.listdir(root / SESSIONS) if names is None else names
         stems = (name[:-3] for name in listed if name.endswith(".md"))
