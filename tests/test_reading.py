@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from mdmem.cli import main
 from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
+from mdmem.format.textfile import TextFile
 from mdmem.format.words import claim, is_prohibition, normalised_tokens
 from mdmem.reading import search, sources
 from mdmem.reading.context import (
@@ -31,9 +33,12 @@ from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.ranking import best_line_hits, log_hits, rank, sorted_line_hits
 from mdmem.reading.scope import in_scope
 from mdmem.reading.scoring import fact_score, make_query, may_match, word_points
+from mdmem.store import cache
 from mdmem.store.files import read, read_all, read_bytes
 from mdmem.store.folders import project_path
 from tests.reading_memory import write_memory
+
+DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
 
 
 @pytest.fixture
@@ -723,6 +728,39 @@ def test_lookup_through_the_index_ranks_as_rank_does(
         assert found == expected
 
 
+def test_a_review_leaves_lookups_kept_index_current(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = Path(shutil.copytree(DEMO, tmp_path / "memory"))
+    runner = CliRunner()
+
+    def review() -> list[str]:
+        done = runner.invoke(main, ["review", "--no-commit", "--json", "--root", str(memory)])
+        assert done.exit_code == 0, done.output
+        return list(json.loads(done.output)["written"])
+
+    assert "continuity.md" in review()
+    assert cache.location(memory, search.ENTRIES_CACHE) is not None
+    assert not cache.load(memory, search.ENTRIES_CACHE)  # never looked up: none made
+    first = search.lookup(memory, "retry")
+    fact_id = first.ranking.hits[0].entry.id
+    (memory / "sessions" / "2026-12-01-100000.md").write_text(
+        f"# Later\n\n## Memory References\n- Referenced: {fact_id}\n", encoding="utf-8"
+    )
+    assert "continuity.md" in review()
+    read_again: list[str] = []
+    real = search.reindex
+
+    def counted(file: TextFile, *old: Any) -> Any:
+        read_again.append(file.path)
+        return real(file, *old)
+
+    monkeypatch.setattr(search, "reindex", counted)
+    assert search.lookup(memory, "retry").ranking.hits  # the index as kept: nothing read
+    assert read_again == []
+
+
+# --- status --------------------------------------------------------------------------------
 # --- status --------------------------------------------------------------------------------
 
 

@@ -39,9 +39,12 @@ def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> 
     from mdmem.linting.gate import review as run_review
 
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
-        plan, result = run_review(
-            resolve_root(root), dry_run=dry_run, commit=not no_commit, progress=progress
-        )
+        found = resolve_root(root)
+        plan, result = run_review(found, dry_run=dry_run, commit=not no_commit, progress=progress)
+    if result.written:
+        from mdmem.reading.search import refresh_index
+
+        refresh_index(found)
     if as_json:
         payload = {
             "changed": plan.changed,

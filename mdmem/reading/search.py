@@ -14,6 +14,7 @@ fact's history.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,17 @@ def indexes(root: Path) -> list[Index]:
     if fresh != known:
         cache.save(root, ENTRIES_CACHE, {"files": fresh})
     return list(found.values())
+
+
+def refresh_index(root: Path) -> None:
+    """Bring lookup's kept index up to the documents as they are, when one is kept: `mdmem
+    review` runs it after rewriting them, so that the next lookup finds it current instead
+    of reading the rewritten files again. Best effort: a document that does not parse is
+    lookup's to report. A memory never looked up gets no index here."""
+    kept = cache.location(root, ENTRIES_CACHE)
+    if kept is not None and kept.is_file():
+        with contextlib.suppress(MdmemError, OSError):
+            indexes(root)
 
 
 def _cached(shown: str, entry: Any) -> tuple[Index, list[Part]] | None:
