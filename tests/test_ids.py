@@ -27,6 +27,16 @@ from mdmem.writing.ids import MOST_CHARACTERS, derive_id
         pytest.param("Café menus need résumé ids", (), "cafe-menus-need-resume-ids", id="accents"),
         pytest.param("日本語 POST only", (), "post-only", id="no-ascii-form-left-out"),
         pytest.param("2FA is required", (), "fact-2fa-required", id="starts-with-a-digit"),
+        pytest.param(
+            "Creating a frozen dataclass costs about 0.45 ms on Python 3.11",
+            (),
+            "creating-frozen-dataclass-costs-0-45",
+            id="a-number-with-a-point-is-one-word",
+        ),
+        pytest.param(
+            "Pin Python 3.11.7.", (), "pin-python-3-11-7", id="a-version-then-a-full-stop"
+        ),
+        pytest.param("v2. Then x.y", (), "v2-x-y", id="a-point-beside-letters-splits"),
         pytest.param("the of and", (), "the-of-and", id="only-stop-words"),
         pytest.param("Caching", (), "caching-d211a4c2", id="one-word-gets-a-digest"),
         pytest.param("!!! ... ???", (), "fact-b63acca4", id="all-punctuation"),

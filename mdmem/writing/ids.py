@@ -33,16 +33,18 @@ STOP_WORDS = frozenset(_STOP_WORDS.split())
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")  # `[label](target)`: the label is the text
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")  # don't -> dont: one word, as it is read
-_NOT_WORD = re.compile(r"[^a-z0-9]+")
+_NOT_WORD = re.compile(r"[^a-z0-9.]+|(?<!\d)\.|\.(?!\d)")  # a point only inside a number
 
 
 def words(text: str) -> list[str]:
     """The text's words in order: lowercase ASCII letters and digits, accents folded;
-    link targets, URLs and characters without an ASCII form left out."""
+    link targets, URLs and characters without an ASCII form left out. A number with a
+    point (3.11, 0.45) is one word, the point a hyphen: cut at the point, an id would end
+    in what reads as the `-2` of a taken id."""
     text = _URL.sub(" ", _LINK_TARGET.sub("] ", text))
     text = _APOSTROPHE.sub("", text)
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return [word for word in _NOT_WORD.split(folded.lower()) if word]
+    return [word.replace(".", "-") for word in _NOT_WORD.split(folded.lower()) if word]
 
 
 def base_id(text: str) -> str:
