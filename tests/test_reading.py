@@ -329,6 +329,14 @@ def test_a_path_outside_the_project_is_refused(memory: Path, tmp_path: Path, giv
         search.lookup(memory, "pydantic", path=given.format(outside=tmp_path.parent))
 
 
+@pytest.mark.parametrize("given", ["", "  "])
+def test_an_empty_path_is_refused(memory: Path, given: str) -> None:
+    # `--path "$FILE"` with FILE unset would otherwise leave out every scoped fact.
+    for run in (search.lookup, sources.context):
+        with pytest.raises(MdmemError, match="--path is empty"):
+            run(memory, "pydantic", path=given)
+
+
 def test_the_command_reads_path_from_where_it_runs(
     memory: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -48,7 +48,13 @@ def project_path(root: Path, path: str, cwd: Path | None = None) -> str:
     made relative to the project; so is a relative one given from `cwd` (the command line's
     working folder, as a shell reads it) when that lies inside the project; any other
     relative path is read from the project's top. Whether the file exists changes nothing.
-    A path that leaves the project is refused: no scope could match it."""
+    A path that leaves the project is refused: no scope could match it; so is an empty
+    one (a variable that held no file), which would leave out every scoped fact."""
+    if not path.strip():
+        raise MdmemError(
+            "--path is empty: give a file inside the project, like src/api/handlers.py, or "
+            "leave --path out"
+        )
     tops = [Path(os.path.abspath(root)).parent, project_of(root)]
     given = Path(path).expanduser()
     if not given.is_absolute():
