@@ -517,6 +517,66 @@ def test_show_as_of_replays_the_ledger(memory: Path, point: str, tier: str | Non
     assert shown.as_of.tier == tier
 
 
+@pytest.fixture
+def reviewed_demo(tmp_path: Path) -> Path:
+    """The demo memory after its review: facts the ledger's first log never saw in
+    continuity, archived by a review before it (2026-09-01), one since reactivated."""
+    memory = Path(shutil.copytree(DEMO, tmp_path / "memory"))
+    done = CliRunner().invoke(main, ["review", "--no-commit", "--root", str(memory)])
+    assert done.exit_code == 0, done.output
+    return memory
+
+
+@pytest.mark.parametrize(
+    ("fact_id", "point", "tier"),
+    [
+        # archived by the review through 2026-09-01-170000, before the ledger's first log,
+        # and cited by no log since: archived at every point the ledger holds
+        pytest.param("sentry-sourcemaps-upload", "2026-09-02", "archived", id="first_log"),
+        pytest.param("sentry-sourcemaps-upload", "2026-10-28", "archived", id="last_log"),
+        # archived then too, cited on 2026-10-26, brought back by the review through 10-28
+        pytest.param("stripe-test-clock-cleanup", "2026-09-02", "archived", id="before_cited"),
+        pytest.param("stripe-test-clock-cleanup", "2026-10-26", "active", id="cited"),
+        pytest.param("stripe-test-clock-cleanup", "2026-10-28", "active", id="reactivated"),
+    ],
+)
+def test_show_as_of_keeps_what_the_archive_says_of_earlier_reviews(
+    reviewed_demo: Path, fact_id: str, point: str, tier: str
+) -> None:
+    shown = search.show(reviewed_demo, fact_id, as_of=point)
+    assert shown.as_of is not None and shown.as_of.tier == tier
+
+
+@pytest.mark.parametrize(
+    ("point", "message"),
+    [
+        pytest.param("2026-13-45", "no such date", id="no_month_13"),
+        pytest.param("2026-02-30", "no such date", id="no_february_30"),
+        pytest.param(
+            "2026-10-03-143000", "names 2 session logs: 2026-10-03-143000-api, ", id="two"
+        ),
+        pytest.param("2026-10-03", None, id="a_day"),
+        pytest.param("2026-10-01-101000", None, id="a_whole_stem"),
+    ],
+)
+def test_show_as_of_names_a_point_once(
+    reviewed_demo: Path, point: str, message: str | None
+) -> None:
+    if message is None:
+        assert search.show(reviewed_demo, "refunds-async-queue", as_of=point).as_of is not None
+    else:
+        with pytest.raises(MdmemError, match=message):
+            search.show(reviewed_demo, "refunds-async-queue", as_of=point)
+
+
+def test_show_as_of_takes_a_logs_time_without_its_slug(memory: Path) -> None:
+    (memory / "sessions" / "2026-01-10-100000.md").rename(
+        memory / "sessions" / "2026-01-10-100000-late.md"
+    )
+    shown = search.show(memory, "export-csv-tenant", as_of="2026-01-10-100000")
+    assert shown.as_of is not None and shown.as_of.session == "2026-01-10-100000-late"
+
+
 def test_show_as_of_ignores_a_later_supersession(memory: Path) -> None:
     before = search.show(memory, "webhook-timeout-ten", as_of="2026-01-08")
     after = search.show(memory, "webhook-timeout-ten", as_of="2026-01-09")
@@ -812,6 +872,23 @@ def test_status_without_a_session_and_with_a_named_one(tmp_path: Path) -> None:
     assert "0 session logs since" in result.output
     named = CliRunner().invoke(main, ["status", "--session", "nope", "--root", str(memory)])
     assert named.exit_code == 3
+
+
+def test_a_session_is_named_by_its_time_without_its_slug(tmp_path: Path) -> None:
+    memory = write_memory(tmp_path, logs=[])
+    for slug in ("api", "web"):
+        (memory / "sessions" / f"2026-02-01-100000-{slug}.md").write_text("# S\n")
+    (memory / "sessions" / "2026-02-02-090000-docs.md").write_text("# S\n")
+
+    def status(*named: str) -> Any:
+        return CliRunner().invoke(main, ["status", "--json", *named, "--root", str(memory)])
+
+    one = status("--session", "2026-02-02-090000")
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.output)["session"] == "memory/sessions/2026-02-02-090000-docs.md"
+    two = status("--session", "2026-02-01-100000")
+    assert two.exit_code == 3
+    assert "names 2 session logs: 2026-02-01-100000-api, 2026-02-01-100000-web" in two.output
 
 
 def test_context_serves_the_vision_as_core_and_counts_votes_since_the_review(

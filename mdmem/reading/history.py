@@ -19,11 +19,12 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.document import Document, Fact
-from mdmem.format.footer import DATE_RE
+from mdmem.format.footer import DATE_RE, valid_date
 from mdmem.format.memory import Memory
 from mdmem.format.policy import Policy
 from mdmem.format.sessionlog import Session, SessionName, session_stem
 from mdmem.reading.entries import Entry
+from mdmem.reviewing.archive import GONE_TIERS
 from mdmem.reviewing.decide import decide_copies, link_changes
 from mdmem.reviewing.ledger import build_ledger
 from mdmem.reviewing.maturity import maturity
@@ -68,11 +69,16 @@ def cut_index(names: Sequence[SessionName], asked: str) -> int:
     """How many sessions the ledger holds at the point `asked` names: a session log (its
     stem, file name or path) or a date (every log of that day included)."""
     if DATE_RE.match(asked):
+        if not valid_date(asked):
+            raise MdmemError(f"--as-of {asked}: no such date; give one like 2026-03-01")
         return bisect_right([name.date for name in names], asked)
     stem = session_stem(asked)
-    for index, name in enumerate(names):
-        if name.stem == stem:
-            return index + 1
+    stems = [name.stem for name in names]
+    named = [stem] if stem in stems else [s for s in stems if s.startswith(stem + "-")]
+    if len(named) == 1:  # a log's time without its slug names it too
+        return stems.index(named[0]) + 1
+    if named:
+        raise MdmemError(f"--as-of {asked!r} names {len(named)} session logs: {', '.join(named)}")
     raise MdmemError(f"--as-of {asked!r} is neither a date (YYYY-MM-DD) nor a session log here")
 
 
@@ -116,10 +122,15 @@ def tier_as_of(
     copies: Sequence[tuple[Document, Fact]],
     sessions: tuple[Session, ...],
     later_supersession: bool,
+    archived: Sequence[tuple[str, str | None]] = (),
 ) -> str | None:
     """The tier the review gives the fact over `sessions` (the ledger cut at a point), or
     None when the fact did not exist yet. `later_supersession`: a log after the point
-    records its supersession (or restoration), so its footer's links came later."""
+    records its supersession (or restoration), so its footer's links came later.
+    `archived`: its stays in the archive (`mdmem.reviewing.archive.stays`): within one,
+    a fact no log has cited since it moved out is archived, whatever the cut ledger
+    counts (the sessions before the ledger's first log, which a review counted then, are
+    not in it)."""
     document, fact = copies[0]
     if not sessions:
         return None
@@ -144,7 +155,13 @@ def tier_as_of(
     ledger = build_ledger(sessions, [fact.id])
     copy = (document, fact)
     decisions, _ = decide_copies(memory, {fact.id: [copy]}, ledger, link_changes([copy], ledger))
-    return decisions[fact.id].tier
+    tier = decisions[fact.id].tier
+    point = last.stem
+    for out, back in archived:
+        within = out <= point and (back is None or point < back)
+        if within and not any(fact.id in s.references for s in sessions if s.name.stem > out):
+            return tier if tier in GONE_TIERS else "archived"
+    return tier
 
 
 def _superseded_within(fact_id: str, sessions: tuple[Session, ...]) -> bool:

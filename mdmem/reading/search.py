@@ -221,6 +221,7 @@ def _as_of(
     from mdmem.format.document import parse_document
     from mdmem.format.policy import parse_policy
     from mdmem.reading import history
+    from mdmem.reviewing import archive
 
     count = history.cut_index([session.name for session in sessions], asked)
     if count == 0:
@@ -235,7 +236,14 @@ def _as_of(
     fact = next(fact for fact in document.facts if fact.id == copies[0].id)
     policy = parse_policy(optional(root, POLICY))
     cut = sessions[:count]
-    tier = history.tier_as_of(continuity, policy, [(document, fact)], cut, linked)
+    archived = sorted(
+        stay
+        for path in archive_paths(root)
+        for stay in archive.stays(
+            fact.id, parse_document(read(path, display(root, path)), unique_ids=False)
+        )
+    )
+    tier = history.tier_as_of(continuity, policy, [(document, fact)], cut, linked, archived)
     return history.AsOf(asked, cut[-1].stem, tier)
 
 

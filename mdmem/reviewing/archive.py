@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from mdmem.format.textfile import body
+
+if TYPE_CHECKING:
+    from mdmem.format.document import Document
 
 REASONS = ("faded", "superseded", "completed")
 GONE_TIERS = ("archived", "superseded")  # the tiers whose facts live in the archive
@@ -74,3 +77,27 @@ def block_heading(date: str, through: str) -> str:
 
 def reactivated_note(fact_id: str, section: str, through: str) -> str:
     return f"*Reactivated {fact_id} → {section} (review through {through})*"
+
+
+_BLOCK = re.compile(r"Archived \S+ \(review through (\S+)\)")
+_REACTIVATED = re.compile(r"\*Reactivated (\S+) → .* \(review through (\S+)\)\*")
+
+
+def stays(fact_id: str, document: Document) -> list[tuple[str, str | None]]:
+    """Each stay of the fact in one archive file, as its block headings and notes tell it:
+    (the review that moved it out, the one that brought it back, None while it is here);
+    a review named by the session it read through."""
+    found: list[tuple[str, str | None]] = [
+        (block[1], None)
+        for fact in document.facts
+        if fact.id == fact_id and (block := _BLOCK.fullmatch(fact.section)) is not None
+    ]
+    through: str | None = None
+    for line in document.lines:
+        text = line.strip()
+        if text.startswith("## "):
+            block = _BLOCK.fullmatch(text[3:])
+            through = None if block is None else block[1]
+        elif through is not None and (note := _REACTIVATED.fullmatch(text)) is not None:
+            found += [(through, note[2])] if note[1] == fact_id else []
+    return found

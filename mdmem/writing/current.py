@@ -3,6 +3,7 @@ one `status` shows. Kept apart from the write path, which `status` never runs.""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
     if named:
         log = SessionLog(root, logs.named_stem(named, source), source)
         if not log.path.is_file():
-            raise MdmemError(logs.NO_SUCH_LOG, log.display)
+            log = SessionLog(root, _slugged(log, f"{source} {named}"), source)
         if newest.committed(root, [log.path.name]):
             raise MdmemError(logs.COMMITTED_LOG, log.display)
         return log
@@ -71,3 +72,18 @@ def current_or_none(
         if named:
             raise
         return None
+
+
+def _slugged(log: SessionLog, named: str) -> str:
+    """The stem of the one log that is `log`'s time and a slug: a log's time alone names
+    it too; refused when there is none, or more than one."""
+    folder = log.root / SESSIONS
+    listed = os.listdir(folder) if folder.is_dir() else []
+    found = sorted(
+        name[:-3] for name in listed if name.startswith(f"{log.stem}-") and name.endswith(".md")
+    )
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise MdmemError(f"{named} names {len(found)} session logs: {', '.join(found)}; give one")
+    raise MdmemError(logs.NO_SUCH_LOG, log.display)
