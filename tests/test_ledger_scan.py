@@ -14,7 +14,7 @@ from mdmem.format.sessionlog import (
     EVENT_KEYS,
     REFERENCES_HEADING,
     SessionName,
-    _section,
+    _sections,
     _typed_lines,
     parse_session_name,
     parse_session_names,
@@ -25,21 +25,22 @@ from mdmem.format.sessionlog import (
 _HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
 
 
-def section_by_lines(text: str) -> tuple[int, str] | None:
-    """What the scanner must find, the slow obvious way: every line through `Fences`."""
+def sections_by_lines(text: str) -> list[tuple[int, str]]:
+    """What the scanner must find, the slow obvious way: every line through `Fences`; each
+    section from its heading to the next `#`/`##` heading, which may open another."""
     fences = Fences()
-    start = -1
-    section: list[str] = []
+    found: list[tuple[int, list[str]]] = []
+    inside = False
     for index, line in enumerate(text.split("\n")):
         fenced = fences.step(line)
-        if start < 0:
-            if not fenced and line.rstrip() == REFERENCES_HEADING:
-                start = index
-        elif not fenced and _HEADING_END.match(line):
-            break
-        else:
-            section.append(line)
-    return None if start < 0 else (start + 1, "\n".join(section).rstrip("\n"))
+        if not fenced and line.rstrip() == REFERENCES_HEADING:
+            found.append((index + 1, []))
+            inside = True
+        elif inside and not fenced and _HEADING_END.match(line):
+            inside = False
+        elif inside:
+            found[-1][1].append(line)
+    return [(number, "\n".join(lines).rstrip("\n")) for number, lines in found]
 
 
 LINES = st.sampled_from(
@@ -76,30 +77,35 @@ LINES = st.sampled_from(
 @given(st.lists(LINES, max_size=16), st.booleans())
 def test_property_fast_section_scan_equals_the_line_loop(lines: list[str], final: bool) -> None:
     text = "\n".join(lines) + ("\n" if final else "")
-    assert _section(text.encode("utf-8"), "log.md") == section_by_lines(text)
+    assert _sections(text.encode("utf-8"), "log.md") == sections_by_lines(text)
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        pytest.param("## Memory References\n## Notes\n", (1, ""), id="heading_right_after"),
-        pytest.param("## Memory References\n\n## Notes\n", (1, ""), id="blank_then_heading"),
+        pytest.param("## Memory References\n## Notes\n", [(1, "")], id="heading_right_after"),
+        pytest.param("## Memory References\n\n## Notes\n", [(1, "")], id="blank_then_heading"),
         pytest.param(
             "## Memory References\n- Referenced: a-b\n### Sub\n- c-d\n# End\n- e-f\n",
-            (1, "- Referenced: a-b\n### Sub\n- c-d"),
+            [(1, "- Referenced: a-b\n### Sub\n- c-d")],
             id="level_three_does_not_end",
         ),
         pytest.param(
             "# S\n## Memory References\n- a-b\n#tag\n##\n- c-d\n",
-            (2, "- a-b\n#tag"),
+            [(2, "- a-b\n#tag")],
             id="bare_hashes_end_hashtag_does_not",
         ),
-        pytest.param("## Memory References", (1, ""), id="heading_is_last_without_newline"),
+        pytest.param("## Memory References", [(1, "")], id="heading_is_last_without_newline"),
+        pytest.param(
+            "## Memory References\n\n## Notes\nx\n## Memory References\n- Referenced: a-b\n",
+            [(1, ""), (5, "- Referenced: a-b")],
+            id="the_heading_written_twice",
+        ),
     ],
 )
-def test_section_boundaries(text: str, expected: tuple[int, str]) -> None:
-    assert _section(text.encode("utf-8"), "log.md") == expected
-    assert section_by_lines(text) == expected
+def test_section_boundaries(text: str, expected: list[tuple[int, str]]) -> None:
+    assert _sections(text.encode("utf-8"), "log.md") == expected
+    assert sections_by_lines(text) == expected
 
 
 def test_tokens_and_events_of_a_typical_log() -> None:
@@ -311,3 +317,17 @@ def test_listing_cases(filenames: list[str]) -> None:
         ]
     if "notes.md" in filenames:
         assert "sessions/notes.md" in str(together)
+
+
+def test_a_heading_written_twice_counts_both_sections() -> None:
+    # The template's empty section left above, a second one written at the end by hand.
+    text = (
+        "# Session\n\n## Memory References\n\n## Notes\nDid things.\n\n"
+        "## Memory References\n- Referenced: cache-layout-01\n- Created: report-default-03\n"
+    )
+    references, events, _, heading = scan_log(text.encode("utf-8"), "log.md")
+    assert references == ["cache-layout-01", "report-default-03"]
+    assert [(kind, ids, line) for kind, ids, _, line in events] == [
+        ("created", ["report-default-03"], 10)
+    ]
+    assert heading == 3  # the writer keeps adding to the first

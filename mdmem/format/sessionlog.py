@@ -119,13 +119,20 @@ Scan = tuple[list[str], list[list[Any]], list[list[Any]], int]
 
 
 def scan_log(data: bytes, path: str) -> Scan:
-    """The references and typed lines of one session log, from its bytes."""
-    found = _section(data, path)
-    if found is None:
+    """The references and typed lines of one session log, from its bytes: of every
+    `## Memory References` section, when a person wrote the heading twice."""
+    found = _sections(data, path)
+    if not found:
         return [], [], [], 0
-    heading_line, section = found
-    events, unknown = _typed_lines(section, heading_line)
-    return sorted(set(_TOKEN.findall(section))), events, unknown, heading_line
+    tokens: set[str] = set()
+    events: list[list[Any]] = []
+    unknown: list[list[Any]] = []
+    for heading_line, section in found:
+        typed, keys = _typed_lines(section, heading_line)
+        events += typed
+        unknown += keys
+        tokens.update(_TOKEN.findall(section))
+    return sorted(tokens), events, unknown, found[0][0]
 
 
 def session_of(name: SessionName, path: str, scan: Scan) -> Session:
@@ -163,11 +170,11 @@ def reference_lines(
 def section_lines(data: bytes, path: str) -> dict[int, str]:
     """The lines of the `## Memory References` section by 1-based line number (empty
     when the log has none): lint reads a few logs' lines this way, to quote them."""
-    found = _section(data, path)
-    if found is None:
-        return {}
-    heading_line, section = found
-    return {heading_line + 1 + offset: line for offset, line in enumerate(section.split("\n"))}
+    return {
+        heading_line + 1 + offset: line
+        for heading_line, section in _sections(data, path)
+        for offset, line in enumerate(section.split("\n"))
+    }
 
 
 _NOTE = re.compile(r"\([^()]*\)")
@@ -182,35 +189,37 @@ def _without_notes(line: str) -> str:
     return line.rpartition(")")[2]
 
 
-def _section(data: bytes, path: str) -> tuple[int, str] | None:
+def _sections(data: bytes, path: str) -> list[tuple[int, str]]:
     """(1-based line of the heading, text of the lines after it up to the next `#`/`##`
-    heading outside a code fence), or None when the log has no such section.
+    heading outside a code fence) of each `## Memory References` section, in order.
 
     Done with searches over the whole text rather than a loop over its lines: only the
     lines that hold a fence marker or open with `#` are ever looked at on their own.
     """
     text = decode_text(data, path)
     if REFERENCES_HEADING not in text:
-        return None
+        return []
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
     check_conflict_markers(text, path)
-    span = _span(text)
-    if span is None:
-        return None
-    position, begin, end = span
-    return text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n")
+    return [
+        (text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n"))
+        for position, begin, end in _spans(text)
+    ]
 
 
-def _span(text: str) -> tuple[int, int, int] | None:
-    """Offsets of the heading, of the line after it, and of the section's end."""
+def _spans(text: str) -> list[tuple[int, int, int]]:
+    """Offsets of each section's heading, of the line after it, and of its end."""
     fenced = fenced_blocks(text) if "```" in text or "~~~" in text else []
+    found: list[tuple[int, int, int]] = []
     position = _heading_position(text, fenced)
-    if position < 0:
-        return None
-    begin = text.find("\n", position)
-    begin = len(text) if begin < 0 else begin + 1
-    return position, begin, _next_heading(text, begin, fenced)
+    while position >= 0:
+        begin = text.find("\n", position)
+        begin = len(text) if begin < 0 else begin + 1
+        end = _next_heading(text, begin, fenced)
+        found.append((position, begin, end))
+        position = _heading_position(text, fenced, end)
+    return found
 
 
 def references_span(lines: Sequence[str]) -> tuple[int, int] | None:
@@ -222,10 +231,10 @@ def references_span(lines: Sequence[str]) -> tuple[int, int] | None:
     text = "".join(lines)
     if REFERENCES_HEADING not in text:
         return None
-    span = _span(text)
-    if span is None:
+    spans = _spans(text)
+    if not spans:
         return None
-    position, _, end = span
+    position, _, end = spans[0]
     last = len(lines) if end == len(text) else text.count("\n", 0, end)
     return text.count("\n", 0, position), last
 
@@ -260,10 +269,10 @@ def _next_heading(text: str, begin: int, fenced: Blocks) -> int:
     return len(text)
 
 
-def _heading_position(text: str, fenced: Blocks) -> int:
-    """Offset of the line outside a fence that is exactly the heading (trailing blanks
-    allowed), or -1."""
-    position = text.find(REFERENCES_HEADING)
+def _heading_position(text: str, fenced: Blocks, start: int = 0) -> int:
+    """Offset of the first line at or after `start` outside a fence that is exactly the
+    heading (trailing blanks allowed), or -1."""
+    position = text.find(REFERENCES_HEADING, start)
     while position >= 0:
         line_end = text.find("\n", position)
         rest = text[position + len(REFERENCES_HEADING) : line_end if line_end >= 0 else None]
