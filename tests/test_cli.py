@@ -75,6 +75,10 @@ def test_missing_memory_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mon
     assert "no memory/continuity.md here or in any parent folder; run 'mdmem init'" in (
         result.stderr
     )
+    missing = CliRunner().invoke(main, ["lookup", "x", "--root", str(tmp_path / "nope")])
+    assert missing.exit_code == 3 and "no such folder" in missing.stderr
+    empty = CliRunner().invoke(main, ["lookup", "x", "--root", str(tmp_path)])
+    assert empty.exit_code == 3 and "run 'mdmem init'" in empty.stderr
 
 
 def test_group_lists_exit_codes() -> None:

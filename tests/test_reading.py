@@ -736,6 +736,25 @@ def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
     }  # fmt: skip
 
 
+def test_a_query_and_a_task_need_no_quotes(memory: Path) -> None:
+    runner = CliRunner()
+    quoted = runner.invoke(main, ["lookup", "webhook retries", "--root", str(memory)])
+    loose = runner.invoke(main, ["lookup", "webhook", "retries", "--root", str(memory)])
+    assert loose.exit_code == 0 and loose.stdout == quoted.stdout
+    task = runner.invoke(main, ["context", "fix", "webhook", "retries", "--root", str(memory)])
+    assert "# Memory context for: fix webhook retries" in task.stdout
+
+
+def test_a_limit_says_what_it_left_out_on_stderr(memory: Path) -> None:
+    runner = CliRunner()
+    every = runner.invoke(main, ["lookup", "webhook", "--root", str(memory)])
+    cut = runner.invoke(main, ["lookup", "webhook", "--limit", "1", "--root", str(memory)])
+    hits = [line for line in every.stdout.split("\n\n")[0].splitlines() if line]
+    assert len(hits) > 1 and "more facts match" not in every.stderr
+    assert cut.stdout.split("\n\n")[0].splitlines() == hits[:1]  # stdout: hits only
+    assert f"({len(hits) - 1} more facts match; raise --limit to see them)" in cut.stderr
+
+
 def test_show_and_context_commands(memory: Path) -> None:
     shown = CliRunner().invoke(
         main, ["show", "export-csv-tenant", "--as-of", "2026-01-06", "--root", str(memory)]

@@ -39,17 +39,18 @@ def _print(lines: list[str] | str, as_json: object = None) -> None:
 @main.command()
 @root_option
 @json_option
-@click.argument("query")
+@click.argument("words", nargs=-1, required=True, metavar="QUERY...")
 @click.option("--sessions", is_flag=True, help="Search the session logs too, line by line.")
 @click.option("--tier", type=click.Choice(TIERS), help="Only facts with this tier label.")
 @click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
 @click.option("--limit", type=click.IntRange(min=1), help="At most N hits per list.")
 @handles_errors
 def lookup(
-    root: Path | None, as_json: bool, query: str, sessions: bool, tier: str | None,
-    path: str | None, limit: int | None,
+    root: Path | None, as_json: bool, words: tuple[str, ...], sessions: bool,
+    tier: str | None, path: str | None, limit: int | None,
 ) -> None:  # fmt: skip
-    """Find facts by words, ranked: `path:line  id  tier  text` per hit, best first.
+    """Find facts by the words of QUERY (quoted or not), ranked: `path:line  id  tier
+    text` per hit, best first.
 
     Case, plurals, tenses and word order do not matter. Superseded facts are listed
     apart, each with its successor. Exit 1 when nothing matches.
@@ -58,6 +59,7 @@ def lookup(
     """
     from mdmem.reading.search import lookup as run_lookup
 
+    query = " ".join(words)
     found = run_lookup(
         resolve_root(root),
         query,
@@ -68,6 +70,9 @@ def lookup(
         cwd=working_folder(),
     )
     _print(found.render(), found.as_dict() if as_json else None)
+    left = found.ranking.total - len(found.ranking.hits)
+    if left and not as_json:  # on stderr: the hits stay lines for grep and editors
+        click.echo(f"({left} more facts match; raise --limit to see them)", err=True)
     if not (found.ranking.hits or found.ranking.superseded or found.lines):
         if not as_json:
             click.echo(f"Nothing matches {query!r}; try other words, or --sessions.", err=True)
@@ -100,7 +105,7 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
 @main.command()
 @root_option
 @json_option
-@click.argument("task", required=False)
+@click.argument("task", nargs=-1, metavar="[TASK]...")
 @click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
 @click.option(
     "--budget",
@@ -116,7 +121,7 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
 def context(
     root: Path | None,
     as_json: bool,
-    task: str | None,
+    task: tuple[str, ...],
     path: str | None,
     budget: int | None,
     output: str,
@@ -131,7 +136,8 @@ def context(
     from mdmem.reading import context as context_module
     from mdmem.reading.sources import context as run_context
 
-    planned = run_context(resolve_root(root), task, path=path, budget=budget, cwd=working_folder())
+    asked = " ".join(task) or None  # quoted or not
+    planned = run_context(resolve_root(root), asked, path=path, budget=budget, cwd=working_folder())
     if as_json or output == "json":
         _print([], context_module.as_json(planned))
     else:

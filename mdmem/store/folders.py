@@ -24,6 +24,11 @@ NOT_A_FOLDER = "is a file where mdmem needs a folder; move it aside, then run th
 def find_root(start: Path, explicit: Path | None = None) -> Path:
     """The memory folder: `--root` (the folder itself or one holding `memory/`), else search up."""
     if explicit is not None:
+        if not explicit.is_dir():
+            raise MdmemError(
+                f"--root {explicit}: no such folder; give the memory folder, or the project "
+                "folder that holds memory/"
+            )
         for candidate in (explicit, explicit / "memory"):
             if (candidate / CONTINUITY).is_file():
                 return candidate.resolve()
