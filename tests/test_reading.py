@@ -745,6 +745,17 @@ def test_a_query_and_a_task_need_no_quotes(memory: Path) -> None:
     assert "# Memory context for: fix webhook retries" in task.stdout
 
 
+def test_nothing_found_says_whether_a_filter_left_facts_out(memory: Path) -> None:
+    runner = CliRunner()
+    scoped = runner.invoke(
+        main, ["lookup", "pydantic", "--path", "docs/a.md", "--root", str(memory)]
+    )
+    assert scoped.exit_code == 1
+    assert "with --path docs/a.md: 1 fact matches without it" in scoped.stderr
+    none = runner.invoke(main, ["lookup", "zzzz", "--tier", "core", "--root", str(memory)])
+    assert none.exit_code == 1 and "Nothing matches 'zzzz'; try other words" in none.stderr
+
+
 def test_a_limit_says_what_it_left_out_on_stderr(memory: Path) -> None:
     runner = CliRunner()
     every = runner.invoke(main, ["lookup", "webhook", "--root", str(memory)])

@@ -75,8 +75,24 @@ def lookup(
         click.echo(f"({left} more facts match; raise --limit to see them)", err=True)
     if not (found.ranking.hits or found.ranking.superseded or found.lines):
         if not as_json:
-            click.echo(f"Nothing matches {query!r}; try other words, or --sessions.", err=True)
+            click.echo(_nothing(query, tier, path, root), err=True)
         raise SystemExit(1)
+
+
+def _nothing(query: str, tier: str | None, path: str | None, root: Path | None) -> str:
+    """What lookup says when no fact matches: whether --tier or --path left out some that do."""
+    from mdmem.reading.search import lookup as run_lookup
+
+    asked = [f"--tier {tier}"] * (tier is not None) + [f"--path {path}"] * (path is not None)
+    if asked:
+        plain = run_lookup(resolve_root(root), query).ranking
+        matching = plain.total + len(plain.superseded)
+        if matching:
+            facts = "fact matches" if matching == 1 else "facts match"
+            them = "it" if len(asked) == 1 else "them"
+            within = " and ".join(asked)
+            return f"Nothing matches {query!r} with {within}: {matching} {facts} without {them}"
+    return f"Nothing matches {query!r}; try other words, or --sessions."
 
 
 @main.command()
