@@ -21,7 +21,7 @@ from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
 from mdmem.format.textfile import TextFile
 from mdmem.format.words import claim, is_prohibition, normalised_tokens
-from mdmem.reading import search, sources
+from mdmem.reading import history, search, sources
 from mdmem.reading.context import (
     as_json,
     as_prohibition,
@@ -754,6 +754,20 @@ def test_nothing_found_says_whether_a_filter_left_facts_out(memory: Path) -> Non
     assert "with --path docs/a.md: 1 fact matches without it" in scoped.stderr
     none = runner.invoke(main, ["lookup", "zzzz", "--tier", "core", "--root", str(memory)])
     assert none.exit_code == 1 and "Nothing matches 'zzzz'; try other words" in none.stderr
+
+
+def test_a_successor_forgotten_since_is_said_so(memory: Path) -> None:
+    # webhook-backoff superseded webhook-fixed-interval, then was forgotten (a tombstone).
+    blocked = memory / "blocked.md"
+    tombstone = "<!-- id: webhook-backoff | blocked: 2026-01-20 | reason: wrong -->"
+    text = blocked.read_text(encoding="utf-8") + f"\n- Retries back off\n  {tombstone}\n"
+    blocked.write_text(text, encoding="utf-8")
+    found = search.lookup(memory, "payload retry interval")
+    assert "webhook-fixed-interval" in [hit.entry.id for hit in found.ranking.superseded]
+    assert any("superseded → webhook-backoff (forgotten)" in line for line in found.render())
+    assert found.as_dict()["superseded"][0]["successor_forgotten"] is True
+    shown = history.render(search.show(memory, "webhook-fixed-interval"))
+    assert "  superseded by: webhook-backoff (forgotten)" in shown
 
 
 def test_a_limit_says_what_it_left_out_on_stderr(memory: Path) -> None:

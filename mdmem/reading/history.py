@@ -50,6 +50,7 @@ class Shown:
     helpful: int
     harmful: int
     as_of: AsOf | None = None
+    forgotten: frozenset[str] = frozenset()  # of the ids named here, those forgotten since
 
     @property
     def maturity(self) -> str:
@@ -204,7 +205,8 @@ def render(shown: Shown) -> list[str]:
     for copy in shown.copies[1:]:
         out.append(f"  also at: {copy.path}:{copy.line} ({copy.tier})")
     out.append(f"  origin: {shown.origin or '(unknown)'}")
-    out.append(f"  superseded by: {' → '.join(shown.successors) or '(none)'}")
+    after = [f"{i} (forgotten)" if i in shown.forgotten else i for i in shown.successors]
+    out.append(f"  superseded by: {' → '.join(after) or '(none)'}")
     out.append(f"  supersedes: {', '.join(shown.predecessors) or '(none)'}")
     feedback = f"helpful {shown.helpful}, harmful {shown.harmful}"
     out.append(f"  feedback: {feedback} ({shown.maturity})")
@@ -238,6 +240,7 @@ def as_dict(shown: Shown) -> dict[str, Any]:
         "origin": shown.origin,
         "supersedes": list(shown.predecessors),
         "superseded_by": list(shown.successors),
+        "forgotten": sorted(shown.forgotten),
         "helpful": shown.helpful,
         "harmful": shown.harmful,
         "maturity": shown.maturity,

@@ -210,6 +210,7 @@ class Found:
     query: Query
     ranking: Ranking
     lines: tuple[LineHit, ...]  # session log lines, with --sessions
+    forgotten: frozenset[str] = frozenset()  # successors named here that were forgotten since
 
     def render(self) -> list[str]:
         """`path:line  id  tier  text` per hit, grep's way; a superseded fact names its
@@ -219,7 +220,8 @@ class Found:
             out += ["", "Superseded (do not follow; the successor holds):"]
             for hit in self.ranking.superseded:
                 successor = hit.entry.get("superseded-by") or "(invalidated)"
-                out.append(_line(hit.entry, f"superseded → {successor}"))
+                gone = " (forgotten)" if successor in self.forgotten else ""
+                out.append(_line(hit.entry, f"superseded → {successor}{gone}"))
         if self.lines:
             out += ["", "Session logs:"]
             out += [f"{hit.path}:{hit.line}  {hit.session}  session  {hit.text}"
@@ -233,7 +235,11 @@ class Found:
             "hits": [_hit_dict(hit) for hit in self.ranking.hits],
             "total": self.ranking.total,
             "superseded": [
-                {**_hit_dict(hit), "superseded_by": hit.entry.get("superseded-by")}
+                {
+                    **_hit_dict(hit),
+                    "superseded_by": hit.entry.get("superseded-by"),
+                    "successor_forgotten": hit.entry.get("superseded-by") in self.forgotten,
+                }
                 for hit in self.ranking.superseded
             ],
             "sessions": [dataclasses.asdict(hit) for hit in self.lines],

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError, ParseError
-from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, SESSIONS
+from mdmem.format.footer import looks_like_footer, parse_footer
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, POLICY, SESSIONS
+from mdmem.format.textfile import body
 from mdmem.reading import ranking
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.index import (
@@ -153,7 +155,23 @@ def lookup(
         ranked = ranking.rank(facts, query, tier=tier, path=path, limit=limit)
     shown = f"{root.name}/{SESSIONS}/"
     lines = ranking.best_line_hits(_logs(root, shown), shown, query, limit) if sessions else []
-    return ranking.Found(query, ranked, tuple(lines))
+    successors = {hit.entry.get("superseded-by") or "" for hit in ranked.superseded} - {""}
+    return ranking.Found(query, ranked, tuple(lines), _forgotten(root, successors))
+
+
+def _forgotten(root: Path, ids: set[str]) -> frozenset[str]:
+    """Those of `ids` that were forgotten: a superseded fact still names a successor
+    forgotten since. blocked.md is read only when there are ids to ask about, and only
+    its tombstones' footers are parsed."""
+    file = optional(root, BLOCKED) if ids else None
+    if file is None:
+        return frozenset()
+    found = set()
+    for number, line in enumerate(file.lines, 1):
+        if looks_like_footer(text := body(line).strip()):
+            with contextlib.suppress(ParseError):  # lint names what is wrong with it
+                found.add(parse_footer(text, file.path, number).values.get("id", ""))
+    return frozenset(ids & found)
 
 
 def _logs(root: Path, shown: str) -> list[tuple[str, bytes]]:
@@ -210,8 +228,10 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
     point = None
     if as_of is not None:
         point = _as_of(root, copies, tuple(sessions), as_of, bool(links))
+    newest_first = tuple(reversed(references))
+    forgotten = _forgotten(root, {*before, *after})
     return history.Shown(
-        fact_id, copies, origin, tuple(reversed(references)), before, after, helpful, harmful, point
+        fact_id, copies, origin, newest_first, before, after, helpful, harmful, point, forgotten
     )
 
 
