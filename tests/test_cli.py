@@ -81,6 +81,18 @@ def test_missing_memory_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mon
     assert empty.exit_code == 3 and "run 'mdmem init'" in empty.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["show", "nope", "--json"], ["lookup", "the", "--json"], ["context", "--format", "json"]],
+)
+def test_a_refusal_under_json_is_json_on_stdout_too(tmp_path: Path, args: list[str]) -> None:
+    result = CliRunner().invoke(main, [*args, "--root", str(tmp_path / "nope")])
+    assert result.exit_code == 3
+    error = json.loads(result.stdout)["error"]
+    assert error["exit_code"] == 3 and "no such folder" in error["message"]
+    assert result.stderr.startswith("mdmem: --root ")  # the line a person reads, as before
+
+
 def test_group_lists_exit_codes() -> None:
     assert isinstance(main, click.Group)
     assert "3 bad input" in (main.help or "")

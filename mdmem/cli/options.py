@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -61,7 +62,13 @@ def handles_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MdmemError as exc:
-            click.echo(shown(exc), err=True)
+            message = shown(exc)
+            click.echo(message, err=True)
+            if kwargs.get("as_json") or kwargs.get("output") == "json":
+                # A program that reads the answer from stdout finds the refusal there too.
+                text, where, code = message.removeprefix("mdmem: "), exc.path, exc.exit_code
+                error = {"message": text, "path": where, "line": exc.line, "exit_code": code}
+                click.echo(json.dumps({"error": error}, indent=2))
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             # Any write it cut short is finished or dropped by the next mdmem command.
