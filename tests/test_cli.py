@@ -76,7 +76,7 @@ def test_missing_memory_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mon
         result.stderr
     )
     missing = CliRunner().invoke(main, ["lookup", "x", "--root", str(tmp_path / "nope")])
-    assert missing.exit_code == 3 and "no such folder" in missing.stderr
+    assert missing.exit_code == 3 and "nope is no folder" in missing.stderr
     empty = CliRunner().invoke(main, ["lookup", "x", "--root", str(tmp_path)])
     assert empty.exit_code == 3 and "run 'mdmem init'" in empty.stderr
 
@@ -89,8 +89,9 @@ def test_a_refusal_under_json_is_json_on_stdout_too(tmp_path: Path, args: list[s
     result = CliRunner().invoke(main, [*args, "--root", str(tmp_path / "nope")])
     assert result.exit_code == 3
     error = json.loads(result.stdout)["error"]
-    assert error["exit_code"] == 3 and "no such folder" in error["message"]
-    assert result.stderr.startswith("mdmem: --root ")  # the line a person reads, as before
+    assert error["exit_code"] == 3 and "nope is no folder" in error["message"]
+    assert result.stderr.startswith("mdmem: ")  # the line a person reads, as before
+    assert error["path"] is None and error["line"] is None
 
 
 def test_group_lists_exit_codes() -> None:

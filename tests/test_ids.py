@@ -30,11 +30,11 @@ from mdmem.writing.ids import MOST_CHARACTERS, derive_id
         pytest.param(
             "Creating a frozen dataclass costs about 0.45 ms on Python 3.11",
             (),
-            "creating-frozen-dataclass-costs-0-45",
+            "creating-frozen-dataclass-costs-0.45",
             id="a-number-with-a-point-is-one-word",
         ),
         pytest.param(
-            "Pin Python 3.11.7.", (), "pin-python-3-11-7", id="a-version-then-a-full-stop"
+            "Pin Python 3.11.7.", (), "pin-python-3.11.7", id="a-version-then-a-full-stop"
         ),
         pytest.param("v2. Then x.y", (), "v2-x-y", id="a-point-beside-letters-splits"),
         pytest.param("the of and", (), "the-of-and", id="only-stop-words"),

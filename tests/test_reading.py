@@ -728,7 +728,9 @@ def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
     assert "mdmem.format.document" in _imported(
         "lookup", "webhook", "--root", str(memory), cache=cache
     )
-    again = _imported("lookup", "webhook", "--root", str(memory), cache=cache)
+    # (a query with no superseded hit: a successor named asks blocked.md whether it was
+    # forgotten since, which its parser reads)
+    again = _imported("lookup", "pydantic", "--root", str(memory), cache=cache)
     assert not again & {"mdmem.format.document", "mdmem.format.blocked", "hashlib"}
     assert "mdmem.store.cache" not in _imported("context", "webhook", "--root", str(memory))
     assert _imported("--version") == {
@@ -760,7 +762,11 @@ def test_a_successor_forgotten_since_is_said_so(memory: Path) -> None:
     # webhook-backoff superseded webhook-fixed-interval, then was forgotten (a tombstone).
     blocked = memory / "blocked.md"
     tombstone = "<!-- id: webhook-backoff | blocked: 2026-01-20 | reason: wrong -->"
-    text = blocked.read_text(encoding="utf-8") + f"\n- Retries back off\n  {tombstone}\n"
+    fenced = f"\nAn entry looks like this:\n\n```\n- Retries back off\n  {tombstone}\n```\n"
+    original = blocked.read_text(encoding="utf-8")
+    blocked.write_text(original + fenced, encoding="utf-8")  # an example: nothing forgotten
+    assert not search.lookup(memory, "payload retry interval").forgotten
+    text = original + f"\n- Retries back off\n  {tombstone}\n"
     blocked.write_text(text, encoding="utf-8")
     found = search.lookup(memory, "payload retry interval")
     assert "webhook-fixed-interval" in [hit.entry.id for hit in found.ranking.superseded]
@@ -933,6 +939,8 @@ def test_a_session_is_named_by_its_time_without_its_slug(tmp_path: Path) -> None
     two = status("--session", "2026-02-01-100000")
     assert two.exit_code == 3
     assert "names 2 session logs: 2026-02-01-100000-api, 2026-02-01-100000-web" in two.output
+    day = status("--session", "2026-02-02")  # a day is no log's time: it names none
+    assert day.exit_code == 3 and "no such session log" in day.output
 
 
 def test_context_serves_the_vision_as_core_and_counts_votes_since_the_review(

@@ -299,3 +299,20 @@ def test_record_event_refuses_conflict_markers() -> None:
 )
 def test_ordered_events_keep_their_order(before: str, key: str, after: str) -> None:
     assert record_event(before, key, "a-b").text == after
+
+
+def test_a_heading_written_twice_is_written_in_its_last_section() -> None:
+    # Read in both sections, so the writer adds after the last: a restore lands after the
+    # supersession it undoes, and an id cited in either section is already cited.
+    text = (
+        "# S\n\n## Memory References\n- Referenced: cache-layout-01\n\n## Notes\nx\n\n"
+        "## Memory References\n- Superseded: queue-default-02 → queue-policy-04\n"
+    )
+    restored = record_event(text, "restored", "queue-default-02").text
+    assert restored.endswith(
+        "- Superseded: queue-default-02 → queue-policy-04\n- Restored: queue-default-02\n"
+    )
+    _, events, _, _ = scan_log(restored.encode("utf-8"), "log.md")
+    assert [kind for kind, *_ in events] == ["superseded", "restored"]
+    again = record(text, "referenced", ["cache-layout-01", "report-default-03"], "log.md")
+    assert again.added == ("report-default-03",) and again.already == ("cache-layout-01",)

@@ -43,8 +43,8 @@ def session_option(func: F) -> F:
         metavar="PATH|STEM",
         envvar=SESSION_VARIABLE,
         show_envvar=True,
-        help="The session log (a stem, file name or path). Default: the newest log git "
-        "has not committed.",
+        help="The session log (a stem, file name or path, or its date and time alone when "
+        "one uncommitted log has them). Default: the newest log git has not committed.",
     )(func)
 
 
@@ -66,7 +66,8 @@ def handles_errors(func: F) -> F:
             click.echo(message, err=True)
             if kwargs.get("as_json") or kwargs.get("output") == "json":
                 # A program that reads the answer from stdout finds the refusal there too.
-                text, where, code = message.removeprefix("mdmem: "), exc.path, exc.exit_code
+                text = shown(MdmemError(exc.message)).removeprefix("mdmem: ")  # masked, as ever
+                where, code = exc.path, exc.exit_code
                 error = {"message": text, "path": where, "line": exc.line, "exit_code": code}
                 click.echo(json.dumps({"error": error}, indent=2))
             sys.exit(exc.exit_code)

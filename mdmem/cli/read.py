@@ -72,7 +72,8 @@ def lookup(
     _print(found.render(), found.as_dict() if as_json else None)
     left = found.ranking.total - len(found.ranking.hits)
     if left and not as_json:  # on stderr: the hits stay lines for grep and editors
-        click.echo(f"({left} more facts match; raise --limit to see them)", err=True)
+        facts = "fact matches" if left == 1 else "facts match"
+        click.echo(f"({left} more {facts}; raise --limit to see them)", err=True)
     if not (found.ranking.hits or found.ranking.superseded or found.lines):
         if not as_json:
             click.echo(_nothing(query, tier, path, root), err=True)

@@ -8,7 +8,7 @@ with a markdown parser; `reviewing.ledger` indexes what it finds.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ EVENT_KEYS = (
 _NAME = re.compile(
     r"^(?P<date>\d{4}-\d{2}-\d{2})(?:-(?P<time>\d{6})(?:-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*))?)?\.md$"
 )
+_TIME_ALONE = re.compile(r"\d{4}-\d{2}-\d{2}-\d{6}")
 _TOKEN = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
 _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 # A list item and the indented lines that continue it (its text starts after the marker).
@@ -135,6 +136,14 @@ def scan_log(data: bytes, path: str) -> Scan:
     return sorted(tokens), events, unknown, found[0][0]
 
 
+def slugged(stem: str, stems: Iterable[str]) -> list[str]:
+    """The stems of `stems` that are `stem` and a slug, when `stem` is a log's date and
+    time alone (`2026-03-01-100000` names `2026-03-01-100000-api`); else none."""
+    if not _TIME_ALONE.fullmatch(stem):
+        return []
+    return sorted(other for other in stems if other.startswith(f"{stem}-"))
+
+
 def session_of(name: SessionName, path: str, scan: Scan) -> Session:
     references, events, unknown, line = scan
     return Session(
@@ -222,21 +231,30 @@ def _spans(text: str) -> list[tuple[int, int, int]]:
     return found
 
 
-def references_span(lines: Sequence[str]) -> tuple[int, int] | None:
+def references_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
     """(index of the `## Memory References` heading line, index of the line that ends the
-    section) in a log's lines, found as the scanner finds them; None without one.
+    section) of each such section in a log's lines, found as the scanner finds them.
 
-    The section ends at the next `#`/`##` heading outside a fence, or at the last line.
+    A section ends at the next `#`/`##` heading outside a fence, or at the last line.
     """
     text = "".join(lines)
     if REFERENCES_HEADING not in text:
-        return None
-    spans = _spans(text)
-    if not spans:
-        return None
-    position, _, end = spans[0]
-    last = len(lines) if end == len(text) else text.count("\n", 0, end)
-    return text.count("\n", 0, position), last
+        return []
+    return [
+        (
+            text.count("\n", 0, position),
+            len(lines) if end == len(text) else text.count("\n", 0, end),
+        )
+        for position, _, end in _spans(text)
+    ]
+
+
+def references_span(lines: Sequence[str]) -> tuple[int, int] | None:
+    """The last `## Memory References` section of a log's lines (`references_spans`), where
+    the writer adds lines: after every line a reader reads, so the ledger's order holds
+    when a person wrote the heading twice. None without one."""
+    spans = references_spans(lines)
+    return spans[-1] if spans else None
 
 
 def item_key(line: str) -> str | None:

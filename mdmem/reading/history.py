@@ -22,7 +22,7 @@ from mdmem.format.document import Document, Fact
 from mdmem.format.footer import DATE_RE, valid_date
 from mdmem.format.memory import Memory
 from mdmem.format.policy import Policy
-from mdmem.format.sessionlog import Session, SessionName, session_stem
+from mdmem.format.sessionlog import Session, SessionName, session_stem, slugged
 from mdmem.reading.entries import Entry
 from mdmem.reviewing.archive import GONE_TIERS
 from mdmem.reviewing.decide import decide_copies, link_changes
@@ -75,11 +75,12 @@ def cut_index(names: Sequence[SessionName], asked: str) -> int:
         return bisect_right([name.date for name in names], asked)
     stem = session_stem(asked)
     stems = [name.stem for name in names]
-    named = [stem] if stem in stems else [s for s in stems if s.startswith(stem + "-")]
+    named = [stem] if stem in stems else slugged(stem, stems)
     if len(named) == 1:  # a log's time without its slug names it too
         return stems.index(named[0]) + 1
     if named:
-        raise MdmemError(f"--as-of {asked!r} names {len(named)} session logs: {', '.join(named)}")
+        logs = ", ".join(named)
+        raise MdmemError(f"--as-of {asked!r} names {len(named)} session logs: {logs}; give one")
     raise MdmemError(f"--as-of {asked!r} is neither a date (YYYY-MM-DD) nor a session log here")
 
 

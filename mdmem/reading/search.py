@@ -20,9 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError, ParseError
-from mdmem.format.footer import looks_like_footer, parse_footer
-from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, POLICY, SESSIONS
-from mdmem.format.textfile import body
+from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, SESSIONS
 from mdmem.reading import ranking
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.index import (
@@ -161,17 +159,13 @@ def lookup(
 
 def _forgotten(root: Path, ids: set[str]) -> frozenset[str]:
     """Those of `ids` that were forgotten: a superseded fact still names a successor
-    forgotten since. blocked.md is read only when there are ids to ask about, and only
-    its tombstones' footers are parsed."""
-    file = optional(root, BLOCKED) if ids else None
-    if file is None:
+    forgotten since. blocked.md is read only when there are ids to ask about."""
+    if not ids:
         return frozenset()
-    found = set()
-    for number, line in enumerate(file.lines, 1):
-        if looks_like_footer(text := body(line).strip()):
-            with contextlib.suppress(ParseError):  # lint names what is wrong with it
-                found.add(parse_footer(text, file.path, number).values.get("id", ""))
-    return frozenset(ids & found)
+    try:
+        return frozenset(ids & {entry.fact_id for entry in blocked_entries(root)})
+    except ParseError:
+        return frozenset()  # lint names what is wrong with blocked.md; lookup still answers
 
 
 def _logs(root: Path, shown: str) -> list[tuple[str, bytes]]:
@@ -257,11 +251,14 @@ def _as_of(
     policy = parse_policy(optional(root, POLICY))
     cut = sessions[:count]
     archived = sorted(
-        stay
-        for path in archive_paths(root)
-        for stay in archive.stays(
-            fact.id, parse_document(read(path, display(root, path)), unique_ids=False)
-        )
+        (
+            stay
+            for path in archive_paths(root)
+            for stay in archive.stays(
+                fact.id, parse_document(read(path, display(root, path)), unique_ids=False)
+            )
+        ),
+        key=lambda stay: (stay[0], stay[1] or "~"),  # by the review that moved it out
     )
     tier = history.tier_as_of(continuity, policy, [(document, fact)], cut, linked, archived)
     return history.AsOf(asked, cut[-1].stem, tier)

@@ -26,8 +26,8 @@ def find_root(start: Path, explicit: Path | None = None) -> Path:
     if explicit is not None:
         if not explicit.is_dir():
             raise MdmemError(
-                f"--root {explicit}: no such folder; give the memory folder, or the project "
-                "folder that holds memory/"
+                f"{explicit} is no folder; give the memory folder, or the project folder "
+                "that holds memory/"
             )
         for candidate in (explicit, explicit / "memory"):
             if (candidate / CONTINUITY).is_file():

@@ -10,6 +10,7 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.memory import SESSIONS
+from mdmem.format.sessionlog import slugged
 from mdmem.writing import logs, newest
 
 NEWEST = "newest uncommitted log"  # how the current session was found, when not named
@@ -75,13 +76,13 @@ def current_or_none(
 
 
 def _slugged(log: SessionLog, named: str) -> str:
-    """The stem of the one log that is `log`'s time and a slug: a log's time alone names
-    it too; refused when there is none, or more than one."""
+    """The stem of the one uncommitted log that is `log`'s time and a slug: a log's time
+    alone names it too; refused when there is none, or more than one."""
     folder = log.root / SESSIONS
     listed = os.listdir(folder) if folder.is_dir() else []
-    found = sorted(
-        name[:-3] for name in listed if name.startswith(f"{log.stem}-") and name.endswith(".md")
-    )
+    found = slugged(log.stem, [name[:-3] for name in listed if name.endswith(".md")])
+    committed = newest.committed(log.root, [f"{stem}.md" for stem in found])
+    found = [stem for stem in found if f"{stem}.md" not in committed]
     if len(found) == 1:
         return found[0]
     if found:

@@ -39,12 +39,12 @@ _NOT_WORD = re.compile(r"[^a-z0-9.]+|(?<!\d)\.|\.(?!\d)")  # a point only inside
 def words(text: str) -> list[str]:
     """The text's words in order: lowercase ASCII letters and digits, accents folded;
     link targets, URLs and characters without an ASCII form left out. A number with a
-    point (3.11, 0.45) is one word, the point a hyphen: cut at the point, an id would end
-    in what reads as the `-2` of a taken id."""
+    point (3.11, 0.45) is one word, kept as written (an id may hold a point inside a
+    word): cut at the point, an id would end in what reads as the `-2` of a taken id."""
     text = _URL.sub(" ", _LINK_TARGET.sub("] ", text))
     text = _APOSTROPHE.sub("", text)
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return [word.replace(".", "-") for word in _NOT_WORD.split(folded.lower()) if word]
+    return [word for word in _NOT_WORD.split(folded.lower()) if word]
 
 
 def base_id(text: str) -> str:
@@ -62,7 +62,7 @@ def base_id(text: str) -> str:
             break
         kept.append(word)
     if len(kept) < 2:  # a first word too long to leave room for a second: both cut
-        second = chosen[1][:8]
+        second = chosen[1][:8].rstrip(".") or chosen[1][0]
         kept = [chosen[0][: MOST_CHARACTERS - 1 - len(second)], second]
     return "-".join(kept)
 

@@ -16,6 +16,7 @@ from mdmem.format.sessionlog import (
     id_tokens,
     item_key,
     references_span,
+    references_spans,
     scan_log,
 )
 from mdmem.format.textfile import BOM, TextFile, body, check_conflict_markers, ending, split_lines
@@ -67,8 +68,12 @@ def record(
     start, end = span
     items = _items(lines, start + 1, end)
     keyed = [item for item in items if item_key(lines[item[0]]) == key]
-    if key == "referenced":
-        present = set(id_tokens("".join(lines[start + 1 : end])))
+    if key == "referenced":  # named in any section (a heading written twice is read twice)
+        present = {
+            token
+            for first, last in references_spans(lines)
+            for token in id_tokens("".join(lines[first + 1 : last]))
+        }
     else:
         present = {
             token for first, last in keyed for token in id_tokens("".join(lines[first:last]))
