@@ -6,6 +6,7 @@ and every file byte-checked afterwards."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -373,6 +374,17 @@ def test_forget_moves_the_fact_to_blocked_md(repo: Path, session: Path) -> None:
         "webhook-fire-forget — 2026-07-01 — lost events in prod — Webhooks fire and forget\n"
     )
     assert run("lint").exit_code == 0
+
+
+def test_forget_of_a_successor_says_what_it_had_superseded(repo: Path, session: Path) -> None:
+    ok("supersede", "webhook-fire-forget", "--by", "retry-with-backoff")
+    out = ok("forget", "retry-with-backoff", "--reason", "backoff hid the outage")
+    assert (
+        "webhook-fire-forget, which it superseded, stays superseded (lookup shows its successor "
+        "as forgotten): `mdmem restore webhook-fire-forget` if it holds again"
+    ) in out
+    done = json.loads(ok("forget", "webhook-fire-forget", "--reason", "old", "--json"))
+    assert done["superseded_stay"] == []
 
 
 def test_forget_from_the_archive_creates_blocked_md_and_drops_the_index_line(

@@ -125,10 +125,16 @@ def forget(
     done = run(resolve_root(root), fact_id, reason, named or None, named_by(), core=core)
     if as_json:
         fields = {"id": done.fact_id, "from": done.place.display, "blocked": done.date}
-        echo_json({**fields, "reason": done.reason, "session": done.log.display})
+        fields |= {"reason": done.reason, "session": done.log.display}
+        echo_json({**fields, "superseded_stay": list(done.replaced)})
         return
     click.echo(f"Forgot {done.fact_id}: moved from {done.place.display} to {done.blocked}")
     click.echo(f"{done.log.display}: Forgotten: {done.fact_id}")
+    for old in done.replaced:
+        click.echo(
+            f"{old}, which it superseded, stays superseded (lookup shows its successor as "
+            f"forgotten): `mdmem restore {old}` if it holds again"
+        )
 
 
 @main.command()

@@ -42,6 +42,7 @@ class Forgotten:
     date: str
     reason: str
     blocked: str  # blocked.md, as the user sees the path
+    replaced: tuple[str, ...] = ()  # the facts it had superseded: they stay superseded
 
 
 def forget(
@@ -84,7 +85,8 @@ def forget(
         if index is not None and (text := index_without(index, fact_id)) is not None:
             files[f"{ARCHIVE}/{INDEX}"] = text
         newest.write(root, files, session.log.seen)
-    return Forgotten(session.log, fact_id, place, session.date, why, label)
+    replaced = tuple((place.fact.get("supersedes") or "").replace(",", " ").split())
+    return Forgotten(session.log, fact_id, place, session.date, why, label, replaced)
 
 
 def _refuse_harmful_text(place: Place) -> None:
