@@ -46,6 +46,7 @@ from mdmem.store.files import archive_paths, read, read_all, read_bytes
 from mdmem.store.folders import project_path
 
 if TYPE_CHECKING:  # only show parses the logs, and lookup no document through its index
+    from mdmem.format.blocked import BlockedEntry
     from mdmem.format.sessionlog import Session
     from mdmem.reading import history
 
@@ -162,10 +163,16 @@ def _forgotten(root: Path, ids: set[str]) -> frozenset[str]:
     forgotten since. blocked.md is read only when there are ids to ask about."""
     if not ids:
         return frozenset()
+    return frozenset(ids & {entry.fact_id for entry in _tombstones(root)})
+
+
+def _tombstones(root: Path) -> tuple[BlockedEntry, ...]:
+    """blocked.md's entries; none when it does not parse (lint names what is wrong with
+    it; lookup and show still answer)."""
     try:
-        return frozenset(ids & {entry.fact_id for entry in blocked_entries(root)})
+        return blocked_entries(root)
     except ParseError:
-        return frozenset()  # lint names what is wrong with blocked.md; lookup still answers
+        return ()
 
 
 def _logs(root: Path, shown: str) -> list[tuple[str, bytes]]:
@@ -250,27 +257,24 @@ def _as_of(
     fact = next(fact for fact in document.facts if fact.id == copies[0].id)
     policy = parse_policy(optional(root, POLICY))
     cut = sessions[:count]
-    archived = sorted(
-        (
-            stay
-            for path in archive_paths(root)
-            for stay in archive.stays(
-                fact.id, parse_document(read(path, display(root, path)), unique_ids=False)
-            )
-        ),
-        key=lambda stay: (stay[0], stay[1] or "~"),  # by the review that moved it out
-    )
+    # Its stays in the archive: the block each copy there sits in, and each note of a return
+    # (only the files that name it in one are read line by line).
+    note = f"*Reactivated {fact.id} ".encode()
+    stays: list[tuple[str, str | None]] = [
+        (out, None) for copy in copies if (out := archive.moved_out_by(copy.section)) is not None
+    ]
+    for path in archive_paths(root):
+        shown = display(root, path)
+        if note in read_bytes(path, shown):
+            stays += archive.returns(fact.id, read(path, shown).lines)
+    archived = sorted(stays, key=lambda stay: (stay[0], stay[1] or "~"))  # by when it left
     tier = history.tier_as_of(continuity, policy, [(document, fact)], cut, linked, archived)
     return history.AsOf(asked, cut[-1].stem, tier)
 
 
 def _refuse_forgotten(root: Path, fact_id: str) -> None:
     """Refuse to show a forgotten fact as if it were unknown: say where its tombstone is."""
-    try:
-        entries = blocked_entries(root)
-    except ParseError:
-        return  # lint names what is wrong with blocked.md; here, the nearest ids serve
-    for entry in entries:
+    for entry in _tombstones(root):  # none readable: the nearest ids serve
         if entry.fact_id == fact_id:
             raise MdmemError(
                 f"{fact_id!r} was forgotten on {entry.blocked} ({entry.reason}); its text is "

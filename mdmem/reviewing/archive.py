@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from mdmem.format.textfile import body
-
-if TYPE_CHECKING:
-    from mdmem.format.document import Document
 
 REASONS = ("faded", "superseded", "completed")
 GONE_TIERS = ("archived", "superseded")  # the tiers whose facts live in the archive
@@ -83,21 +81,22 @@ _BLOCK = re.compile(r"Archived \S+ \(review through (\S+)\)")
 _REACTIVATED = re.compile(r"\*Reactivated (\S+) → .* \(review through (\S+)\)\*")
 
 
-def stays(fact_id: str, document: Document) -> list[tuple[str, str | None]]:
-    """Each stay of the fact in one archive file, as its block headings and notes tell it:
-    (the review that moved it out, the one that brought it back, None while it is here);
-    a review named by the session it read through."""
-    found: list[tuple[str, str | None]] = [
-        (block[1], None)
-        for fact in document.facts
-        if fact.id == fact_id and (block := _BLOCK.fullmatch(fact.section)) is not None
-    ]
+def moved_out_by(section: str) -> str | None:
+    """The review that moved out the facts of an archive block, named by the session it
+    read through, from the block's title (`Archived DATE (review through LOG)`)."""
+    block = _BLOCK.fullmatch(section)
+    return None if block is None else block[1]
+
+
+def returns(fact_id: str, lines: Iterable[str]) -> list[tuple[str, str]]:
+    """(the review that moved the fact out, the one that brought it back) for each
+    `*Reactivated ...*` note of the fact in one archive file's lines."""
+    found: list[tuple[str, str]] = []
     through: str | None = None
-    for line in document.lines:
+    for line in lines:
         text = line.strip()
         if text.startswith("## "):
-            block = _BLOCK.fullmatch(text[3:])
-            through = None if block is None else block[1]
+            through = moved_out_by(text[3:])
         elif through is not None and (note := _REACTIVATED.fullmatch(text)) is not None:
             found += [(through, note[2])] if note[1] == fact_id else []
     return found
