@@ -147,10 +147,12 @@ def heading(line_body: str) -> tuple[int, str] | None:
     return level, title.strip()
 
 
-def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
+def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "") -> Document:
     """Split a memory file into sections and facts, refusing what is truly ambiguous.
 
     `unique_ids=False` lets a repeated id through, for lint to report as a finding.
+    `preamble` names the section of the items above the first `## ` heading (the vision's
+    statement under its title); without one such an item with a footer is refused.
     """
     lines = file.lines
     path = file.path
@@ -160,7 +162,7 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
     footerless: list[Item] = []
     fence: str | None = None
     fence_line = 0  # 1-based line where the open fence began
-    title, start, subsection = "", -1, ""
+    title, start, subsection = preamble, -1, ""
     index, count = 0, len(lines)
     while index < count:
         line = lines[index]
@@ -183,7 +185,7 @@ def parse_document(file: TextFile, *, unique_ids: bool = True) -> Document:
             level, name = found
             if level <= 2:
                 sections.append(Section(title, start, index))
-                title, start, subsection = (name if level == 2 else ""), index, ""
+                title, start, subsection = (name if level == 2 else preamble), index, ""
             elif level == 3:
                 subsection = name
         elif ("```" in text or "~~~" in text) and (fence := opening(text)) is not None:

@@ -18,13 +18,17 @@ from mdmem.format.document import Document, parse_document
 from mdmem.format.footer import looks_like_footer
 from mdmem.format.textfile import TextFile, body, ending
 
+# The section of a statement written above the vision's first `## ` heading, as the
+# protocol's vision.md opens: its title, then the statement quoted with its footer.
+VISION_SECTION = "Vision"
 _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?")
 
 
 def parse_vision(file: TextFile) -> Document:
     """The vision document, blockquotes holding a footer read as list items."""
     lines = quotes_as_items(file.lines)
-    return parse_document(file.with_lines(lines) if lines != file.lines else file)
+    read = file.with_lines(lines) if lines != file.lines else file
+    return parse_document(read, preamble=VISION_SECTION)
 
 
 def quotes_as_items(lines: tuple[str, ...]) -> tuple[str, ...]:
