@@ -42,9 +42,11 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCES = PROJECT.parent / "shared" / "realmem"
 REFRESH = "agent-skills/refresh-metadata/scripts/refresh-metadata.py"
-FOOTER_ID = re.compile(r"<!--\s*id:\s*([^\s|>]+)")
+FOOTER_ID = re.compile(r"^[ \t>]*<!--\s*id:\s*([^\s|>]+)", re.MULTILINE)
 FIELD = re.compile(r"\|\s*([a-z_-]+):\s*([^|>]*?)\s*(?=\||-->)")
 MDMEM_EXITS = {0, 1, 2, 3, 4, 130}
+LISTED = ("lint_errors", "ids_lost", "drift_opened", "refresh_differences")
+FOUND = {"lint", "lookup"}  # exit 1: findings, or nothing matches
 
 
 @dataclass
@@ -121,7 +123,7 @@ def run_state(memory: Path, scratch: Path, env: dict[str, str], jobs: int, tally
         if crashed or result.returncode not in MDMEM_EXITS:
             tally.crashes[name] += 1
             _example(tally, f"crash {name}: {result.stderr.strip().splitlines()[-1:]}")
-        elif result.returncode not in (0, 1) or (result.returncode == 1 and name != "lint"):
+        elif result.returncode not in (0, 1) or (result.returncode == 1 and name not in FOUND):
             tally.refusals[name] += 1
             _example(tally, f"refusal {name}: {result.stderr.strip()[:300]}")
 
@@ -173,7 +175,9 @@ def footers(folder: Path, *, live_only: bool = False) -> dict[str, dict[str, str
     return found
 
 
-def check_newest(memory: Path, scratch: Path, env: dict[str, str], refresh: Path | None) -> dict[str, object]:
+def check_newest(
+    memory: Path, scratch: Path, env: dict[str, str], refresh: Path | None
+) -> dict[str, object]:
     """Lint's findings, a real review's ids and links, and the review against refresh-metadata."""
     linted = mdmem("lint", "--json", "--root", str(memory), cwd=scratch, env=env)
     findings = json.loads(linted.stdout or "[]")
@@ -225,7 +229,10 @@ def against_refresh(reviewed: Path, referee: Path, script: Path) -> list[str]:
         mine = ours.get(fact_id)
         if fact_id not in cited or mine is None or not stems:
             continue
-        if mine.get("tier") in ("core", "superseded") or fields.get("tier") in ("core", "superseded"):
+        if mine.get("tier") in ("core", "superseded") or fields.get("tier") in (
+            "core",
+            "superseded",
+        ):
             continue
         for key in ("uses", "last_used"):
             if key in fields and fields.get(key) != mine.get(key):
@@ -265,30 +272,28 @@ def sources(given: list[str]) -> list[Path]:
 
 
 def show(tally: Tally) -> None:
-    newest = tally.newest
     print(f"## {tally.name}")
-    print(
-        f"states {tally.states}, runs {tally.runs}, "
-        f"refusals {sum(tally.refusals.values())}, crashes {sum(tally.crashes.values())}"
-    )
+    refusals, crashes = sum(tally.refusals.values()), sum(tally.crashes.values())
+    print(f"states {tally.states}, runs {tally.runs}, refusals {refusals}, crashes {crashes}")
     for kind, counts in (("refusals", tally.refusals), ("crashes", tally.crashes)):
         if counts:
             print(f"  {kind}: " + ", ".join(f"{name} {n}" for name, n in sorted(counts.items())))
     for example in tally.examples:
         print(f"  {example}")
+    newest = tally.newest
     if newest:
-        print(
-            f"newest: lint {len(newest['lint_errors'])} errors, {newest['lint_lines']} lines; "  # type: ignore[arg-type]
-            f"review exit {newest['review_exit']}, ids {newest['ids_before']} -> {newest['ids_after']}, "
-            f"lost {len(newest['ids_lost'])}, drift opened {len(newest['drift_opened'])}"  # type: ignore[arg-type]
-            + (
-                f", differences from refresh-metadata {len(newest['refresh_differences'])}"  # type: ignore[arg-type]
-                if "refresh_differences" in newest
-                else ""
-            )
+        lists = {key: list(newest.get(key) or []) for key in LISTED}
+        line = (
+            f"newest: lint {len(lists['lint_errors'])} errors, {newest['lint_lines']} lines; "
+            f"review exit {newest['review_exit']}, "
+            f"ids {newest['ids_before']} -> {newest['ids_after']}, "
+            f"lost {len(lists['ids_lost'])}, drift opened {len(lists['drift_opened'])}"
         )
-        for key in ("lint_errors", "ids_lost", "drift_opened", "refresh_differences"):
-            for item in newest.get(key, []) or []:  # type: ignore[attr-defined]
+        if "refresh_differences" in newest:
+            line += f", differences from refresh-metadata {len(lists['refresh_differences'])}"
+        print(line)
+        for key, items in lists.items():
+            for item in items:
                 print(f"  {key}: {item}")
         if newest["review_error"]:
             print(f"  review: {newest['review_error']}")
@@ -298,7 +303,9 @@ def show(tally: Tally) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sources", nargs="*", help="bundles, git repositories or memory folders")
-    parser.add_argument("--every", type=int, default=1, help="check every Nth state (and the newest)")
+    parser.add_argument(
+        "--every", type=int, default=1, help="check every Nth state (and the newest)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="commands run at once")
     parser.add_argument("--refresh", type=Path, help="the protocol's refresh-metadata.py")
     parser.add_argument("--json", type=Path, help="also write the results to this file")

@@ -134,6 +134,14 @@ def reviewed_normally(repo: Path) -> None:
     counted("webhook-fire-forget", "1", "2026-01-06")(repo)
 
 
+def addendum_kept(repo: Path) -> None:
+    """A line written under a fact's footer is more of the fact, kept right below it."""
+    lines = (repo / CONTINUITY).read_text("utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if "id: webhook-fire-forget" in line)
+    assert lines[at + 1] == "  and the worker backs off exponentially"
+    reviewed_normally(repo)
+
+
 def bom_kept(repo: Path) -> None:
     data = (repo / CONTINUITY).read_bytes()
     assert data.startswith(b"\xef\xbb\xbf") and not data[3:].startswith(b"\xef\xbb\xbf")
@@ -250,7 +258,7 @@ CASES = [
     error("footer-empty-id", "id '' is not kebab-case of at least two words", C15),
     error("arrow-in-footer-value", "a footer value contains '-->'", C15),
     error("comment-open-in-footer-value", "a footer value contains '<!--'", C15),
-    error("comment-in-fact-text", "fact text contains '<!--'", C14),
+    error("comment-in-fact-text", "fact text opens a comment ('<!--') it does not close", C14),
     error("duplicate-id", "duplicate id 'post-only-mutations' (first at line 13)", C15),
     repair(
         "id-in-continuity-and-archive",
@@ -270,7 +278,7 @@ CASES = [
     error("id-not-kebab-case", "id 'Webhook_Fire_Forget' is not kebab-case", C15),
     error("id-single-word", "id 'webhooks' is not kebab-case of at least two words", C15),
     error("text-after-footer", "text after the footer comment on the same line", C15),
-    error("line-after-footer", "a footer must be the last line of its item", C15),
+    repair("line-after-footer", addendum_kept),
     repair("footer-at-column-0", flush_left_footer),
     error(
         "footer-alone-after-blank", "a footer that closes no list item", "memory/continuity.md:16"

@@ -71,21 +71,13 @@ def reading(text: str) -> object:
         pytest.param(
             "- a\n  <!-- id: aa-bb -->\n\n\xa0\n  late\n",
             "## S\n",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                3,
-            ),
+            ("facts", (("aa-bb", 1, 6, None),), ()),
             id="nbsp_blank_then_indented_in_a_section",
         ),
         pytest.param(
             "- a\n  <!-- id: aa-bb -->\n\n\xa0\n  late\n",
             "",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                2,
-            ),
+            ("error", OUTSIDE_A_SECTION, 1),
             id="nbsp_blank_then_indented_no_section",
         ),
         pytest.param(
@@ -105,8 +97,8 @@ def reading(text: str) -> object:
             "## S\n",
             (
                 "error",
-                FOOTER_NOT_LAST,
-                3,
+                "a second footer in one item (the first at line 3); give each fact its own bullet",
+                4,
             ),
             id="flush_left_below_in_a_section",
         ),
@@ -115,8 +107,8 @@ def reading(text: str) -> object:
             "",
             (
                 "error",
-                FOOTER_NOT_LAST,
-                2,
+                "a second footer in one item (the first at line 2); give each fact its own bullet",
+                3,
             ),
             id="flush_left_below_no_section",
         ),
@@ -135,21 +127,13 @@ def reading(text: str) -> object:
         pytest.param(
             "- a\n  <!-- id: aa-bb -->\n  more\n",
             "## S\n",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                3,
-            ),
+            ("facts", (("aa-bb", 1, 4, None),), ()),
             id="text_after_the_footer_in_a_section",
         ),
         pytest.param(
             "- a\n  <!-- id: aa-bb -->\n  more\n",
             "",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                2,
-            ),
+            ("error", OUTSIDE_A_SECTION, 1),
             id="text_after_the_footer_no_section",
         ),
         pytest.param(
@@ -167,61 +151,37 @@ def reading(text: str) -> object:
         pytest.param(
             "- a\n  ```\n  <!-- id: aa-bb -->\n  ```\n",
             "## S\n",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                4,
-            ),
+            ("facts", (), ((1, 5),)),
             id="footer_in_a_fence_in_a_section",
         ),
         pytest.param(
             "- a\n  ```\n  <!-- id: aa-bb -->\n  ```\n",
             "",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                3,
-            ),
+            ("facts", (), ((0, 4),)),
             id="footer_in_a_fence_no_section",
         ),
         pytest.param(
             "- a\n  ```\n  <!-- id: aa-bb -->\n\n- b\n```\n",
             "## S\n",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                4,
-            ),
+            ("facts", (), ((1, 7),)),
             id="fence_runs_on_in_a_section",
         ),
         pytest.param(
             "- a\n  ```\n  <!-- id: aa-bb -->\n\n- b\n```\n",
             "",
-            (
-                "error",
-                FOOTER_NOT_LAST,
-                3,
-            ),
+            ("facts", (), ((0, 6),)),
             id="fence_runs_on_no_section",
         ),
         pytest.param(
             "- a <!-- x -->\n  <!-- id: aa-bb -->\n",
             "## S\n",
-            (
-                "error",
-                COMMENT_IN_TEXT,
-                2,
-            ),
+            ("facts", (("aa-bb", 1, 3, None),), ()),
             id="comment_in_the_text_in_a_section",
         ),
         pytest.param(
             "- a <!-- x -->\n  <!-- id: aa-bb -->\n",
             "",
-            (
-                "error",
-                COMMENT_IN_TEXT,
-                1,
-            ),
+            ("error", OUTSIDE_A_SECTION, 1),
             id="comment_in_the_text_no_section",
         ),
         pytest.param(
@@ -343,11 +303,7 @@ def reading(text: str) -> object:
         pytest.param(
             "- a\n  <!-- review-note: first -->\n  <!-- id: aa-bb -->\n",
             "## S\n",
-            (
-                "error",
-                "fact text contains '<!--', which would hide text from a reader; reword it",
-                3,
-            ),
+            ("facts", (("aa-bb", 1, 4, None),), ()),
             id="comment_before_the_footer_in_a_section",
         ),
         pytest.param(

@@ -107,6 +107,12 @@ class Document:
         """The item's lines above its footer."""
         return self.file.lines[fact.start : fact.footer_index]
 
+    def fact_words(self, fact: Fact) -> tuple[str, ...]:
+        """What a reader reads of the fact: its text, and any lines of the item written
+        below its footer but its comment notes (an addendum is more of the fact)."""
+        after = self.fact_notes(fact)
+        return self.fact_text(fact) + tuple(line for line in after if not is_note(body(line)))
+
     def fact_notes(self, fact: Fact) -> tuple[str, ...]:
         """The comment lines after the item's footer, kept with the fact byte for byte."""
         return self.file.lines[fact.footer_index + 1 : fact.end]
@@ -268,15 +274,14 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     """The fact a list item holds, or None for an item without a footer."""
     lines = file.lines
     path = file.path
-    footer_at = _footer_line(lines, start, end)
+    footer_at = _footer_line(lines, start, end, path)
     if footer_at is None:
         last = body(lines[end - 1])
         if "-->" not in last and last.lstrip().startswith("<!--"):
             raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
-        _refuse_comments(lines, start, end, path, footered=False)
         return None
     footer = parse_footer(body(lines[footer_at]), path, footer_at + 1)
-    _refuse_comments(lines, start, footer_at, path, footered=True)
+    _refuse_hiding(lines, start, end, footer_at, path)
     if not section:
         raise ParseError(
             "a fact outside any '## ' section; move it under a section heading", path, start + 1
@@ -285,40 +290,58 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
     return Fact(section, subsection, start, end, footer, checkbox, footer.id, end - 1 - footer_at)
 
 
-def _refuse_comments(
-    lines: tuple[str, ...], start: int, end: int, path: str, *, footered: bool
-) -> None:
-    """Refuse a footer among an item's text lines, or any comment there when it has one."""
+def _refuse_hiding(lines: tuple[str, ...], start: int, end: int, footer_at: int, path: str) -> None:
+    """Refuse a comment in a fact's text that would hide the text after it from a reader:
+    one left open on its line. A comment closed on its own line is text a person reads
+    past (a pragma such as `<!-- lint:allow-secret-material -->`)."""
     if "<!--" not in "".join(lines[start:end]):
         return  # the usual item: one search over its text
     for index in range(start, end):
-        if "<!--" not in lines[index]:
+        line = lines[index]
+        if index == footer_at or "<!--" not in line:
             continue
-        if looks_like_footer(body(lines[index])):
+        if line.rfind("-->") < line.rfind("<!--"):
             raise ParseError(
-                "a footer must be the last line of its item; move the text after it above it",
-                path,
-                index + 1,
-            )
-        if footered:
-            raise ParseError(
-                "fact text contains '<!--', which would hide text from a reader; reword it",
+                "fact text opens a comment ('<!--') it does not close on the same line, "
+                "which would hide text from a reader; close it or reword it",
                 path,
                 index + 1,
             )
 
 
-def _footer_line(lines: tuple[str, ...], start: int, end: int) -> int | None:
-    """Index of the item's footer: its last line, or the last one before the whole-line
-    comments that follow a footer (notes); None when the item has no footer."""
-    index = end - 1
-    while True:
-        line_body = body(lines[index])
-        if looks_like_footer(line_body):
-            return index
-        if index == start or not is_note(line_body):
-            return None
-        index -= 1
+def _footer_line(lines: tuple[str, ...], start: int, end: int, path: str) -> int | None:
+    """Index of the item's footer, or None when the item has none.
+
+    The footer is the one line of the item, outside its code fences, that holds only a
+    footer comment: most often its last, or the last before notes, but a person reads an
+    item whose footer is followed by more of its lines (an addendum written later) the
+    same way. Two footers in one item are ambiguous (which closes the fact?): refused.
+    """
+    if "<!--" not in "".join(lines[start:end]):
+        return None
+    footers: list[int] = []
+    fenced: list[int] = []  # footer lines inside the open fence: code, unless it never closes
+    fence: str | None = None
+    for index in range(start, end):
+        text = body(lines[index])
+        if fence is not None:
+            if closes(text, fence):
+                fence, fenced = None, []
+            elif "<!--" in text and looks_like_footer(text):
+                fenced.append(index)
+        elif "<!--" in text and looks_like_footer(text):
+            footers.append(index)
+        elif "```" in text or "~~~" in text:
+            fence = opening(text)
+    footers += fenced  # a fence left open in the item was no fence to its writer
+    if len(footers) > 1:
+        raise ParseError(
+            f"a second footer in one item (the first at line {footers[0] + 1}); "
+            "give each fact its own bullet",
+            path,
+            footers[1] + 1,
+        )
+    return footers[0] if footers else None
 
 
 def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
@@ -336,7 +359,7 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
             index += 1
         elif line.startswith(_BULLETS) and _opens_item(line):
             end = _item_end(lines, index)
-            footer_at = _footer_line(lines, index, end)
+            footer_at = _footer_line_or_none(lines, index, end)
             start = index if group is None else group
             if footer_at is not None:
                 spans.append(range(start, footer_at))
@@ -351,6 +374,14 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
             group = None
             index += 1
     return spans
+
+
+def _footer_line_or_none(lines: tuple[str, ...], start: int, end: int) -> int | None:
+    """`_footer_line`, an item with two footers read as having none (for scanners)."""
+    try:
+        return _footer_line(lines, start, end, "")
+    except ParseError:
+        return None
 
 
 def is_note(line_body: str) -> bool:

@@ -83,7 +83,7 @@ def entries_of(document: Document) -> tuple[Entry, ...]:
             fact.footer_index + 1,
             fact.section,
             fact.checkbox,
-            one_line(document.fact_text(fact)),
+            one_line(document.fact_words(fact)),
             tuple(fact.footer.values.items()),
         )
         for fact in document.facts

@@ -31,7 +31,7 @@ def fact_item(document: Document, fact: Fact, decisions: Mapping[str, Decision])
     decision = decisions.get(fact.id)
     footer = decision.footer(fact) if decision else fact.footer
     tier = tier_of(fact, decisions)
-    body = render_markdown(item_markdown(document.fact_text(fact)))
+    body = render_markdown(item_markdown(document.fact_words(fact)))
     meta = [
         f'<code class="id">{text(fact.id)}</code>',
         f'<span class="tier t-{text(tier)}">{text(tier)}</span>',
