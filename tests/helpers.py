@@ -42,8 +42,8 @@ def load_script(path: Path, name: str) -> ModuleType:
 def snapshot(root: Path) -> dict[str, bytes]:
     """Every file below root (outside .git) by relative path, as bytes.
 
-    The lock's file is left out: an OS lock is held on it, not by it, so it stays after
-    the first command that locks, empty or as a crash left it, and git ignores it.
+    The lock's file of a memory outside git is left out: an OS lock is held on it, not by
+    it, so it stays after the first command that locks, empty or as a crash left it.
     """
     return {
         str(path.relative_to(root)): path.read_bytes()
@@ -63,8 +63,8 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def git_init(path: Path) -> Path:
-    """A new repository in `path` that ignores what `mdmem init`'s .gitignore lists (the
-    lock's file stays once made), without a .gitignore in the tree."""
+    """A new repository in `path` that ignores what `mdmem init`'s .gitignore lists (an
+    older mdmem's lock file, journals, temp files), without a .gitignore in the tree."""
     git(path, "init", "-q", "-b", "main")
     with (path / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
         exclude.write("".join(f"{pattern}\n" for pattern in IGNORED))

@@ -27,7 +27,7 @@ FIX = "fix it by hand, then run the command again; nothing written"
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A repository with a memory folder, its lock's file already made."""
+    """A repository with a memory folder, and the lock's file an older mdmem left in it."""
     folder = tmp_path / "project"
     (folder / "memory" / "sessions").mkdir(parents=True)
     git_init(folder)

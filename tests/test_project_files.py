@@ -35,7 +35,7 @@ COMMANDS = {  # the command, and the file it writes, relative to the project's f
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """The demo memory in a git repository, its lock's file already made."""
+    """The demo memory in a git repository, and the lock's file an older mdmem left in it."""
     folder = make_repo(copy_tree(DEMO, tmp_path / "project"))
     (folder / "memory" / ".mdmem.lock").touch()
     return folder

@@ -895,7 +895,12 @@ def test_status_counts_lint_only_while_nothing_changed(memory: Path) -> None:
     assert "memory/continuity.md:33  webhook-queue-thread  Decide whether" in first.output
     runner.invoke(main, ["lint", "--root", str(memory)])
     data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
-    assert data["lint"] == {"current": True, "errors": 1, "warnings": 0}
+    assert data["lint"] == {
+        "current": True,
+        "errors": 1,
+        "warnings": 0,
+        "committed_log_warnings": 0,
+    }
     assert data["review_due"] is False and data["since_review"] == 2
     assert [thread["id"] for thread in data["open_threads"]] == ["webhook-queue-thread"]
     current = memory / "sessions" / "2026-01-10-100000.md"  # a newest log, edited in place
@@ -982,12 +987,21 @@ def test_show_of_an_unknown_id_names_the_nearest(memory: Path, asked: str, said:
 
 @pytest.mark.parametrize(
     ("counts", "line"),
-    [((1, 0), "lint: 1 error, 0 warnings"), ((2, 1), "lint: 2 errors, 1 warning")],
+    [
+        pytest.param((1, 0, 0), "lint: 1 error, 0 warnings", id="no-committed"),
+        pytest.param((2, 1, 0), "lint: 2 errors, 1 warning", id="one-warning"),
+        pytest.param(
+            (0, 2, 1),
+            "lint: 0 errors, 2 warnings; 1 warning about committed session logs",
+            id="committed-apart",
+        ),
+    ],
 )
-def test_status_counts_read_as_words(counts: tuple[int, int], line: str) -> None:
+def test_status_counts_read_as_words(counts: tuple[int, int, int], line: str) -> None:
+    from mdmem.linting.tally import Tally
     from mdmem.reading.status import Status, render
 
-    shown = render(Status("memory/sessions/x.md", "newest", None, 0, 10, (), counts))
+    shown = render(Status("memory/sessions/x.md", "newest", None, 0, 10, (), Tally(*counts)))
     assert line in shown
 
 

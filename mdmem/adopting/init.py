@@ -40,7 +40,8 @@ GITATTRIBUTES = ".gitattributes"
 WORKFLOW = ".github/workflows/mdmem.yml"
 SHIPPED = ("DECAY.md", "REVIEW.md")
 
-# The lock's file, the journal, and temp files beside any target.
+# The lock's file an older mdmem left in the memory folder (and one made outside a git
+# repository), the journal, and temp files beside any target.
 IGNORED = ("memory/.mdmem.lock*", "memory/.mdmem-journal*", "*.mdmem-tmp")
 # reviews.md rows are single lines, safe for git's union merge. Archive files are not
 # (a fact archived on both branches with different footers would get two footers):
@@ -155,7 +156,7 @@ def init(
         return _plan(project, ci, python, moment, dry_run=True).result
     if not memory.is_dir():
         _files(project, ci, moment)  # what cannot be read stops init before the folder is made
-    memory.mkdir(exist_ok=True)  # the lock lives in it
+    memory.mkdir(exist_ok=True)  # the lock is taken on it
     with locked(memory):
         recover(project)  # what an interrupted init left decides what is still missing
         plan = _plan(project, ci, python, moment, dry_run=False)

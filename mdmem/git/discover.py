@@ -18,6 +18,12 @@ def git_folder(path: Path) -> Path | None:
     return None if found is None else found[1]
 
 
+def repository_folders(path: Path) -> tuple[Path, Path] | None:
+    """(top folder, git folder) of the repository whose working tree holds `path`, both
+    from one search; None outside one."""
+    return _discover(path)
+
+
 def _discover(path: Path) -> tuple[Path, Path] | None:
     """(top folder, git folder), looked for as git looks, without starting git.
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mdmem.errors import EXIT_FINDINGS, EXIT_OK
+from mdmem.linting.tally import Tally, counted
 from mdmem.safety.secrets import redact
 
 ERROR = "error"
@@ -147,7 +148,7 @@ def committed_note(findings: Iterable[Finding]) -> str | None:
     if not number:
         return None
     return (
-        f"{_count(number, 'warning')} about committed session logs, which can no longer be "
+        f"{counted(number, 'warning')} about committed session logs, which can no longer be "
         "edited: --strict does not fail on them (`mdmem lint --verbose` lists them)."
     )
 
@@ -168,11 +169,15 @@ def summary(findings: Iterable[Finding]) -> str:
     errors, warnings = counts(findings)
     if not errors and not warnings:
         return "No findings."
-    return f"{_count(errors, 'error')}, {_count(warnings, 'warning')}."
+    return f"{counted(errors, 'error')}, {counted(warnings, 'warning')}."
 
 
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
+def tally(findings: Iterable[Finding]) -> Tally:
+    """The count of `findings` as lint prints them without --verbose: `summary(grouped(...))`
+    and `committed_note`'s number (see `mdmem.linting.tally`)."""
+    every = tuple(findings)
+    errors, warnings = counts(grouped(every))
+    return Tally(errors, warnings, sum(1 for item in every if item.committed))
 
 
 def exit_code(findings: Iterable[Finding], strict: bool) -> int:

@@ -30,7 +30,7 @@ from mdmem.git.plumbing import (
 )
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
 from mdmem.linting.checks import memory_findings
-from mdmem.linting.findings import Finding, finish
+from mdmem.linting.findings import Finding, finish, tally
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.logs import (
     future_findings,
@@ -66,8 +66,8 @@ def lint(
     with locked(root), bulk_allocation():
         before = cache.recent_fingerprint(root)
         found = finish(_lint(root, progress, loaded))
-        errors = sum(1 for item in found if item.is_error)
-        cache.save_lint_counts(root, before, errors, len(found) - errors)
+        counted = tally(found)
+        cache.save_lint_counts(root, before, (counted.errors, counted.warnings, counted.committed))
         return found
 
 

@@ -141,19 +141,22 @@ class Reads:
     ) -> CallToolResult:
         """Check the memory's files: footers, ids, immutable session logs, secrets, drift,
         size. Returns every finding (code, path, line, message, hint; `mdmem lint
-        --explain CODE` tells what a code means), the counts of errors and warnings, and
-        `passed`, false on an error (and with `strict` on a warning). Run it after you
-        edit a memory file by hand."""
+        --explain CODE` tells what a code means), the counts of errors and warnings as
+        `mdmem lint` and `status` give them (a file's stale footers count once; warnings
+        about committed session logs apart, in `committed_log_warnings`), and `passed`,
+        false on an error (and with `strict` on a warning). Run it after you edit a
+        memory file by hand."""
         from mdmem.linting import findings as rendering
         from mdmem.linting.run import lint as run
 
         def call(root: Path) -> dict[str, Any]:
             found = run(root)
-            errors, warnings = rendering.counts(found)
+            counted = rendering.tally(found)
             return {
                 "findings": [finding.as_dict() for finding in found],
-                "errors": errors,
-                "warnings": warnings,
+                "errors": counted.errors,
+                "warnings": counted.warnings,
+                "committed_log_warnings": counted.committed,
                 "passed": rendering.exit_code(found, strict) == 0,
             }
 

@@ -177,17 +177,20 @@ def status(
     names = os.listdir(folder) if folder.is_dir() else []  # listed once: 100,000 names
     through, later = pending_names(root, continuity, names)
     policy = parse_policy(optional(root, POLICY))
+    from mdmem.linting.tally import Tally
+
+    counted: Tally | None
     if run_lint:
+        from mdmem.linting.findings import tally
         from mdmem.linting.run import lint
 
-        found = lint(root)
-        errors = sum(1 for item in found if item.is_error)
-        counts: tuple[int, int] | None = (errors, len(found) - errors)
+        counted = tally(lint(root))
     else:
         from mdmem.store import cache  # context keeps no cache
 
-        counts = cache.lint_counts(root, names)
+        kept = cache.lint_counts(root, names)
+        counted = None if kept is None else Tally(*kept)
     threads = tuple(entry for entry in entries_of(continuity) if entry.open_thread)
     return Status(
-        session, session_source, through, len(later), policy.review_every, threads, counts
+        session, session_source, through, len(later), policy.review_every, threads, counted
     )

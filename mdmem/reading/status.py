@@ -4,6 +4,8 @@ A review is due once `review_every` session logs came after the last review's
 through-session (REVIEW.md); lint calls it overdue past that (W007). Lint's counts are
 those of the last `mdmem lint`, while the files they are kept against are unchanged
 (`mdmem.store.cache.lint_counts`): running lint at every status would read every log.
+They are counted as lint prints them (`mdmem.linting.tally`), so status says what the
+last line of `mdmem lint` said.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mdmem.linting.tally import Tally
 from mdmem.reading.entries import Entry
 
 
@@ -22,7 +25,7 @@ class Status:
     since_review: int  # session logs after it
     review_every: int
     open_threads: tuple[Entry, ...]
-    lint: tuple[int, int] | None  # (errors, warnings) of the last lint, if still current
+    lint: Tally | None  # the count of the last lint, if still current
 
     @property
     def review_due(self) -> bool:
@@ -43,9 +46,7 @@ def render(status: Status) -> list[str]:
     if status.lint is None:
         out.append("lint: not run since the memory changed; run `mdmem lint` (or status --lint)")
     else:
-        errors, warnings = status.lint
-        plural = ("" if errors == 1 else "s", "" if warnings == 1 else "s")
-        out.append(f"lint: {errors} error{plural[0]}, {warnings} warning{plural[1]}")
+        out.append(f"lint: {status.lint.render()}")
     out.append(f"open threads: {len(status.open_threads)}")
     out += [
         f"  {entry.path}:{entry.line}  {entry.id}  {entry.text}" for entry in status.open_threads
@@ -54,7 +55,7 @@ def render(status: Status) -> list[str]:
 
 
 def as_dict(status: Status) -> dict[str, Any]:
-    errors, warnings = status.lint if status.lint is not None else (None, None)
+    counted = status.lint
     return {
         "session": status.session,
         "session_source": status.session_source,
@@ -62,7 +63,12 @@ def as_dict(status: Status) -> dict[str, Any]:
         "since_review": status.since_review,
         "review_every": status.review_every,
         "review_due": status.review_due,
-        "lint": {"current": status.lint is not None, "errors": errors, "warnings": warnings},
+        "lint": {
+            "current": counted is not None,
+            "errors": None if counted is None else counted.errors,
+            "warnings": None if counted is None else counted.warnings,
+            "committed_log_warnings": None if counted is None else counted.committed,
+        },
         "open_threads": [
             {"id": entry.id, "path": entry.path, "line": entry.line, "text": entry.text}
             for entry in status.open_threads

@@ -203,16 +203,21 @@ def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, 
     return found
 
 
-def save_lint_counts(root: Path, before: dict[str, Stamp], errors: int, warnings: int) -> None:
-    """Keep the counts of a lint that began when the files had the stamps `before`."""
-    save(root, "status", {"fingerprint": before, "errors": errors, "warnings": warnings})
+def save_lint_counts(root: Path, before: dict[str, Stamp], counts: tuple[int, int, int]) -> None:
+    """Keep the counts (errors, warnings, warnings about committed logs) of a lint that
+    began when the files had the stamps `before`."""
+    save(root, "status", {"fingerprint": before, "counts": list(counts)})
 
 
-def lint_counts(root: Path, names: list[str] | None = None) -> tuple[int, int] | None:
-    """(errors, warnings) of the last lint, when no file it is kept against changed since;
-    `names` as for `recent_fingerprint`."""
+def lint_counts(root: Path, names: list[str] | None = None) -> tuple[int, int, int] | None:
+    """(errors, warnings, warnings about committed logs) of the last lint, when no file it
+    is kept against changed since; `names` as for `recent_fingerprint`."""
     memo = load(root, "status")
     if not memo or memo.get("fingerprint") != recent_fingerprint(root, names):
         return None
-    errors, warnings = memo.get("errors"), memo.get("warnings")
-    return (errors, warnings) if isinstance(errors, int) and isinstance(warnings, int) else None
+    counts = memo.get("counts")
+    if not isinstance(counts, list) or len(counts) != 3:
+        return None
+    if not all(isinstance(number, int) for number in counts):
+        return None
+    return counts[0], counts[1], counts[2]
