@@ -22,6 +22,7 @@ POLICY = "decay-policy.md"
 REVIEWS = "reviews.md"
 VISION = "vision.md"
 BLOCKED = "blocked.md"
+OPEN_THREADS = "open-threads"  # the protocol's v4.39 layout: one Open Thread per file
 # Sections of continuity.md that commands other than the parser name.
 INVARIANTS_SECTION = "Architectural Invariants"
 OPEN_THREADS_SECTION = "Open Threads"
@@ -41,6 +42,13 @@ class Memory:
     index: TextFile | None
     blocked: tuple[BlockedEntry, ...] = ()  # memory/blocked.md: text that must not come back
     vision: Document | None = None  # memory/vision.md: the targets `serves` links point at
+    threads: tuple[Document, ...] = ()  # memory/open-threads/thread-<id>.md, by name
+    thread_layout: bool = False  # memory/open-threads/ exists: new threads go there
+
+    @property
+    def live(self) -> tuple[Document, ...]:
+        """The documents of live facts: continuity, then the thread files."""
+        return (self.continuity, *self.threads)
 
     @property
     def label(self) -> str:
