@@ -23,10 +23,16 @@ REVIEWS = "reviews.md"
 VISION = "vision.md"
 BLOCKED = "blocked.md"
 OPEN_THREADS = "open-threads"  # the protocol's v4.39 layout: one Open Thread per file
+THREAD_PREFIX = "thread-"  # open-threads/thread-<id>.md
 # Sections of continuity.md that commands other than the parser name.
 INVARIANTS_SECTION = "Architectural Invariants"
 OPEN_THREADS_SECTION = "Open Threads"
 PROJECT_STATE_SECTION = "Project State"
+
+
+def is_thread_name(name: str) -> bool:
+    """Whether a file name in `open-threads/` is a thread file's (`thread-<id>.md`)."""
+    return name.startswith(THREAD_PREFIX) and name.endswith(".md") and len(name) > 10
 
 
 @dataclass(frozen=True)

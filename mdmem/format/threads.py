@@ -11,18 +11,12 @@ import re
 
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_PATTERN
-from mdmem.format.memory import OPEN_THREADS, OPEN_THREADS_SECTION
+from mdmem.format.memory import OPEN_THREADS, OPEN_THREADS_SECTION, THREAD_PREFIX, is_thread_name
 from mdmem.format.textfile import TextFile
 
-THREAD_PREFIX = "thread-"
 _LINK = re.compile(rf"\[\[({ID_PATTERN})\]\]")
 _PROPOSAL = re.compile(rf"(?:→|->)\s*proposal:\s*({ID_PATTERN})\b")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-
-
-def is_thread_name(name: str) -> bool:
-    """Whether a file name in `open-threads/` is a thread file (`thread-<id>.md`)."""
-    return name.startswith(THREAD_PREFIX) and name.endswith(".md") and len(name) > 10
 
 
 def thread_relative(fact_id: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mdmem.errors import ParseError
-from mdmem.format.memory import ARCHIVE, INDEX, OPEN_THREADS
+from mdmem.format.memory import ARCHIVE, INDEX, OPEN_THREADS, is_thread_name
 from mdmem.format.textfile import BOM, BOM_BYTES, TextFile, checked_text, decode
 
 if TYPE_CHECKING:  # a thread file's parser only where a memory has thread files
@@ -38,8 +38,6 @@ def archive_paths(root: Path) -> list[Path]:
 def thread_paths(root: Path) -> list[Path]:
     """The thread files of the protocol's v4.39 layout (`open-threads/thread-<id>.md`), by
     name; none when the memory keeps its threads in continuity."""
-    from mdmem.format.threads import is_thread_name
-
     folder = root / OPEN_THREADS
     if not folder.is_dir():
         return []
