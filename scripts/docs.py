@@ -33,6 +33,10 @@ MEANINGS = {
     "auto_core": "whether the review may propose promotions to core",
     "core_min_uses": "uses before a fact may be proposed for core",
     "core_min_reviews": "reviews in a row it must have stayed active first",
+    "thread_stale_window": "the protocol's staleness window for open threads (read, kept; "
+    "mdmem does not act on it yet)",
+    "closed_narrative_max_lines": "non-empty lines of a done thread's text before lint hints "
+    "to condense it (W023)",
 }
 # REVIEW.md's table: the keys that say when the review runs and what it proposes.
 REVIEW_KEYS = (

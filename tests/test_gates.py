@@ -231,7 +231,7 @@ def test_supersede_keeps_a_successors_link_to_another_fact(repo: Path, session: 
         pytest.param(
             ["done", "retry-with-backoff"],
             "'retry-with-backoff' is not an open thread (memory/continuity.md:15): only a "
-            "`- [ ]` item of continuity.md is checked off",
+            "`- [ ]` item of continuity.md or a thread file is checked off",
             id="done-not-a-thread",
         ),
         pytest.param(

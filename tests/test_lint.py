@@ -88,6 +88,7 @@ STATE = BASE.replace(
     "## Key Decisions",
 )
 LATER = "memory/sessions/2026-03-02-090000.md"
+THREAD = "memory/open-threads/thread-add-retries.md"
 EMPTY_SESSION = "# Session: reading only\n\n## Memory References\n- (none)\n"
 
 CASES = [
@@ -261,6 +262,31 @@ CASES = [
         ARCHIVE,
         5,
         id="W021-archived-fact-in-use",
+    ),
+    pytest.param(
+        {CONTINUITY: BASE + fact("Retries follow [[post-only-mutation]]", "retry-rule")},
+        "W022",
+        CONTINUITY,
+        7,
+        id="W022-link-names-no-fact",
+    ),
+    pytest.param(
+        {THREAD: "- [ ] Add retries\n  → proposal: retry-budgets\n" + footer("add-retries", *SEEN)},
+        "W022",
+        THREAD,
+        2,
+        id="W022-proposal-names-no-fact-in-a-thread-file",
+    ),
+    pytest.param(
+        {
+            "memory/decay-policy.md": "closed_narrative_max_lines: 2\n",
+            THREAD: "- [x] Add retries\n  Done: three tries,\n  backing off.\n"
+            + footer("add-retries", *SEEN),
+        },
+        "W023",
+        THREAD,
+        1,
+        id="W023-done-thread-narrative-too-long",
     ),
     pytest.param(
         {CONTINUITY: BASE + "<<<<<<< HEAD\n- ours\n=======\n- theirs\n>>>>>>> topic\n"},

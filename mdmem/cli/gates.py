@@ -184,7 +184,8 @@ def core(fact_id: str, root: Path | None, as_json: bool) -> None:
 @json_option
 @handles_errors
 def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> None:
-    """Open a thread: `- [ ] TEXT` at the end of ## Open Threads, born in the current
+    """Open a thread: `- [ ] TEXT` at the end of ## Open Threads (in a file of its own,
+    open-threads/thread-ID.md, when the memory keeps its threads so), born in the current
     session with an id derived from the text, recorded `Created`. An open thread that
     says the same is named instead, and nothing is written.
 
@@ -200,7 +201,8 @@ def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> No
         click.echo(f"{done.thread_id} is open already and says the same: nothing written")
         return
     assert done.log is not None
-    click.echo(f"Opened {done.thread_id} in ## Open Threads")
+    where = "## Open Threads" if done.file is None else f"{done.log.root.name}/{done.file}"
+    click.echo(f"Opened {done.thread_id} in {where}")
     click.echo(f"{done.log.display}: Created: {done.thread_id}")
 
 

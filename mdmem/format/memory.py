@@ -22,10 +22,17 @@ POLICY = "decay-policy.md"
 REVIEWS = "reviews.md"
 VISION = "vision.md"
 BLOCKED = "blocked.md"
+OPEN_THREADS = "open-threads"  # the protocol's v4.39 layout: one Open Thread per file
+THREAD_PREFIX = "thread-"  # open-threads/thread-<id>.md
 # Sections of continuity.md that commands other than the parser name.
 INVARIANTS_SECTION = "Architectural Invariants"
 OPEN_THREADS_SECTION = "Open Threads"
 PROJECT_STATE_SECTION = "Project State"
+
+
+def is_thread_name(name: str) -> bool:
+    """Whether a file name in `open-threads/` is a thread file's (`thread-<id>.md`)."""
+    return name.startswith(THREAD_PREFIX) and name.endswith(".md") and len(name) > 10
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,13 @@ class Memory:
     index: TextFile | None
     blocked: tuple[BlockedEntry, ...] = ()  # memory/blocked.md: text that must not come back
     vision: Document | None = None  # memory/vision.md: the targets `serves` links point at
+    threads: tuple[Document, ...] = ()  # memory/open-threads/thread-<id>.md, by name
+    thread_layout: bool = False  # memory/open-threads/ exists: new threads go there
+
+    @property
+    def live(self) -> tuple[Document, ...]:
+        """The documents of live facts: continuity, then the thread files."""
+        return (self.continuity, *self.threads)
 
     @property
     def label(self) -> str:

@@ -39,6 +39,8 @@ class Policy:
     auto_core: bool = False
     core_min_uses: int = 12
     core_min_reviews: int = 5
+    thread_stale_window: int = 40  # the protocol's knob (v4.39): read and kept, not acted on
+    closed_narrative_max_lines: int = 150  # non-empty lines of a done thread before lint hints
 
 
 _INT_KEYS = frozenset(f.name for f in dataclasses.fields(Policy) if f.type in ("int", int))

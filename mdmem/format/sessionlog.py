@@ -27,6 +27,7 @@ EVENT_KEYS = (
     "helpful",
     "harmful",
     "forgotten",  # `mdmem forget`: the tombstone in blocked.md is what counts
+    "closed",  # the protocol's v4.39: a thread's completion, a use of it like any other
 )
 
 _NAME = re.compile(

@@ -34,7 +34,8 @@ def repository(path: Path) -> git.Repo | None:
 
 
 def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable[[], None]) -> str:
-    """Commit exactly `paths` as they are on disk; whatever else is staged stays staged.
+    """Commit exactly `paths` as they are on disk (one removed, removed); whatever else is
+    staged stays staged.
 
     Nothing is staged ahead: `git commit --only` takes each path's working-tree text
     and leaves the rest of the index alone; only a path the index does not know yet
@@ -57,6 +58,8 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable
     placeholders: list[str] = []
     try:
         known = set(repo.git.ls_files("-z", "--", *relatives).split("\0"))
+        # A file removed that git never held has nothing to commit (a thread file swept).
+        relatives = [path for path in relatives if path in known or (top / path).exists()]
         if new := [path for path in relatives if path not in known]:
             repo.git.add("--intent-to-add", "--", *new)
             placeholders = new

@@ -20,6 +20,7 @@ from mdmem.linting.facts import (
 from mdmem.linting.findings import Finding
 from mdmem.linting.footers import footer_findings
 from mdmem.linting.sessions import ledger_findings
+from mdmem.linting.threads import closed_narrative_findings, dangling_link_findings
 from mdmem.linting.upkeep import (
     footers_may_lag,
     plan_findings,
@@ -47,6 +48,8 @@ def memory_findings(
     found = structure_findings(memory, vision)
     found += blocked_findings(memory, entries)
     found += link_findings(memory, vision, entries)
+    found += dangling_link_findings(memory, vision, entries)
+    found += closed_narrative_findings(memory)
     found += ledger_findings(memory)
     found += shape_findings(memory)
     found += footer_findings(memory)

@@ -155,8 +155,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
     ),
     "W003": (
         "A `- Key: ...` line in `## Memory References` whose key is none of Referenced, "
-        "Created, Reactivated, Superseded, Restored, Helpful, Harmful (it counts as "
-        "Referenced).",
+        "Created, Reactivated, Superseded, Restored, Helpful, Harmful, Forgotten, Closed (it "
+        "counts as Referenced).",
         "Use a known key in new logs.",
     ),
     "W004": (
@@ -268,5 +268,18 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "An archived fact that the ledger says is in use again (a review would move it "
         "back into continuity).",
         "Run `mdmem review`.",
+    ),
+    "W022": (
+        "A link in a fact's text that names no fact in continuity, the thread files, the "
+        "archive or `vision.md` (a forgotten one included): `[[ID]]`, or `→ proposal: ID`. "
+        "The nearest known id is suggested. A link inside a code span is quoted syntax, "
+        "not a link.",
+        "Correct the id, or drop the link.",
+    ),
+    "W023": (
+        "A done thread (`- [x]`, in `continuity.md` or a thread file) whose text holds more "
+        "non-empty lines than `closed_narrative_max_lines` (decay-policy.md, default 150): "
+        "a hint, as the protocol's `[closed-thread-bloat]`.",
+        "Condense it to a few lines; the whole story stays in the session log that closed it.",
     ),
 }

@@ -15,8 +15,9 @@ from mdmem.safety.blocklist import blocked_facts
 
 
 def placed(memory: Memory, vision: Document | None) -> list[tuple[Document, Fact]]:
-    """Every fact with its document: continuity, the archives, then the vision if any."""
-    documents = [memory.continuity, *memory.archives, *([vision] if vision is not None else [])]
+    """Every fact with its document: continuity, the thread files, the archives, then the
+    vision if any."""
+    documents = [*memory.live, *memory.archives, *([vision] if vision is not None else [])]
     return [(document, fact) for document in documents for fact in document.facts]
 
 
@@ -28,9 +29,10 @@ def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]
     """Legacy facts without a footer (one warning per section), and ids that appear more
     than once."""
     found: list[Finding] = []
-    for document in (memory.continuity, *memory.archives, *([vision] if vision else [])):
+    for document in (*memory.live, *memory.archives, *([vision] if vision else [])):
         found += legacy_findings(document, document is memory.continuity)
     archives = {document.path for document in memory.archives}
+    live = {document.path for document in memory.live}
     first: dict[str, tuple[str, int]] = {}
     for document, fact in placed(memory, vision):
         line = fact.footer_index + 1
@@ -39,12 +41,12 @@ def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]
             continue
         where, at = first[fact.id]
         archived = document.path in archives
-        live = where == memory.continuity.path and archived
-        if live:
+        also_live = where in live and archived
+        if also_live:
             message = f"id {fact.id} is also live at {where}:{at}"
         else:
             message = f"duplicate id {fact.id} (first at {where}:{at})"
-        if archived and (live or where in archives):
+        if archived and (also_live or where in archives):
             # Parallel reviews leave these after a merge; the next review keeps one copy.
             hint = (
                 "run `mdmem review`: it keeps one copy, the same on every machine, and "
@@ -94,7 +96,7 @@ def blocked_findings(memory: Memory, entries: tuple[BlockedEntry, ...]) -> list[
             "it was forgotten on purpose: delete this fact, or lift the block by "
             "editing blocked.md by hand",
         )
-        for document, fact, entry in blocked_facts((memory.continuity, *memory.archives), entries)
+        for document, fact, entry in blocked_facts((*memory.live, *memory.archives), entries)
     ]
 
 

@@ -55,6 +55,8 @@ CHECKS = {
         Check("W019", "fact-not-recorded", WARNING),
         Check("W020", "copies-a-review-repairs", WARNING),
         Check("W021", "archived-fact-in-use", WARNING),
+        Check("W022", "dangling-link", WARNING),
+        Check("W023", "closed-thread-bloat", WARNING),
     )
 }
 

@@ -12,6 +12,8 @@ from mdmem.linting.nearest import Nearest
 
 TYPES = ("rule", "anti-pattern")
 _NEAREST_KEY = Nearest(KNOWN_KEYS)
+# Keys the protocol writes that mdmem keeps as they are without reading them: no typo.
+PROTOCOL_KEYS = frozenset({"note"})
 
 
 def footer_findings(memory: Memory) -> list[Finding]:
@@ -19,7 +21,7 @@ def footer_findings(memory: Memory) -> list[Finding]:
     that names no session log, for every fact in continuity and the archive."""
     stems = {session.stem for session in memory.sessions}
     found: list[Finding] = []
-    for document in (memory.continuity, *memory.archives):
+    for document in (*memory.live, *memory.archives):
         for fact in document.facts:
             found += _fact_findings(document, fact, stems)
     return found
@@ -29,7 +31,9 @@ def _fact_findings(document: Document, fact: Fact, stems: set[str]) -> list[Find
     line = fact.footer_index + 1
     found = []
     for key in fact.footer.values:
-        if key not in KNOWN_KEYS and len(key) > 2 and (known := _NEAREST_KEY(key)) is not None:
+        if key in KNOWN_KEYS or key in PROTOCOL_KEYS or len(key) <= 2:
+            continue
+        if (known := _NEAREST_KEY(key)) is not None:
             found.append(
                 finding(
                     "W010",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mdmem.errors import ParseError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document
-from mdmem.format.memory import ARCHIVE, BLOCKED, SESSIONS, VISION, Memory
+from mdmem.format.memory import ARCHIVE, BLOCKED, OPEN_THREADS, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import Session, parse_session_name, reference_lines, section_lines
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
@@ -139,6 +139,7 @@ def _forward(
 def _documents(root: Path) -> list[_Job]:
     """Every memory file but the session logs (regular files, links left out), by name."""
     paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
+    paths += sorted((root / OPEN_THREADS).glob("*.md"))
     documents = []
     for path in paths:
         if path.is_file() and not path.is_symlink():

@@ -10,7 +10,7 @@ from mdmem.errors import ParseError
 from mdmem.format.textfile import conflict_marker_lines
 from mdmem.linting.findings import Finding, finding
 from mdmem.safety.poison import find_poison
-from mdmem.safety.secrets import find_secrets
+from mdmem.safety.secrets import allowed_lines, find_secrets
 
 
 def parse_finding(error: ParseError, fallback_path: str) -> Finding:
@@ -24,7 +24,10 @@ def parse_finding(error: ParseError, fallback_path: str) -> Finding:
 
 
 def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
-    """Conflict markers and secrets in any memory text; poisoning markers where facts live."""
+    """Conflict markers and secrets in any memory text; poisoning markers where facts live.
+
+    A session log's line that carries `lint:allow-secret-material` quotes secret material on
+    purpose: not reported (its value is still masked wherever mdmem shows the line)."""
     found = [
         finding(
             "E007",
@@ -35,7 +38,10 @@ def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
         )
         for line in conflict_marker_lines(text)
     ]
+    allowed = frozenset() if facts else allowed_lines(text)  # only a log quotes examples
     for secret in find_secrets(text):
+        if secret.line in allowed:
+            continue
         found.append(
             finding(
                 "E009",

@@ -27,7 +27,7 @@ def plan_findings(
         decision = by_id.get(fact.id)
         if decision is None:
             continue
-        archived = document is not memory.continuity
+        archived = all(document is not live for live in memory.live)
         if archived and decision.move == "in":
             last = decision.change("last_used") or fact.get("last_used") or "never"
             found.append(
@@ -140,7 +140,12 @@ def footers_may_lag(memory: Memory) -> bool:
 def unrecorded_findings(memory: Memory) -> list[Finding]:
     """Live facts with no `created` date that no session log names: the review cannot
     tell their age, and counts them unused since the first log."""
-    undated = [fact for fact in memory.continuity.facts if fact.get("created") is None]
+    undated = [
+        (document, fact)
+        for document in memory.live
+        for fact in document.facts
+        if fact.get("created") is None
+    ]
     if not undated:
         return []
     named: set[str] = set()
@@ -149,14 +154,14 @@ def unrecorded_findings(memory: Memory) -> list[Finding]:
     return [
         finding(
             "W019",
-            memory.continuity.path,
+            document.path,
             fact.footer_index + 1,
             f"fact {fact.id} has no created date and no session log names it: the review "
             "would count it unused since the first log",
             f"record `- Created: {fact.id}` in the current session log and give the footer "
             "its born fields (created, uses: 1, tier: working, origin)",
         )
-        for fact in undated
+        for document, fact in undated
         if fact.id not in named
     ]
 

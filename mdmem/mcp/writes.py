@@ -179,7 +179,9 @@ class Writes:
         session: SessionArgument = None,
     ) -> CallToolResult:
         """Open a thread, a question or task left for later: `- [ ] TEXT` at the end of
-        ## Open Threads, born in the current session and recorded `Created`. An open
+        ## Open Threads (in a file of its own, open-threads/thread-ID.md, when the memory
+        keeps its threads so: then `file` names it), born in the current session and
+        recorded `Created`. An open
         thread that says the same is named instead, and nothing is written (created
         false). Refused: secret material, text near a forgotten fact. Returns its id."""
         from mdmem.writing.gates import open_thread

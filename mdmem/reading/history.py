@@ -20,7 +20,7 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.format.document import Document, Fact
 from mdmem.format.footer import DATE_RE, valid_date
-from mdmem.format.memory import Memory
+from mdmem.format.memory import OPEN_THREADS, Memory
 from mdmem.format.policy import Policy
 from mdmem.format.sessionlog import Session, SessionName, session_stem, slugged
 from mdmem.reading.entries import Entry
@@ -153,7 +153,8 @@ def tier_as_of(
             changes["tier"] = None
     if changes:
         fact = dataclasses.replace(fact, footer=fact.footer.updated(changes))
-    memory = Memory(Path(), continuity, (), sessions, policy, None, None)
+    threads = (document,) if document.path.split("/")[-2:-1] == [OPEN_THREADS] else ()
+    memory = Memory(Path(), continuity, (), sessions, policy, None, None, threads=threads)
     ledger = build_ledger(sessions, [fact.id])
     copy = (document, fact)
     decisions, _ = decide_copies(memory, {fact.id: [copy]}, ledger, link_changes([copy], ledger))

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError, ParseError
-from mdmem.format.memory import ARCHIVE, CONTINUITY, POLICY, SESSIONS
+from mdmem.format.memory import ARCHIVE, CONTINUITY, OPEN_THREADS, POLICY, SESSIONS
 from mdmem.reading import ranking
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.index import (
@@ -29,6 +29,7 @@ from mdmem.reading.index import (
     count,
     entry_at,
     from_payload,
+    index_of,
     link_pairs,
     rank_indexes,
     reindex,
@@ -42,11 +43,12 @@ from mdmem.reading.sources import (
     session_names,
 )
 from mdmem.store import cache
-from mdmem.store.files import archive_paths, read, read_all, read_bytes
+from mdmem.store.files import archive_paths, read, read_all, read_bytes, thread_paths
 from mdmem.store.folders import project_path
 
 if TYPE_CHECKING:  # only show parses the logs, and lookup no document through its index
     from mdmem.format.blocked import BlockedEntry
+    from mdmem.format.document import Document
     from mdmem.format.sessionlog import Session
     from mdmem.reading import history
 
@@ -54,8 +56,22 @@ ENTRIES_CACHE = "entries"
 
 
 def documents(root: Path) -> list[Path]:
-    """continuity.md, then the archive files by name (as the review reads them)."""
-    return [root / CONTINUITY, *archive_paths(root)]
+    """continuity.md, the thread files, then the archive files by name (as the review reads
+    them)."""
+    return [root / CONTINUITY, *thread_paths(root), *archive_paths(root)]
+
+
+def _is_thread(path: Path) -> bool:
+    return path.parent.name == OPEN_THREADS
+
+
+def _parsed(root: Path, path: Path) -> Document:
+    """One document of `documents`, parsed whole (a thread file as one, SPEC §2)."""
+    from mdmem.format.document import parse_document
+    from mdmem.format.threads import parse_thread
+
+    file = read(path, display(root, path))
+    return parse_thread(file) if _is_thread(path) else parse_document(file, unique_ids=False)
 
 
 def indexes(root: Path) -> list[Index]:
@@ -77,7 +93,11 @@ def indexes(root: Path) -> list[Index]:
             continue
         # No helper process (mdmem.store.workers) here, nor for --sessions: on this shared
         # two-core machine, at 10,000 facts and logs, each was slower with one.
-        index, parts = reindex(read(path, shown), *(old or (None, [])))
+        parts: list[Part]
+        if _is_thread(path):  # one small file: parsed whole, never in parts
+            index, parts = index_of(_parsed(root, path)), []
+        else:
+            index, parts = reindex(read(path, shown), *(old or (None, [])))
         found[shown] = index
         fresh[shown] = {"stamp": stamp, "index": index.payload(), "parts": parts}
     if fresh != known:
@@ -142,15 +162,7 @@ def lookup(
         found = indexes(root)
         ranked = rank_indexes(found, _Lines(root), query, tier_label=tier, path=path, limit=limit)
     else:  # no index would be kept: each fact scored as read, only those that may match
-        from mdmem.format.document import parse_document
-
-        facts = [
-            entry
-            for file in documents(root)
-            for entry in entries_of(
-                parse_document(read(file, display(root, file)), unique_ids=False)
-            )
-        ]
+        facts = [entry for file in documents(root) for entry in entries_of(_parsed(root, file))]
         ranked = ranking.rank(facts, query, tier=tier, path=path, limit=limit)
     shown = f"{root.name}/{SESSIONS}/"
     lines = ranking.best_line_hits(_logs(root, shown), shown, query, limit) if sessions else []
@@ -239,7 +251,6 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
 def _as_of(
     root: Path, copies: tuple[Entry, ...], sessions: tuple[Session, ...], asked: str, linked: bool
 ) -> history.AsOf:
-    from mdmem.format.document import parse_document
     from mdmem.format.policy import parse_policy
     from mdmem.reading import history
     from mdmem.reviewing import archive
@@ -252,8 +263,8 @@ def _as_of(
     continuity = read_continuity(root)
     document = continuity
     if copies[0].path != continuity.path:
-        path = root / ARCHIVE / copies[0].path.rpartition("/")[2]
-        document = parse_document(read(path, copies[0].path), unique_ids=False)
+        folder = OPEN_THREADS if copies[0].path.split("/")[-2] == OPEN_THREADS else ARCHIVE
+        document = _parsed(root, root / folder / copies[0].path.rpartition("/")[2])
     fact = next(fact for fact in document.facts if fact.id == copies[0].id)
     policy = parse_policy(optional(root, POLICY))
     cut = sessions[:count]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from mdmem.format.memory import BLOCKED, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
 from mdmem.reading.entries import Entry, entries_of
-from mdmem.store.files import read, read_bytes
+from mdmem.store.files import read, read_bytes, thread_documents
 from mdmem.store.folders import project_path
 
 if TYPE_CHECKING:  # status parses no blocked.md, lookup no log
@@ -65,6 +65,16 @@ def read_continuity(root: Path) -> Document:
     return parse_document(read(path, f"{root.name}/{CONTINUITY}"), unique_ids=False)
 
 
+def read_threads(root: Path) -> tuple[Document, ...]:
+    """The thread files of the protocol's v4.39 layout, parsed (none without the folder)."""
+    return thread_documents(root)
+
+
+def live_entries(continuity: Document, threads: tuple[Document, ...]) -> list[Entry]:
+    """The live facts: continuity's, then each thread file's."""
+    return [entry for document in (continuity, *threads) for entry in entries_of(document)]
+
+
 def optional(root: Path, relative: str) -> Any:
     path = root / relative
     return read(path, f"{root.name}/{relative}") if path.is_file() else None
@@ -86,14 +96,15 @@ def context(
 
     path = None if path is None else project_path(root, path, cwd)
     continuity = read_continuity(root)
-    live = list(entries_of(continuity))
+    threads = read_threads(root)
+    live = live_entries(continuity, threads)
     vision = optional(root, VISION)
     if vision is not None:
         from mdmem.format.vision import parse_vision
 
         live += [_as_core(entry) for entry in entries_of(parse_vision(vision))]
     excluded, votes = _pending(root, continuity)
-    excluded |= _blocked(root, continuity)
+    excluded |= _blocked(root, (continuity, *threads))
     options: dict[str, Any] = {} if budget is None else {"budget": budget}
     return plan_context(live, task=task, path=path, excluded=excluded, votes=votes, **options)
 
@@ -140,14 +151,14 @@ def _pending(root: Path, continuity: Document) -> tuple[frozenset[str], dict[str
     return frozenset(i for i, gone in superseded.items() if gone), votes
 
 
-def _blocked(root: Path, continuity: Document) -> frozenset[str]:
-    """The ids of continuity's facts near an entry of blocked.md, and the entries' own."""
+def _blocked(root: Path, live: tuple[Document, ...]) -> frozenset[str]:
+    """The ids of live facts near an entry of blocked.md, and the entries' own."""
     blocked = blocked_entries(root)
     if not blocked:
         return frozenset()
     from mdmem.safety.blocklist import blocked_facts  # context's only, and with entries
 
-    near = {fact.id for _, fact, _ in blocked_facts([continuity], blocked)}
+    near = {fact.id for _, fact, _ in blocked_facts(live, blocked)}
     return frozenset(near | {entry.fact_id for entry in blocked})
 
 
@@ -190,7 +201,8 @@ def status(
 
         kept = cache.lint_counts(root, names)
         counted = None if kept is None else Tally(*kept)
-    threads = tuple(entry for entry in entries_of(continuity) if entry.open_thread)
+    live = live_entries(continuity, read_threads(root))
+    threads = tuple(entry for entry in live if entry.open_thread)
     return Status(
         session, session_source, through, len(later), policy.review_every, threads, counted
     )

@@ -118,7 +118,7 @@ def _exposed(write: FileWrite, shown: bool) -> list[tuple[list[int], list[str]]]
     secret an agent left in it would be committed by the review's hand) and, when shown
     as a diff, the old side of every hunk too, each line with its number in its file.
     """
-    after = write.after.split("\n")
+    after = (write.after or "").split("\n")
     regions = [(list(range(1, len(after) + 1)), after)]
     if not shown:
         return regions

@@ -58,10 +58,12 @@ def decide_copies(
     that stays, and the decision is remade on it when it is another one.
     """
     continuity = memory.continuity
+    live = memory.live  # continuity and the thread files
 
     def decide(copy: Copy, change: Changes) -> Decision:
         document, fact = copy
-        return _decide(fact, document is continuity, ledger, memory.policy, change, continuity)
+        alive = any(document is held for held in live)
+        return _decide(fact, alive, ledger, memory.policy, change, continuity)
 
     decisions: dict[str, Decision] = {}
     duplicates: dict[str, tuple[Copy, list[Copy]]] = {}
@@ -70,7 +72,7 @@ def decide_copies(
         kept = copies[0]
         decision = decide(kept, change)
         if len(copies) > 1:
-            kept = kept_copy(copies, continuity, decision.tier in GONE_TIERS)
+            kept = kept_copy(copies, live, decision.tier in GONE_TIERS)
             if kept is not copies[0]:
                 decision = decide(kept, change)
             duplicates[fact_id] = (kept, [copy for copy in copies if copy is not kept])

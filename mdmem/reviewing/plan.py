@@ -20,6 +20,7 @@ from mdmem.reviewing.repair import Copy, copy_key, group_copies, merge_threads
 from mdmem.reviewing.rows import in_order
 from mdmem.reviewing.stamps import last_review_through
 from mdmem.reviewing.summary import ReviewSummary, summarize
+from mdmem.reviewing.threadfiles import thread_writes
 from mdmem.safety.blocklist import blocked_facts
 
 
@@ -43,11 +44,10 @@ class ReviewPlan:
         chunks: list[str] = []
         for write in self.writes:
             before = (write.before or "").splitlines(keepends=True)
-            after = write.after.splitlines(keepends=True)
+            after = (write.after or "").splitlines(keepends=True)
             source = f"a/{label}/{write.path}" if write.before is not None else "/dev/null"
-            chunks.extend(
-                difflib.unified_diff(before, after, source, f"b/{label}/{write.path}", n=3)
-            )
+            target = f"b/{label}/{write.path}" if write.after is not None else "/dev/null"
+            chunks.extend(difflib.unified_diff(before, after, source, target, n=3))
         return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
 
 
@@ -72,9 +72,7 @@ def decide_review(memory: Memory) -> Decided:
     archives = tuple(sorted(memory.archives, key=lambda document: document.path))
     if archives != memory.archives:
         memory = dataclasses.replace(memory, archives=archives)
-    continuity = memory.continuity
-    facts = [(continuity, fact) for fact in continuity.facts]
-    facts += [(doc, fact) for doc in memory.archives for fact in doc.facts]
+    facts = [(doc, fact) for doc in (*memory.live, *memory.archives) for fact in doc.facts]
     ledger = build_ledger(memory.sessions, (fact.id for _, fact in facts))
     groups = group_copies(facts)
     decisions, duplicates = decide_copies(memory, groups, ledger, link_changes(facts, ledger))
@@ -101,7 +99,10 @@ def plan_review(memory: Memory) -> ReviewPlan:
         extra = merge_threads(duplicates, decisions, date)
         threads = ThreadPlan((*threads.opened, *extra), threads.stamps)
     dropped = {copy_key(c): c[1].id for _, copies in duplicates.values() for c in copies}
-    writes, archive_name = render_documents(memory, decisions, threads, through, date, dropped)
+    threaded = thread_writes(memory, decisions, dropped)
+    writes, archive_name = render_documents(
+        memory, decisions, threads, through, date, dropped, threaded
+    )
     last = last_review_through(continuity, memory.reviews)
     if not writes and last == through and in_order(memory.reviews):
         summary = summarize(ledger, decisions.values())
@@ -116,7 +117,7 @@ def plan_review(memory: Memory) -> ReviewPlan:
 
 def _refuse_blocked(memory: Memory) -> None:
     """Text forgotten on purpose (SPEC §9) stops the review, naming the blocked entry."""
-    documents = (memory.continuity, *memory.archives)
+    documents = (*memory.live, *memory.archives)
     for document, fact, entry in blocked_facts(documents, memory.blocked):
         raise ParseError(
             f"fact {fact.id} is near the blocked entry {entry.fact_id} ({entry.path}:"

@@ -1,5 +1,6 @@
 """Writing the decisions down: the exact texts of continuity, the archive files, INDEX.md, the
-Project State stamps and reviews.md after a review, each as a `FileWrite`.
+Project State stamps and reviews.md after a review, each as a `FileWrite` (the thread files'
+own edits are `mdmem.reviewing.threadfiles`').
 
 Only the lines a review changes are rewritten; every other byte stays as it was read.
 """
@@ -14,8 +15,17 @@ from mdmem.errors import MdmemError
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.edit import Edit, append_point, apply_edits, normalized, removal
 from mdmem.format.footer import footer_ids
-from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, OPEN_THREADS_SECTION, REVIEWS, Memory
+from mdmem.format.memory import (
+    ARCHIVE,
+    CONTINUITY,
+    INDEX,
+    OPEN_THREADS,
+    OPEN_THREADS_SECTION,
+    REVIEWS,
+    Memory,
+)
 from mdmem.format.textfile import BOM, TextFile, body, ending, split_lines
+from mdmem.format.threads import thread_relative
 from mdmem.reviewing.archive import (
     REASONS,
     IndexRow,
@@ -32,7 +42,7 @@ from mdmem.reviewing.decide import Decision, return_section
 from mdmem.reviewing.rows import ReviewRow, appended
 from mdmem.reviewing.stamps import stamp_edits, stamp_value
 
-Outgoing = list[tuple[Fact, Decision]]  # the facts moving out of continuity
+Outgoing = list[tuple[Document, Fact, Decision]]  # the facts moving out of live documents
 Incoming = dict[str, list[list[str]]]  # section -> the items it receives, as lines
 
 
@@ -40,7 +50,16 @@ Incoming = dict[str, list[list[str]]]  # section -> the items it receives, as li
 class FileWrite:
     path: str  # relative to the memory folder
     before: str | None  # None when the file is new
-    after: str
+    after: str | None  # None when the review removes the file (a thread file swept)
+
+
+@dataclass(frozen=True)
+class ThreadWrites:
+    """What the thread files' own edits give (`mdmem.reviewing.threadfiles`): their writes,
+    and the facts that leave them for the archive."""
+
+    writes: tuple[FileWrite, ...] = ()
+    outgoing: tuple[tuple[Document, Fact, Decision], ...] = ()
 
 
 def render_documents(
@@ -50,23 +69,28 @@ def render_documents(
     through: str,
     date: str,
     dropped: Mapping[tuple[str, int], str],
+    threaded: ThreadWrites = ThreadWrites(),
 ) -> tuple[list[FileWrite], str | None]:
     """Every file the review changes, except the stamps and the reviews.md row, and the
     name of the archive file the facts moved out go to.
 
     `dropped`: the extra copies of a merged id, (path, first line) -> id; they go.
+    `threaded`: the thread files' own edits, and the facts they send to the archive.
     """
     continuity = memory.continuity
     newline = continuity.file.newline
     edits, removed, outgoing = _continuity_edits(continuity, decisions, dropped)
+    outgoing += threaded.outgoing
     incoming, archive_edits = _archive_edits(memory, decisions, through, dropped)
     for thread in threads.opened:
         incoming.setdefault(OPEN_THREADS_SECTION, []).append(
             [line + newline for line in thread.lines]
         )
+    writes: list[FileWrite] = [*threaded.writes]
+    if memory.thread_layout:  # threads go where the memory keeps them: a file each
+        writes += _new_thread_files(incoming.pop(OPEN_THREADS_SECTION, []))
     edits.extend(_insertions(continuity, incoming, removed, newline))
 
-    writes: list[FileWrite] = []
     continuity_after = apply_edits(continuity.lines, edits, newline)
     if continuity_after != list(continuity.lines):
         writes.append(_write(CONTINUITY, continuity.file, continuity_after))
@@ -86,7 +110,7 @@ def stamped(
     """Stamp Project State in the continuity text the review is about to write."""
     continuity = memory.continuity
     current = next((w for w in writes if w.path == CONTINUITY), None)
-    if current is None:
+    if current is None or current.after is None:  # continuity is never removed
         document = continuity
     else:
         lines = split_lines(current.after.removeprefix(BOM))
@@ -123,11 +147,11 @@ def _continuity_edits(
             edits.append(edit)
             removed.update(range(edit.start, edit.end))
             if not duplicate:
-                outgoing.append((fact, decision))
+                outgoing.append((continuity, fact, decision))
         else:
-            footer_edit = _footer_edit(continuity, fact, decision)
-            if footer_edit is not None:
-                edits.append(footer_edit)
+            changed = footer_edit(continuity, fact, decision)
+            if changed is not None:
+                edits.append(changed)
     return edits, removed, outgoing
 
 
@@ -150,9 +174,9 @@ def _archive_edits(
             if (document.path, fact.start) in dropped:
                 edits.append(removal(document.lines, fact.start, fact.end))
             elif decision.move != "in":
-                footer_edit = _footer_edit(document, fact, decision)
-                if footer_edit is not None:
-                    edits.append(footer_edit)
+                changed = footer_edit(document, fact, decision)
+                if changed is not None:
+                    edits.append(changed)
             else:
                 target = return_section(continuity, fact)
                 lines = _fact_lines(document, fact, decision, newline)
@@ -178,12 +202,12 @@ def _archive_writes(
         existing = {_name(doc): doc for doc in memory.archives}.get(archive_name)
         if existing is None:
             newline = continuity.file.newline
-            block = _archive_block(continuity, outgoing, newline, through, date)
+            block = _archive_block(outgoing, newline, through, date)
             text = f"# Archive {archive_name[:-3]}{newline}" + "".join(block)
             writes.append(FileWrite(f"{ARCHIVE}/{archive_name}", None, text))
         else:
             lines = existing.lines
-            block = _archive_block(continuity, outgoing, existing.file.newline, through, date)
+            block = _archive_block(outgoing, existing.file.newline, through, date)
             if lines and not body(lines[-1]).strip():
                 block = block[1:]
             archive_edits[existing.path].append(Edit(len(lines), len(lines), tuple(block)))
@@ -194,7 +218,15 @@ def _archive_writes(
     return writes
 
 
-def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
+def _new_thread_files(groups: list[list[str]]) -> list[FileWrite]:
+    """A new thread file for each thread the review raises or brings back."""
+    return [
+        FileWrite(thread_relative(footer_ids("".join(lines))[0]), None, "".join(lines))
+        for lines in groups
+    ]
+
+
+def footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
     footer = decision.footer(fact)
     if footer is fact.footer:  # nothing changed: it renders as read (the usual fact)
         return None
@@ -249,17 +281,15 @@ def _insertions(
     return edits
 
 
-def _archive_block(
-    continuity: Document, outgoing: Outgoing, newline: str, through: str, date: str
-) -> list[str]:
+def _archive_block(outgoing: Outgoing, newline: str, through: str, date: str) -> list[str]:
     block = [newline, block_heading(date, through) + newline]
     for reason in REASONS:
-        group = [(f, d) for f, d in outgoing if d.reason == reason]
+        group = [(doc, f, d) for doc, f, d in outgoing if d.reason == reason]
         if not group:
             continue
         block.extend([newline, f"### {reason.capitalize()}{newline}", newline])
-        for fact, decision in group:
-            block.extend(_fact_lines(continuity, fact, decision, newline))
+        for document, fact, decision in group:
+            block.extend(_fact_lines(document, fact, decision, newline))
     return block
 
 
@@ -284,9 +314,9 @@ def _index_write(
                 continue
             reason = reason_for(decision.tier, fact.is_done_thread)
             entries.append(index_row(fact.id, summary(lines[fact.start]), reason, name))
-    for fact, decision in outgoing:
+    for document, fact, decision in outgoing:
         assert archive_name is not None and decision.reason is not None
-        first_line = memory.continuity.lines[fact.start]
+        first_line = document.lines[fact.start]
         entries.append(index_row(fact.id, summary(first_line), decision.reason, archive_name))
     text = render_index(entries, (memory.index or memory.continuity.file).newline)
     old = None if memory.index is None else memory.index.text()
@@ -310,11 +340,13 @@ def _check_conservation(
     before.subtract(collapsed)
     after: Counter[str] = Counter()
     for write in writes:
-        if write.path == CONTINUITY or (
-            write.path.startswith(f"{ARCHIVE}/") and write.path != f"{ARCHIVE}/{INDEX}"
-        ):
+        if write.path in (CONTINUITY, f"{ARCHIVE}/{INDEX}"):
+            counted = write.path == CONTINUITY
+        else:
+            counted = write.path.startswith((f"{ARCHIVE}/", f"{OPEN_THREADS}/"))
+        if counted:
             before.update(footer_ids(write.before or ""))
-            after.update(footer_ids(write.after))
+            after.update(footer_ids(write.after or ""))
     if before != after:
         lost = sorted((before - after).elements())
         doubled = sorted((after - before).elements())

@@ -37,11 +37,12 @@ def group_copies(copies: Iterable[Copy]) -> dict[str, list[Copy]]:
     return groups
 
 
-def kept_copy(copies: list[Copy], continuity: Document, archived: bool) -> Copy:
-    """The copy a review keeps: the first one, or for an archived fact the first archive one."""
+def kept_copy(copies: list[Copy], live: tuple[Document, ...], archived: bool) -> Copy:
+    """The copy a review keeps: the first one, or for an archived fact the first archive one
+    (`live`: continuity and the thread files)."""
     if archived:
         for copy in copies:
-            if copy[0] is not continuity:
+            if all(copy[0] is not document for document in live):
                 return copy
     return copies[0]
 

@@ -264,6 +264,18 @@ def find_secrets(text: str) -> tuple[SecretHit, ...]:
     return _hits(text, _redaction(text)[0])
 
 
+# A line that quotes secret material on purpose (an example in a session log) carries this
+# marker; lint does not report it there, and every output still masks the value.
+ALLOW_MARKER = "lint:allow-secret-material"
+
+
+def allowed_lines(text: str) -> frozenset[int]:
+    """The 1-based lines of `text` that carry `ALLOW_MARKER`."""
+    if ALLOW_MARKER not in text:
+        return frozenset()
+    return frozenset(n for n, line in enumerate(text.split("\n"), 1) if ALLOW_MARKER in line)
+
+
 def redact(text: str) -> str:
     """`text` with each secret value replaced by `[REDACTED:<category>]`."""
     return _redaction(text)[1]

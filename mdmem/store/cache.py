@@ -23,7 +23,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, POLICY, REVIEWS, SESSIONS, VISION
+from mdmem.format.memory import (
+    ARCHIVE,
+    BLOCKED,
+    CONTINUITY,
+    OPEN_THREADS,
+    POLICY,
+    REVIEWS,
+    SESSIONS,
+    VISION,
+)
 from mdmem.git.discover import git_folder
 
 # A file as a cache entry saw it: [size, mtime_ns].
@@ -114,7 +123,7 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
 # that review's outcome (nothing to change, and its counts) still holds.
 
 _TOP_FILES = (CONTINUITY, POLICY, REVIEWS, BLOCKED, VISION)
-_FOLDERS = (ARCHIVE, SESSIONS)
+_FOLDERS = (ARCHIVE, SESSIONS, OPEN_THREADS)
 
 
 def fingerprint(root: Path) -> dict[str, Stamp]:
@@ -180,8 +189,8 @@ def save_memo(
 
 # Lint's counts: what `mdmem status` shows without running lint. They hold while the
 # files a routine change touches keep their stamps: the top files, the archive, the
-# sessions folder itself (a log added or removed) and the newest logs by name (the
-# current session's); a log older than those, edited in place, is not noticed.
+# thread files, the sessions folder itself (a log added or removed) and the newest logs
+# by name (the current session's); a log older than those, edited in place, is not noticed.
 
 RECENT_LOGS = 50
 
@@ -192,9 +201,10 @@ def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, 
     found = _stats(root, _TOP_FILES)
     with contextlib.suppress(OSError):
         found["sessions/"] = stamp(os.lstat(root / SESSIONS))
-    with contextlib.suppress(OSError):
-        archived = sorted(name for name in os.listdir(root / ARCHIVE) if name.endswith(".md"))
-        found.update(_stats(root, [f"{ARCHIVE}/{name}" for name in archived]))
+    for folder in (ARCHIVE, OPEN_THREADS):
+        with contextlib.suppress(OSError):
+            held = sorted(name for name in os.listdir(root / folder) if name.endswith(".md"))
+            found.update(_stats(root, [f"{folder}/{name}" for name in held]))
     with contextlib.suppress(OSError):
         listed = os.listdir(root / SESSIONS) if names is None else names
         stems = (name[:-3] for name in listed if name.endswith(".md"))

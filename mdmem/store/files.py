@@ -11,10 +11,14 @@ import errno
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mdmem.errors import ParseError
-from mdmem.format.memory import ARCHIVE, INDEX
+from mdmem.format.memory import ARCHIVE, INDEX, OPEN_THREADS, is_thread_name
 from mdmem.format.textfile import BOM, BOM_BYTES, TextFile, checked_text, decode
+
+if TYPE_CHECKING:  # a thread file's parser only where a memory has thread files
+    from mdmem.format.document import Document
 
 
 def refuse_link(path: Path, display: str) -> None:
@@ -29,6 +33,24 @@ def archive_paths(root: Path) -> list[Path]:
         return []
     refuse_link(folder, f"{root.name}/{ARCHIVE}")
     return sorted(p for p in folder.iterdir() if p.name.endswith(".md") and p.name != INDEX)
+
+
+def thread_paths(root: Path) -> list[Path]:
+    """The thread files of the protocol's v4.39 layout (`open-threads/thread-<id>.md`), by
+    name; none when the memory keeps its threads in continuity."""
+    folder = root / OPEN_THREADS
+    if not folder.is_dir():
+        return []
+    refuse_link(folder, f"{root.name}/{OPEN_THREADS}")
+    return sorted(p for p in folder.iterdir() if is_thread_name(p.name))
+
+
+def thread_documents(root: Path) -> tuple[Document, ...]:
+    """Every thread file, parsed; an error names the file and line."""
+    from mdmem.format.threads import parse_thread
+
+    label = f"{root.name}/{OPEN_THREADS}"
+    return tuple(parse_thread(read(path, f"{label}/{path.name}")) for path in thread_paths(root))
 
 
 # O_NOFOLLOW refuses a link in the open itself; where it is missing, a look first.

@@ -18,6 +18,7 @@ from mdmem.format.memory import (
     BLOCKED,
     CONTINUITY,
     INDEX,
+    OPEN_THREADS,
     POLICY,
     REVIEWS,
     SESSIONS,
@@ -36,7 +37,7 @@ from mdmem.format.sessionlog import (
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
 from mdmem.store import workers
-from mdmem.store.files import archive_paths, read, read_bytes, refuse_link
+from mdmem.store.files import archive_paths, read, read_bytes, refuse_link, thread_documents
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 T = TypeVar("T")
@@ -176,6 +177,7 @@ def load(
             parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
             for path in archive_paths(root)
         )
+        threads = thread_documents(root)
         sessions = finish_sessions()
     return Memory(
         root=root,
@@ -187,4 +189,6 @@ def load(
         index=read_optional(root, f"{ARCHIVE}/{INDEX}"),
         blocked=_forward(root, BLOCKED, parse_blocked, ()) if forward_layer else (),
         vision=_forward(root, VISION, parse_vision, None) if forward_layer else None,
+        threads=threads,
+        thread_layout=(root / OPEN_THREADS).is_dir(),
     )

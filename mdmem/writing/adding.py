@@ -21,7 +21,7 @@ from mdmem.format.textfile import decode
 from mdmem.format.vision import parse_vision
 from mdmem.format.words import Claim, claim, needles
 from mdmem.safety.blocklist import least_shared
-from mdmem.store.files import archive_paths, read, read_bytes
+from mdmem.store.files import archive_paths, read, read_bytes, thread_documents
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.writing import archived, known, newest
@@ -95,7 +95,7 @@ def _known(root: Path, events: tuple[Event, ...], new: Claim) -> Known:
     archive = [(read_bytes(root / ARCHIVE / name.rpartition("/")[2], name), name) for name in shown]
     wanted, least = needles(new), least_shared(len(new.words))
     cut = [archived.superseded_facts(data, shown, wanted, least) for data, shown in archive]
-    documents = [continuity] if vision is None else [continuity, vision]
+    documents = [continuity, *thread_documents(root), *([] if vision is None else [vision])]
     ids = known.ids_in(documents) | {entry.fact_id for entry in blocked}
     taken = _Taken(frozenset(ids), [data for data, _ in archive])
     retired = tuple(document for document in cut if document is not None)

@@ -17,6 +17,7 @@ from mdmem.format.document import Fact, parse_document
 from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, OPEN_THREADS_SECTION
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
+from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
@@ -279,7 +280,8 @@ def make_core(root: Path, fact_id: str) -> Marked:
 
 
 def close_thread(root: Path, fact_id: str) -> Marked:
-    """Check off an open thread of continuity: its `[ ]` becomes `[x]`, nothing else."""
+    """Check off an open thread, in continuity or in its own thread file: its `[ ]` becomes
+    `[x]`, nothing else."""
     check_shape([fact_id])
     with locked(root):
         memory = gather(root, [fact_id])
@@ -289,7 +291,7 @@ def close_thread(root: Path, fact_id: str) -> Marked:
         if not place.live or not place.fact.is_open_thread:
             raise MdmemError(
                 f"{fact_id!r} is not an open thread ({place.display}): only a `- [ ]` item "
-                f"of {CONTINUITY} is checked off; {NOTHING}"
+                f"of {CONTINUITY} or a thread file is checked off; {NOTHING}"
             )
         write_files(root, {place.relative: checked_off(place.document, place.fact)})
     return Marked(place, True)
@@ -302,17 +304,21 @@ class Opened:
     log: SessionLog | None
     thread_id: str
     created: bool
+    file: str | None = None  # the thread file written, in the protocol's v4.39 layout
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.thread_id, "created": self.created}
+        found: dict[str, Any] = {"id": self.thread_id, "created": self.created}
+        return found if self.file is None else {**found, "file": self.file}
 
 
 def open_thread(
     root: Path, text: str, named: str | None = None, source: str = "--session"
 ) -> Opened:
-    """Open `- [ ] TEXT` at the end of `## Open Threads`, born in the current session
-    (id derived from the text) and recorded `Created`. Refused: secret material, text
-    near a blocked entry. An open thread that says the same is named, nothing written."""
+    """Open `- [ ] TEXT` at the end of `## Open Threads`, or in a file of its own,
+    `open-threads/thread-<id>.md`, when the memory keeps its threads so; born in the
+    current session (id derived from the text) and recorded `Created`. Refused: secret
+    material, text near a blocked entry. An open thread that says the same is named,
+    nothing written."""
     refuse_harm(text, NOTHING)
     with locked(root):
         session = current(root, named, source)
@@ -327,12 +333,14 @@ def open_thread(
         thread_id = derive_id(text, memory.taken())
         lines = thread_lines(text, thread_id, session.date, session.log.stem)
         log_text = record(session.text, "created", [thread_id], session.log.display).text
-        files = {
-            CONTINUITY: with_item(memory.continuity, OPEN_THREADS_SECTION, lines),
-            session.log.relative: log_text,
-        }
+        files = {session.log.relative: log_text}
+        if memory.thread_layout:
+            files[thread_relative(thread_id)] = thread_file_text(lines, "\n")
+        else:
+            files[CONTINUITY] = with_item(memory.continuity, OPEN_THREADS_SECTION, lines)
         newest.write(root, files, session.log.seen)
-    return Opened(session.log, thread_id, True)
+    written = thread_relative(thread_id) if memory.thread_layout else None
+    return Opened(session.log, thread_id, True, written)
 
 
 def _blocked_entry(meeting: conflicts.Meeting) -> str:

@@ -1,8 +1,9 @@
 """The facts a write command reads, and where each one is: never a session log but the
-current one. Continuity always; `blocked.md` always (a small file); for an id continuity
-lacks, vision, then the archive files `INDEX.md` names, then every archive file if need
-be. A command that must know every id (to derive a new one, to compare a new text with
-every fact) reads the whole archive. `ref` checks its ids here, and the gates find theirs.
+current one. Continuity and the thread files (`open-threads/`) always; `blocked.md`
+always (a small file); for an id those lack, vision, then the archive files `INDEX.md`
+names, then every archive file if need be. A command that must know every id (to derive
+a new one, to compare a new text with every fact) reads the whole archive. `ref` checks
+its ids here, and the gates find theirs.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_RE
-from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, VISION
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, OPEN_THREADS, VISION
 from mdmem.format.sessionlog import Event
+from mdmem.format.threads import is_thread_path
 from mdmem.format.vision import parse_vision
-from mdmem.store.files import archive_paths, read
+from mdmem.store.files import archive_paths, read, thread_documents
 from mdmem.store.load import read_optional
 from mdmem.writing import known
 
@@ -40,7 +42,7 @@ class Place:
 
     @property
     def live(self) -> bool:
-        return self.relative == CONTINUITY
+        return self.relative == CONTINUITY or is_thread_path(self.relative)
 
     def refuse_core(self, confirmed: bool, doing: str, nothing: str) -> None:
         """Refuse to remove a core fact unless `confirmed` (SPEC §1: a person sets core, so
@@ -62,9 +64,10 @@ class Gathered:
     """What a gate command read: continuity first, then the archive files it needed."""
 
     root: Path
-    documents: tuple[Document, ...]
+    documents: tuple[Document, ...]  # continuity, the thread files, the archive files read
     blocked: dict[str, BlockedEntry]
     vision: Document | None
+    thread_layout: bool = False  # the memory keeps its threads in `open-threads/`
 
     @property
     def continuity(self) -> Document:
@@ -123,7 +126,7 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
         read(root / CONTINUITY, f"{root.name}/{CONTINUITY}"), unique_ids=False
     )
     blocked = blocked_entries(root)
-    documents = [continuity]
+    documents = [continuity, *thread_documents(root)]
     missing = set(ids) - known.ids_in(documents) - set(blocked)
     vision: Document | None = None
     if everything or missing:
@@ -137,7 +140,8 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
         if missing - known.ids_in(documents):
             skip = frozenset(document.path for document in documents)
             documents += archive_documents(root, None, skip)
-    return Gathered(root, tuple(documents), blocked, vision)
+    layout = (root / OPEN_THREADS).is_dir()
+    return Gathered(root, tuple(documents), blocked, vision, layout)
 
 
 def blocked_entries(root: Path) -> dict[str, BlockedEntry]:
