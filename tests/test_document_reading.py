@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from mdmem.errors import ParseError
-from mdmem.format.document import Document, fact_text_spans, heading, parse_document
+from mdmem.format.document import Document, heading, parse_document
 from mdmem.format.fences import fenced_blocks
 from mdmem.format.footer import (
     CANONICAL,
@@ -34,6 +34,7 @@ from mdmem.format.footer import (
     new_footer,
     parse_footer,
 )
+from mdmem.format.items import fact_text_spans
 from mdmem.format.textfile import TextFile, decode, split_lines
 
 MORE = settings(max_examples=settings.default.max_examples * 2)

@@ -8,21 +8,26 @@ It keeps line numbers so every error and every edit names an exact place.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass, field
 
 from mdmem.errors import ParseError
 from mdmem.format.fences import closes, opening
 from mdmem.format.footer import Footer, looks_like_footer, parse_footer
+from mdmem.format.items import (
+    BULLETS,
+    checkbox_of,
+    footer_line,
+    is_note,
+    item_end,
+    opens_item,
+    refuse_hiding,
+)
 from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
 # Sections whose items are facts by their very name: an item there without a footer is a
 # legacy fact, even when no other item of the section has a footer yet.
 FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
-
-_CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
-_BULLETS = ("-", "*", "+")
 
 
 @dataclass(frozen=True)
@@ -177,8 +182,8 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
                 fence = None
             index += 1
             continue
-        if line.startswith(_BULLETS) and _opens_item(line):
-            end = _item_end(lines, index)
+        if line.startswith(BULLETS) and opens_item(line):
+            end = item_end(lines, index)
             fact = _read_item(file, index, end, title, subsection)
             if fact is None:
                 footerless.append(Item(title, index, end))
@@ -223,177 +228,27 @@ def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) 
         start = footerless.pop().start
     if start == fact.start:
         return fact
-    return dataclasses.replace(fact, start=start, checkbox=_checkbox(lines[start]))
-
-
-def _opens_item(line: str) -> bool:
-    """Whether a line that starts with a bullet opens a list item: a blank or the line's
-    end follows the bullet."""
-    return line[1:2] in (" ", "\t", "\n", "") or line[1:] == "\r\n"
-
-
-def _checkbox(line: str) -> str | None:
-    """The mark of a `- [ ]` / `- [x]` item's first line, else None."""
-    if "[" not in line:
-        return None
-    checkbox = _CHECKBOX.match(body(line))
-    return None if checkbox is None else checkbox[1].lower()
-
-
-def _item_end(lines: tuple[str, ...], start: int) -> int:
-    """Index after the item's last line.
-
-    Indented lines (and fenced blocks opened inside the item) belong to it; blank lines
-    belong to it only when an indented line follows them. A footer written flush left
-    right under the item's last line is still its footer.
-    """
-    fence: str | None = None
-    last = start
-    index, count = start + 1, len(lines)
-    while index < count:
-        line = lines[index]
-        if fence is not None:
-            if closes(line, fence):
-                fence = None
-            last = index
-        elif not line.strip():
-            pass  # blank: the item's only if an indented line follows
-        elif line.startswith((" ", "\t")):
-            if "```" in line or "~~~" in line:
-                fence = opening(line)
-            last = index
-        else:
-            if index == last + 1 and "<!--" in line and looks_like_footer(body(line)):
-                last = index
-            break
-        index += 1
-    return last + 1
+    return dataclasses.replace(fact, start=start, checkbox=checkbox_of(lines[start]))
 
 
 def _read_item(file: TextFile, start: int, end: int, section: str, subsection: str) -> Fact | None:
     """The fact a list item holds, or None for an item without a footer."""
     lines = file.lines
     path = file.path
-    footer_at = _footer_line(lines, start, end, path)
+    footer_at = footer_line(lines, start, end, path)
     if footer_at is None:
         last = body(lines[end - 1])
         if "-->" not in last and last.lstrip().startswith("<!--"):
             raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
         return None
     footer = parse_footer(body(lines[footer_at]), path, footer_at + 1)
-    _refuse_hiding(lines, start, end, footer_at, path)
+    refuse_hiding(lines, start, end, footer_at, path)
     if not section:
         raise ParseError(
             "a fact outside any '## ' section; move it under a section heading", path, start + 1
         )
-    checkbox = _checkbox(lines[start])
+    checkbox = checkbox_of(lines[start])
     return Fact(section, subsection, start, end, footer, checkbox, footer.id, end - 1 - footer_at)
-
-
-def _refuse_hiding(lines: tuple[str, ...], start: int, end: int, footer_at: int, path: str) -> None:
-    """Refuse a comment in a fact's text that would hide the text after it from a reader:
-    one left open on its line. A comment closed on its own line is text a person reads
-    past (a pragma such as `<!-- lint:allow-secret-material -->`)."""
-    if "<!--" not in "".join(lines[start:end]):
-        return  # the usual item: one search over its text
-    for index in range(start, end):
-        line = lines[index]
-        if index == footer_at or "<!--" not in line:
-            continue
-        if line.rfind("-->") < line.rfind("<!--"):
-            raise ParseError(
-                "fact text opens a comment ('<!--') it does not close on the same line, "
-                "which would hide text from a reader; close it or reword it",
-                path,
-                index + 1,
-            )
-
-
-def _footer_line(lines: tuple[str, ...], start: int, end: int, path: str) -> int | None:
-    """Index of the item's footer, or None when the item has none.
-
-    The footer is the one line of the item, outside its code fences, that holds only a
-    footer comment: most often its last, or the last before notes, but a person reads an
-    item whose footer is followed by more of its lines (an addendum written later) the
-    same way. Two footers in one item are ambiguous (which closes the fact?): refused.
-    """
-    if "<!--" not in "".join(lines[start:end]):
-        return None
-    footers: list[int] = []
-    fenced: list[int] = []  # footer lines inside the open fence: code, unless it never closes
-    fence: str | None = None
-    for index in range(start, end):
-        text = body(lines[index])
-        if fence is not None:
-            if closes(text, fence):
-                fence, fenced = None, []
-            elif "<!--" in text and looks_like_footer(text):
-                fenced.append(index)
-        elif "<!--" in text and looks_like_footer(text):
-            footers.append(index)
-        elif "```" in text or "~~~" in text:
-            fence = opening(text)
-    footers += fenced  # a fence left open in the item was no fence to its writer
-    if len(footers) > 1:
-        raise ParseError(
-            f"a second footer in one item (the first at line {footers[0] + 1}); "
-            "give each fact its own bullet",
-            path,
-            footers[1] + 1,
-        )
-    return footers[0] if footers else None
-
-
-def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
-    """The 0-based line ranges of every fact's text: an item's lines above its footer, with
-    the footerless items right above it that it closes (a group). Items are read as
-    `parse_document` reads them, but nothing is refused: for scanners of any memory text."""
-    spans: list[range] = []
-    fence: str | None = None
-    group: int | None = None  # first line of the footerless items right above
-    index, count = 0, len(lines)
-    while index < count:
-        line = lines[index]
-        if fence is not None:
-            fence = None if closes(line, fence) else fence
-            index += 1
-        elif line.startswith(_BULLETS) and _opens_item(line):
-            end = _item_end(lines, index)
-            footer_at = _footer_line_or_none(lines, index, end)
-            start = index if group is None else group
-            if footer_at is not None:
-                spans.append(range(start, footer_at))
-                group = None
-            else:
-                group = start
-            index = end
-        else:
-            text = body(line)
-            if "```" in text or "~~~" in text:
-                fence = opening(text)
-            group = None
-            index += 1
-    return spans
-
-
-def _footer_line_or_none(lines: tuple[str, ...], start: int, end: int) -> int | None:
-    """`_footer_line`, an item with two footers read as having none (for scanners)."""
-    try:
-        return _footer_line(lines, start, end, "")
-    except ParseError:
-        return None
-
-
-def is_note(line_body: str) -> bool:
-    """A line that is one whole HTML comment and no footer."""
-    note = line_body.strip()
-    return (
-        note.startswith("<!--")
-        and note.endswith("-->")
-        and note.count("<!--") == 1
-        and note.count("-->") == 1
-        and not looks_like_footer(note)
-    )
 
 
 def _check_unique(facts: list[Fact], path: str) -> None:

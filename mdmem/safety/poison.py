@@ -17,8 +17,8 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from mdmem.format.document import fact_text_spans, is_note
 from mdmem.format.fences import fenced_blocks
+from mdmem.format.items import fact_text_spans, is_note
 from mdmem.format.textfile import split_lines
 from mdmem.format.vision import quotes_as_items
 

@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass
 
 from mdmem.errors import MdmemError, ParseError, SecretError
-from mdmem.format.document import Document, Item, is_note, parse_document
+from mdmem.format.document import Document, Item, parse_document
 from mdmem.format.edit import Edit, apply_edits
 from mdmem.format.footer import new_footer
+from mdmem.format.items import is_note
 from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
 from mdmem.format.sessionlog import REFERENCES_HEADING, SessionName, parse_session_name
 from mdmem.format.textfile import TextFile, body, ending
