@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from mdmem.linting.run import lint
 from mdmem.reviewing.apply import review
 from mdmem.reviewing.plan import plan_review
 from mdmem.store.load import load
@@ -291,6 +292,41 @@ def test_drift_opens_one_thread_per_broken_link(tmp_path: Path, no_cache: None) 
     assert "- [ ] Drift: jittered-retries doesn't serve no-such-goal (it names no fact)" in text
     again, _ = review(root, commit=False)
     assert not again.changed
+
+
+def test_a_done_item_that_served_a_superseded_target_is_no_drift(
+    tmp_path: Path, no_cache: None
+) -> None:
+    """A realised Blueprint item (`- [x]`) keeps its link to the vision it served when a
+    new vision supersedes that one: history, not drift, for the review and lint alike. The
+    same link on a live item is drift."""
+    replay = (
+        "- [ ] (blueprint) replay tool → serves: reliable-webhooks\n"
+        "  <!-- id: replay-tool | created: 2026-01-01 | last_used: 2026-01-01 | uses: 1 -->\n"
+    )
+    done = (
+        SERVING.replace("- [ ] (blueprint) dead-letter", "- [x] (blueprint) dead-letter")
+        .replace("serves: no-such-goal", "serves: reliable-webhooks")
+        .rstrip("\n")
+        + "\n"
+        + replay
+    )
+    superseded = VISION.replace("tier: core", "tier: core | superseded-by: on-time-webhooks")
+    sessions = {"2026-01-02-100000": "- Referenced: outbox-for-webhooks, dead-letter-queue"}
+    root = build(tmp_path, done, sessions, **{"vision.md": superseded})
+    drift = {(f.path.rsplit("/", 1)[-1], f.message) for f in lint(root) if f.code == "W006"}
+    assert {message.split(" serves ")[0] for _, message in drift} == {
+        "drift: outbox-for-webhooks",
+        "drift: jittered-retries",
+        "drift: replay-tool",
+    }
+    plan, _ = review(root, commit=False)
+    assert plan.summary is not None
+    assert sorted(plan.summary.opened) == [
+        "drift-jittered-retries-reliable-webhooks",
+        "drift-outbox-for-webhooks-reliable-webhooks",
+        "drift-replay-tool-reliable-webhooks",
+    ]
 
 
 ORIGIN_AS = """# Continuity

@@ -74,6 +74,13 @@ class Fact:
         """`tier: core`, or under Architectural Invariants (treated as core, SPEC §5)."""
         return self.footer.get("tier") == "core" or self.section == INVARIANTS_SECTION
 
+    @property
+    def is_superseded(self) -> bool:
+        """`tier: superseded` or a `superseded-by` link (SPEC §5, rule 1)."""
+        return (
+            self.footer.get("tier") == "superseded" or self.footer.get("superseded-by") is not None
+        )
+
     def get(self, key: str) -> str | None:
         return self.footer.get(key)
 

@@ -99,11 +99,10 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Give one of the two facts a new id, or merge them if they say the same.",
     ),
     "E006": (
-        "A committed session log whose content is not what the commit that added it "
-        "held: edited, deleted or renamed, committed or not. An untracked or newly "
-        "staged log may still change.",
-        "Put it back: `git checkout COMMIT^ -- PATH` (the commit is named in the "
-        "finding), or `git checkout HEAD -- PATH` for an uncommitted edit.",
+        "A committed session log edited, deleted or renamed in the working tree or the "
+        "index: a change not committed yet, which can still be undone. An untracked or "
+        "newly staged log may still change.",
+        "Put it back: `git checkout HEAD -- PATH`.",
     ),
     "E007": (
         "A merge-conflict marker line (`<<<<<<<`, `=======`, `>>>>>>>`, `|||||||`) in "
@@ -263,6 +262,14 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "archive files: what two reviews on two branches leave after a merge.",
         "Run `mdmem review`: it keeps one copy, the same on every machine, and opens a "
         "thread when the two texts differ.",
+    ),
+    "W024": (
+        "A committed session log that a later commit edited, deleted or renamed. The "
+        "ledger is read as it is now; the edit is history, so it is a warning, not an "
+        "error that would stop every review from then on (E006 stops the edit while it "
+        "is still uncommitted).",
+        "Nothing to mend now: `git show COMMIT -- PATH` shows the edit; keep later logs "
+        "as they were committed.",
     ),
     "W021": (
         "An archived fact that the ledger says is in use again (a review would move it "

@@ -22,7 +22,7 @@ def placed(memory: Memory, vision: Document | None) -> list[tuple[Document, Fact
 
 
 def is_superseded(fact: Fact) -> bool:
-    return fact.get("tier") == "superseded" or fact.get("superseded-by") is not None
+    return fact.is_superseded
 
 
 def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]:
@@ -127,8 +127,8 @@ def link_findings(
                         "correct the id",
                     )
                 )
-        if document.path in archives:
-            continue
+        if document.path in archives or fact.is_done_thread:
+            continue  # a done item's link is what it realised: no drift (as the review)
         for line, target in serves_targets(document, fact):
             state = _target_state(target, every, archives, forgotten)
             if state is not None:

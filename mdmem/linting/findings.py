@@ -57,6 +57,7 @@ CHECKS = {
         Check("W021", "archived-fact-in-use", WARNING),
         Check("W022", "dangling-link", WARNING),
         Check("W023", "closed-thread-bloat", WARNING),
+        Check("W024", "session-log-rewritten", WARNING),
     )
 }
 

@@ -31,11 +31,12 @@ def history_findings(changes: Iterable[ChangedLog]) -> list[Finding]:
         if change.since is None:
             message = f"a committed session log was {what} (not committed yet)"
             hint = f"session logs are immutable: git checkout HEAD -- {change.restore}"
-        else:
+            found.append(finding("E006", change.path, 1, message, hint))
+        else:  # history now: the review reads the log as it is, nothing left to mend
             first = change.since[:12]
-            message = f"a committed session log was {what} after the commit that added it ({first})"
-            hint = f"session logs are immutable: git checkout {first}^ -- {change.restore}"
-        found.append(finding("E006", change.path, 1, message, hint))
+            message = f"a committed session log was {what} in a later commit ({first})"
+            hint = f"nothing to mend now; `git show {first} -- {change.restore}` shows the edit"
+            found.append(finding("W024", change.path, 1, message, hint))
     return found
 
 

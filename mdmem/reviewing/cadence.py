@@ -171,12 +171,16 @@ def _drifts(
     tiers: Mapping[str, str],
     date: str,
 ) -> list[Thread]:
-    """Drift (SPEC §10): a live fact that serves a target which is gone or never was."""
+    """Drift (SPEC §10): a live fact that serves a target which is gone or never was.
+
+    A done item (`- [x]`) is left out: it served its target, and a link of what was
+    realised stays true when the target is later superseded (a vision replaced by the next).
+    """
     vision = {fact.id: fact for fact in memory.vision.facts} if memory.vision else {}
     opened: list[Thread] = []
     taken = set(tiers)  # and the drift threads raised so far: a target served twice is one
     for document, fact in first.values():
-        if tiers[fact.id] in GONE_TIERS:
+        if tiers[fact.id] in GONE_TIERS or fact.is_done_thread:
             continue
         for _, target in serves_targets(document, fact):
             state = _target_state(target, tiers, vision)
@@ -191,7 +195,7 @@ def _drifts(
 def _target_state(target: str, tiers: Mapping[str, str], vision: dict[str, Fact]) -> str | None:
     """Why a `serves` target is not live after this review, or None when it is."""
     if target in vision:
-        return "is superseded" if vision[target].get("tier") == "superseded" else None
+        return "is superseded" if vision[target].is_superseded else None
     if target not in tiers:
         return "names no fact"
     return f"is {tiers[target]}" if tiers[target] in GONE_TIERS else None

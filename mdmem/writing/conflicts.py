@@ -85,7 +85,7 @@ def _opposed(new: Claim, flipped: Claim, old: Claim) -> bool:
 
 
 def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -> Meeting | None:
-    superseded = fact.get("tier") == "superseded" or fact.get("superseded-by") is not None
+    superseded = fact.is_superseded
     if superseded:
         if near(new, old):
             return Meeting(SUPERSEDED, fact.id, successor=fact.get("superseded-by"))
