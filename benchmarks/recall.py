@@ -476,6 +476,10 @@ def main(argv: list[str] | None = None) -> int:
         results = [replay(source, args.sessions, args.verify, Path(scratch)) for source in sources]
     print("Recall of the facts each session cited, mdmem / BM25 / grep, in %:")
     print(table(results))
+    if any(replay.refused for result in results for replay in result.replays):
+        read = [Result(r.name, [p for p in r.replays if not p.refused]) for r in results]
+        print("\nThe same, on the states mdmem read (those it refused left out):")
+        print(table(read))
     for message, times in sorted(REFUSALS.items()):
         print(f"refused ({times} calls): {message}")
     mismatches = [path for result in results for path in result.mismatches]
