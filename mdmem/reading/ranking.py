@@ -231,10 +231,15 @@ class Found:
     lines: tuple[LineHit, ...]  # session log lines, with --sessions
     forgotten: frozenset[str] = frozenset()  # successors named here that were forgotten since
 
-    def render(self) -> list[str]:
+    def render(self, explain: bool = False) -> list[str]:
         """`path:line  id  tier  text` per hit, grep's way; a superseded fact names its
-        successor; log lines name their session."""
-        out = [_line(hit.entry, hit.entry.tier) for hit in self.ranking.hits]
+        successor; log lines name their session. `explain`: each hit followed by how it
+        scored, indented."""
+        out = []
+        for hit in self.ranking.hits:
+            out.append(_line(hit.entry, hit.entry.tier))
+            if explain:
+                out.append(f"    score {hit.score}: {self.ranking.explained(self.query, hit)}")
         if self.ranking.superseded:
             out += ["", "Superseded (do not follow; the successor holds):"]
             for hit in self.ranking.superseded:
@@ -247,11 +252,15 @@ class Found:
                     for hit in self.lines]  # fmt: skip
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, explain: bool = False) -> dict[str, Any]:
+        hits = [_hit_dict(hit) for hit in self.ranking.hits]
+        if explain:
+            for shown, hit in zip(hits, self.ranking.hits, strict=True):
+                shown["explain"] = self.ranking.explained(self.query, hit)
         return {
             "query": self.query.text,
             "words": list(self.query.words),
-            "hits": [_hit_dict(hit) for hit in self.ranking.hits],
+            "hits": hits,
             "total": self.ranking.total,
             "superseded": [
                 {

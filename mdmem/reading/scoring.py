@@ -218,11 +218,16 @@ def scored(
 
 
 def line_points(query: Query, words: frozenset[str]) -> int:
-    """A session log line's points: 3 per query word it has, 1 per word part of one."""
-    joined = " ".join(words)
-    return sum(
-        LINE_EXACT if word in words else LINE_PART if word in joined else 0 for word in query.words
-    )
+    """A session log line's points: 3 per query word it has, 1 per word that starts one of
+    its words (as in a fact: `PART_LEAST` characters or more)."""
+    joined = " " + " ".join(words)
+    points = 0
+    for word in query.words:
+        if word in words:
+            points += LINE_EXACT
+        elif len(word) >= PART_LEAST and " " + word in joined:
+            points += LINE_PART
+    return points
 
 
 def explain(
