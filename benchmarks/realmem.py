@@ -173,7 +173,9 @@ def footers(folder: Path, *, live_only: bool = False) -> dict[str, dict[str, str
     return found
 
 
-def check_newest(memory: Path, scratch: Path, env: dict[str, str], refresh: Path | None) -> dict[str, object]:
+def check_newest(
+    memory: Path, scratch: Path, env: dict[str, str], refresh: Path | None
+) -> dict[str, object]:
     """Lint's findings, a real review's ids and links, and the review against refresh-metadata."""
     linted = mdmem("lint", "--json", "--root", str(memory), cwd=scratch, env=env)
     findings = json.loads(linted.stdout or "[]")
@@ -225,7 +227,10 @@ def against_refresh(reviewed: Path, referee: Path, script: Path) -> list[str]:
         mine = ours.get(fact_id)
         if fact_id not in cited or mine is None or not stems:
             continue
-        if mine.get("tier") in ("core", "superseded") or fields.get("tier") in ("core", "superseded"):
+        if mine.get("tier") in ("core", "superseded") or fields.get("tier") in (
+            "core",
+            "superseded",
+        ):
             continue
         for key in ("uses", "last_used"):
             if key in fields and fields.get(key) != mine.get(key):
@@ -298,7 +303,9 @@ def show(tally: Tally) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sources", nargs="*", help="bundles, git repositories or memory folders")
-    parser.add_argument("--every", type=int, default=1, help="check every Nth state (and the newest)")
+    parser.add_argument(
+        "--every", type=int, default=1, help="check every Nth state (and the newest)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="commands run at once")
     parser.add_argument("--refresh", type=Path, help="the protocol's refresh-metadata.py")
     parser.add_argument("--json", type=Path, help="also write the results to this file")

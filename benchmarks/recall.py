@@ -127,6 +127,7 @@ def _fields(footer: str) -> dict[str, str]:
 def memory_facts(memory: Path) -> tuple[list[Fact], set[str]]:
     """(the live facts: continuity's and the vision's, core ones included; every id the
     memory knows, the archive's too)."""
+
     def text(path: Path) -> str:
         return path.read_text("utf-8", "replace") if path.is_file() else ""
 
