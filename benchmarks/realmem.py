@@ -284,7 +284,8 @@ def show(tally: Tally) -> None:
     if newest:
         print(
             f"newest: lint {len(newest['lint_errors'])} errors, {newest['lint_lines']} lines; "  # type: ignore[arg-type]
-            f"review exit {newest['review_exit']}, ids {newest['ids_before']} -> {newest['ids_after']}, "
+            f"review exit {newest['review_exit']}, "
+            f"ids {newest['ids_before']} -> {newest['ids_after']}, "
             f"lost {len(newest['ids_lost'])}, drift opened {len(newest['drift_opened'])}"  # type: ignore[arg-type]
             + (
                 f", differences from refresh-metadata {len(newest['refresh_differences'])}"  # type: ignore[arg-type]

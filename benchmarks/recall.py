@@ -55,11 +55,10 @@ ITEM = re.compile(r"^(?:>\s*)?(?:[-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 WORD = re.compile(r"[a-z0-9]+")
-STOP = frozenset(
-    """a an and are as at be by for from has have in is it its of on or that the this to
+_STOP = """a an and are as at be by for from has have in is it its of on or that the this to
     was were will with we our not no but all any can do into than then there these they
-    also been so if""".split()
-)
+    also been so if"""
+STOP = frozenset(_STOP.split())  # the baseline's own: common English words
 
 
 # --- the memory, read plainly (the same for every system measured) ----------------------

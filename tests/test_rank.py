@@ -139,20 +139,20 @@ def test_lookup_explain(tmp_path: Path, no_cache: str, monkeypatch: pytest.Monke
     [
         pytest.param(
             "Short facts are their own lead.", "Short facts are their own lead.", id="short_whole"
-        ),  # fmt: skip
+        ),
         pytest.param(
             f"**Never couple functions directly** (ADR-1) {FILLER * 2}",
             f"**Never couple functions directly**{MORE}",
             id="bold_title",
-        ),  # fmt: skip
+        ),
         pytest.param(
             f"First sentence here. {FILLER * 2}", f"First sentence here.{MORE}", id="first_sentence"
-        ),  # fmt: skip
+        ),
         pytest.param(
             f"**Note:** the rest. {FILLER * 2}",
             f"**Note:** the rest.{MORE}",
             id="short_bold_is_no_title",
-        ),  # fmt: skip
+        ),
     ],
 )
 def test_lead(text: str, expected: str) -> None:

@@ -78,7 +78,7 @@ def test_the_task_is_the_first_sixty_words() -> None:
             LOG,
             ["webhook-backoff", "money-in-cents", "queue-thread", "old-rule", "rotate-key"],
             id="cited_keys_and_wrapped_lines",
-        ),  # fmt: skip
+        ),
         pytest.param("## Memory References\n\n(none)\n", [], id="none"),
         pytest.param("## Summary\n\n- Referenced: webhook-backoff\n", [], id="other_section"),
     ],
