@@ -23,6 +23,7 @@ from mdmem.format.textfile import TextFile
 from mdmem.format.words import claim, is_prohibition, normalised_tokens
 from mdmem.reading import history, search, sources
 from mdmem.reading.context import (
+    NAMED_LEFT_OUT,
     as_json,
     as_prohibition,
     estimate_tokens,
@@ -32,7 +33,7 @@ from mdmem.reading.context import (
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.ranking import best_line_hits, log_hits, rank, sorted_line_hits
 from mdmem.reading.scope import in_scope
-from mdmem.reading.scoring import fact_score, make_query, may_match, word_points
+from mdmem.reading.scoring import line_points, make_query, may_match
 from mdmem.store import cache
 from mdmem.store.files import read, read_all, read_bytes
 from mdmem.store.folders import project_path
@@ -130,15 +131,6 @@ def test_ranking_pins_the_order(query: str, expected: list[str]) -> None:
     assert [hit.entry.id for hit in found.hits] == expected
 
 
-def test_scores_are_integers_from_the_spec() -> None:
-    backoff, signing, queue = FACTS[0], FACTS[1], FACTS[2]
-    assert fact_score(backoff, make_query("retries")) == (3 + 5) * 4
-    assert fact_score(signing, make_query("webhooks")) == 3 * 5
-    assert fact_score(queue, make_query("retry")) == 3 * 3
-    assert fact_score(FACTS[4], make_query("auth")) == 1 * 4
-    assert fact_score(FACTS[4], make_query("billing")) == 0
-
-
 def test_ties_break_by_id_whatever_the_input_order() -> None:
     twins = [entry("b-fact-two", "cache the index"), entry("a-fact-one", "cache the index")]
     assert [h.entry.id for h in rank(twins, make_query("cache")).hits] == [
@@ -206,7 +198,7 @@ def test_log_hits_are_every_line_that_scores(lines: list[str], ending: str, aske
     assume(query.words)
     text = ending.join(lines)
     every = [
-        (number, line.strip(), word_points(query, normalised_tokens(line)))
+        (number, line.strip(), line_points(query, normalised_tokens(line)))
         for number, line in enumerate((raw.rstrip("\r") for raw in text.split("\n")), 1)
     ]
     expected = [item for item in every if item[2]]
@@ -432,9 +424,9 @@ def test_negative_and_positive_pitfalls_side_by_side() -> None:
     ]
     text = render_markdown(plan_context(facts))
     pitfalls = text.split(PITFALLS_HEADING + "\n")[1].split("\n~~~~")[0]
-    assert pitfalls.splitlines() == [
-        "- Never commit .env files [never-commit-env]",
+    assert pitfalls.splitlines() == [  # no task: equal weights, so by id
         "- Do not: Mock the database in integration tests [mock-the-database]",
+        "- Never commit .env files [never-commit-env]",
     ]
     assert "- Never push to main [rule-not-pitfall]" in text  # a rule is shown as written
     assert "do NOT" not in text
@@ -479,7 +471,13 @@ def test_budget_drops_lowest_ranked_first_never_core() -> None:
     text = render_markdown(shown)
     assert estimate_tokens(text) <= 400
     assert shown.dropped > 0
-    assert f"({shown.dropped} lower-ranked items dropped to fit 400 tokens)" in text
+    # the best-ranked left out are named (webhook rules match the task), the rest counted
+    left = [item.entry.id for item in shown.left_out]
+    assert len(left) == shown.dropped
+    named = ", ".join([i for i in left if int(i[5:]) % 5 == 0][:NAMED_LEFT_OUT])
+    assert f"(Left out to fit 400 tokens, `mdmem show ID` gives any: {named}" in text or (
+        f"({shown.dropped} more facts left out to fit 400 tokens" in text
+    )
     assert {"core-0", "core-1", "core-2"} <= set(shown.ids)
     kept = [i for i in shown.ids if i.startswith("rule-")]
     # the webhook rules score, so they are kept before any billing rule
@@ -631,9 +629,9 @@ def test_lookup_command_lines_and_json(memory: Path) -> None:
         .output
     )
     assert [hit["id"] for hit in data["hits"]] == [
-        "signed-webhooks",
-        "redis-payload-cache",
-    ]  # 15, 12, 12 by id
+        "webhook-timeout-ten",
+        "webhook-backoff",
+    ]  # BM25: "webhook" twice (text and id) in the shortest fact first
     assert data["total"] > 2
 
 

@@ -76,7 +76,7 @@ def _line(item: Item) -> str:
 
     scope = item.entry.get("scope")
     where = f" (applies to {scope.strip()})" if scope and scope.strip() else ""
-    return f"- {shown_text(item)}{where} [{item.entry.id}]"
+    return f"- {shown_text(item, whole=True)}{where} [{item.entry.id}]"
 
 
 def exported_text(file: TextFile | None, target: Target, body: str) -> str:

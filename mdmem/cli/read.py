@@ -44,18 +44,21 @@ def _print(lines: list[str] | str, as_json: object = None) -> None:
 @click.option("--tier", type=click.Choice(TIERS), help="Only facts with this tier label.")
 @click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
 @click.option("--limit", type=click.IntRange(min=1), help="At most N hits per list.")
+@click.option("--explain", is_flag=True, help="Show how each hit scored (BM25, tier).")
 @handles_errors
 def lookup(
     root: Path | None, as_json: bool, words: tuple[str, ...], sessions: bool,
-    tier: str | None, path: str | None, limit: int | None,
+    tier: str | None, path: str | None, limit: int | None, explain: bool,
 ) -> None:  # fmt: skip
     """Find facts by the words of QUERY (quoted or not), ranked: `path:line  id  tier
     text` per hit, best first.
 
-    Case, plurals, tenses and word order do not matter. Superseded facts are listed
-    apart, each with its successor. Exit 1 when nothing matches.
+    Case, plurals, tenses and word order do not matter; rare words weigh more than
+    common ones, and short facts more than long ones (BM25), what holds now before the
+    archive. Superseded facts are listed apart, each with its successor. Exit 1 when
+    nothing matches.
 
-    Example: mdmem lookup "retry webhooks" --path src/api/hooks.py --limit 5
+    Example: mdmem lookup "retry webhooks" --path src/api/hooks.py --limit 5 --explain
     """
     from mdmem.reading.search import lookup as run_lookup
 
@@ -69,7 +72,7 @@ def lookup(
         limit=limit,
         cwd=working_folder(),
     )
-    _print(found.render(), found.as_dict() if as_json else None)
+    _print(found.render(explain), found.as_dict(explain) if as_json else None)
     left = found.ranking.total - len(found.ranking.hits)
     if left and not as_json:  # on stderr: the hits stay lines for grep and editors
         facts = "fact matches" if left == 1 else "facts match"

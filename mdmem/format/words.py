@@ -136,6 +136,22 @@ def normalised_tokens(text: str) -> frozenset[str]:
     return frozenset(word.lstrip(EXCLUDED) for word in claim(text).words)
 
 
+def word_counts(text: str) -> dict[str, int]:
+    """How often each of `normalised_tokens(text)` occurs in the text (a hyphenated word's
+    parts counted one by one), for a reader's rank: the same words, counted."""
+    counts: dict[str, int] = {}
+    prepared = _FILLER_PHRASE.sub(" ", _prepared(text))
+    for word in _WORD.findall(prepared):
+        if word in _SKIPPED or word in NEGATORS:
+            continue
+        for part in word.split("-") if "-" in word else (word,):
+            if "-" in word and part in STOP_WORDS:
+                continue
+            key = stem(part)
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
 def item_claim(lines: Sequence[str]) -> Claim:
     """The claim of a list item's own text: its lines up to its first nested item (nested
     notes qualify a rule, they are not it); the bullet and checkbox are punctuation."""

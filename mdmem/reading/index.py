@@ -4,8 +4,8 @@ values a cache keeps while the file does not change.
 
 A query word is then found with `str.find` over the whole string, and only the facts
 that score are read from the file again (`entry_at`) to be shown: a lookup over an
-archive of ten thousand facts normalises none of them. The scores are `fact_score`'s
-(`mdmem.reading.ranking`), which a test checks fact by fact.
+archive of ten thousand facts normalises none of them. The scores are `ranking.rank`'s
+(BM25 over the facts of every document searched), which a test checks fact by fact.
 
 A document a review rewrote is indexed again by parts (`reindex`): it is cut where
 `parse_document` carries nothing over but the section, and a part whose text (with its
@@ -27,7 +27,19 @@ from mdmem.format.textfile import TextFile, body
 from mdmem.reading.entries import Entry, entries_of, one_line
 from mdmem.reading.ranking import Hit, Ranking
 from mdmem.reading.scope import in_scope
-from mdmem.reading.scoring import EXACT, PART, TAG, TIER_WEIGHTS, Query, words_of
+from mdmem.reading.scoring import (
+    COUNTED,
+    EXACT,
+    PART,
+    PART_LEAST,
+    TAG,
+    Query,
+    corpus_of,
+    is_history,
+    score,
+    text_length,
+    words_of,
+)
 
 if TYPE_CHECKING:  # a lookup through a kept index parses nothing
     from mdmem.format.document import Document
@@ -40,8 +52,9 @@ _CHECKBOXES = (None, " ", "x")
 class Index:
     """One document's facts, fact i: (line, footer line, section number, tier number or
     -1, superseded 0/1, checkbox 0 none / 1 open / 2 done) at `places[SIZE * i:]`, its id
-    `ids[i]`, its words on line i of `words`, its tags' on line i of `tags`; `scopes` and
-    `links` by fact number, for the few facts that have them."""
+    `ids[i]`, its words on line i of `words` (each as often as the fact has it), its tags'
+    on line i of `tags`; `scopes` and `links` by fact number, for the few facts that have
+    them."""
 
     path: str
     sections: list[str]
@@ -51,10 +64,12 @@ class Index:
     tags: str
     scopes: dict[str, str]
     links: dict[str, list[str]]  # fact number -> [superseded-by, supersedes], "" for none
+    lengths: list[int]  # each fact's length, as BM25 counts it (`scoring.text_length`)
 
     def payload(self) -> dict[str, Any]:
         return {
             "ids": self.ids,
+            "lengths": self.lengths,
             "sections": self.sections,
             "places": self.places,
             "words": self.words,
@@ -74,6 +89,7 @@ def from_payload(path: str, payload: dict[str, Any]) -> Index:
         str(payload["tags"]),
         dict(payload["scopes"]),
         dict(payload["links"]),
+        [int(length) for length in payload["lengths"]],
     )
 
 
@@ -85,7 +101,9 @@ def index_of(document: Document) -> Index:
     tags: list[str] = []
     scopes: dict[str, str] = {}
     links: dict[str, list[str]] = {}
+    lengths: list[int] = []
     for number, entry in enumerate(entries_of(document)):
+        lengths.append(text_length(entry.text))
         tier = entry.get("tier")
         places += [
             entry.line,
@@ -97,7 +115,7 @@ def index_of(document: Document) -> Index:
         ]
         ids.append(entry.id)
         fact_words, tag_words = words_of(entry)
-        words.append(" ".join(sorted(fact_words)))
+        words.append(" ".join(sorted(word for word, n in fact_words.items() for _ in range(n))))
         tags.append(" ".join(sorted(tag_words)))
         if entry.get("scope"):
             scopes[str(number)] = entry.get("scope") or ""
@@ -113,20 +131,23 @@ def index_of(document: Document) -> Index:
         "\n".join(tags),
         scopes,
         links,
+        lengths,
     )
 
 
-def points(index: Index, query: Query) -> dict[int, int]:
-    """Fact number -> its points for the query, before the tier weight (only facts with
-    points)."""
-    found: dict[int, int] = {}
+def match_codes(index: Index, query: Query) -> dict[int, list[int]]:
+    """Fact number -> how it matches each query word (`scoring.match_codes`), for the
+    facts that match one."""
+    found: dict[int, list[int]] = {}
     tagged = bool(index.tags.strip("\n"))
-    for word in query.words:
+    size = len(query.words)
+    for position, word in enumerate(query.words):
         for number, exact in _occurrences(index.words, word, exact_only=False).items():
-            found[number] = found.get(number, 0) + (EXACT if exact else PART)
+            code = EXACT + COUNTED * exact if exact else PART
+            found.setdefault(number, [0] * size)[position] |= code
         if tagged:
             for number in _occurrences(index.tags, word, exact_only=True):
-                found[number] = found.get(number, 0) + TAG
+                found.setdefault(number, [0] * size)[position] |= TAG
     return found
 
 
@@ -139,21 +160,22 @@ def count(index: Index) -> int:
     return len(index.places) // SIZE
 
 
-def _occurrences(text: str, word: str, *, exact_only: bool) -> dict[int, bool]:
-    """Line number -> whether `word` is a whole word there (else only part of one). The
-    line is counted on from the previous occurrence: the text is scanned once."""
-    found: dict[int, bool] = {}
+def _occurrences(text: str, word: str, *, exact_only: bool) -> dict[int, int]:
+    """Line number -> how often `word` is a whole word there (0: only the start of one, for
+    a word long enough, `scoring.PART_LEAST`). The line is counted on from the previous
+    occurrence: the text is scanned once."""
+    found: dict[int, int] = {}
     size, end = len(word), len(text)
+    parts = not exact_only and size >= PART_LEAST
     line = last = 0
     position = text.find(word)
     while position >= 0:
-        exact = (not position or text[position - 1] in " \n") and (
-            position + size == end or text[position + size] in " \n"
-        )
-        if exact or not exact_only:
+        starts = not position or text[position - 1] in " \n"
+        exact = starts and (position + size == end or text[position + size] in " \n")
+        if exact or (parts and starts):
             line += text.count("\n", last, position)
             last = position
-            found[line] = found.get(line, False) or exact
+            found[line] = found.get(line, 0) + exact
         position = text.find(word, position + 1)
     return found
 
@@ -179,30 +201,39 @@ def rank_indexes(
 ) -> Ranking:
     """`mdmem.reading.ranking.rank` over indexed documents: the same hits in the same
     order; only the facts shown are read again, from `lines_of(index)`."""
-    weights = [TIER_WEIGHTS.get(label, 1) for label in TIERS] + [TIER_WEIGHTS["working"]]
-    live: list[tuple[int, str, str, int, int, int]] = []
-    gone: list[tuple[int, str, str, int, int, int]] = []
-    for order, index in enumerate(indexes):
+    matched = [match_codes(index, query) for index in indexes]
+    corpus = corpus_of(
+        (length for index in indexes for length in index.lengths),
+        (codes for found in matched for codes in found.values()),
+        len(query.words),
+    )
+    live: list[tuple[int, str, str, int, int, int, tuple[int, ...]]] = []
+    gone: list[tuple[int, str, str, int, int, int, tuple[int, ...]]] = []
+    old: list[tuple[int, str, str, int, int, int, tuple[int, ...]]] = []
+    for order, (index, found) in enumerate(zip(indexes, matched, strict=True)):
         places, ids = index.places, index.ids
-        for number, found in points(index, query).items():
+        for number, codes in found.items():
             at = SIZE * number
-            if tier_label is not None and tier(index, number) != tier_label:
+            label = tier(index, number)
+            if tier_label is not None and label != tier_label:
                 continue
             if index.scopes and not in_scope(index.scopes.get(str(number)), path):
                 continue
-            score = -found * weights[places[at + 3]]  # tier -1, "working": the last weight
-            key = (score, ids[number], index.path, places[at], order, number)
-            (gone if places[at + 4] else live).append(key)
+            history = is_history(index.path, _CHECKBOXES[places[at + 5]])
+            points = score(codes, index.lengths[number], corpus, label, history)
+            key = (-points, ids[number], index.path, places[at], order, number, tuple(codes))
+            (gone if places[at + 4] else old if history else live).append(key)
     live.sort()
+    live += sorted(old)  # what holds now first, then history (`ranking.order`)
     gone.sort()
 
-    def hits(items: list[tuple[int, str, str, int, int, int]]) -> tuple[Hit, ...]:
+    def hits(items: list[tuple[int, str, str, int, int, int, tuple[int, ...]]]) -> tuple[Hit, ...]:
         return tuple(
-            Hit(entry_at(indexes[order], lines_of(indexes[order]), number), -score)
-            for score, _, _, _, order, number in items[:limit]
+            Hit(entry_at(indexes[order], lines_of(indexes[order]), number), -points, codes)
+            for points, _, _, _, order, number, codes in items[:limit]
         )
 
-    return Ranking(hits(live), hits(gone), len(live))
+    return Ranking(hits(live), hits(gone), len(live), corpus)
 
 
 def link_pairs(indexes: Sequence[Index]) -> list[tuple[str, str, str]]:
@@ -310,6 +341,7 @@ def concat(path: str, pieces: Sequence[Piece]) -> Index:
     tags: list[str] = []
     scopes: dict[str, str] = {}
     links: dict[str, list[str]] = {}
+    lengths: list[int] = []
     split: dict[int, tuple[list[str], list[str], list[int]]] = {}
     for index, first, facts, delta in pieces:
         if id(index) not in split:
@@ -331,5 +363,8 @@ def concat(path: str, pieces: Sequence[Piece]) -> Index:
         ids += index.ids[first : first + facts]
         words += word_lines[first : first + facts]
         tags += tag_lines[first : first + facts]
+        lengths += index.lengths[first : first + facts]
     joined = "\n".join
-    return Index(path, list(sections), places, ids, joined(words), joined(tags), scopes, links)
+    return Index(
+        path, list(sections), places, ids, joined(words), joined(tags), scopes, links, lengths
+    )

@@ -1,6 +1,7 @@
-"""Lexical lookup ranked with integers (SPEC §11), over facts and session log lines:
-the hits of `mdmem.reading.scoring`'s scores, in an order that never changes between
-runs (by score, highest first, then by id, then by place).
+"""Lexical lookup (SPEC §11), over facts and session log lines: the hits of
+`mdmem.reading.scoring`'s scores (BM25 over the facts searched, times the tier's weight),
+in an order that never changes between runs (by score, highest first, then by id, then
+by place).
 """
 
 from __future__ import annotations
@@ -14,19 +15,25 @@ from typing import Any
 from mdmem.reading.entries import Entry
 from mdmem.reading.scope import in_scope
 from mdmem.reading.scoring import (
-    EXACT,
-    SESSION_WEIGHT,
+    LINE_EXACT,
+    Corpus,
     Query,
-    fact_score,
+    explain,
+    is_history,
+    line_points,
+    scored,
+    text_length,
     text_words,
-    word_points,
 )
+
+SESSION_WEIGHT = 1  # a line of a session log: history, scored apart from the facts
 
 
 @dataclass(frozen=True)
 class Hit:
     entry: Entry
     score: int
+    codes: tuple[int, ...] = ()  # how it matched each query word (`scoring.match_codes`)
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,14 @@ class Ranking:
     hits: tuple[Hit, ...]
     superseded: tuple[Hit, ...]
     total: int  # live hits before the limit
+    corpus: Corpus | None = None  # the facts searched, as BM25 counts them
+
+    def explained(self, query: Query, hit: Hit) -> str:
+        """How the hit scored (`lookup --explain`)."""
+        assert self.corpus is not None
+        length = text_length(hit.entry.text)
+        history = is_history(hit.entry.path, hit.entry.checkbox)
+        return explain(query.words, hit.codes, length, self.corpus, hit.entry.tier, history)
 
 
 def rank(
@@ -48,24 +63,27 @@ def rank(
 ) -> Ranking:
     """The facts that score for the query, best first; `tier` keeps one tier label, `path`
     leaves out facts whose `scope` does not match it, `limit` caps each list."""
+    every = list(entries)
+    scores, corpus = scored(every, query)
     live: list[Hit] = []
     gone: list[Hit] = []
-    for entry in entries:
-        if tier is not None and entry.tier != tier:
+    for entry, (score, codes) in zip(every, scores, strict=True):
+        if not score or (tier is not None and entry.tier != tier):
             continue
         if not in_scope(entry.get("scope"), path):
             continue
-        score = fact_score(entry, query)
-        if score:
-            (gone if entry.superseded else live).append(Hit(entry, score))
+        (gone if entry.superseded else live).append(Hit(entry, score, codes))
     live.sort(key=order)
     gone.sort(key=order)
-    return Ranking(tuple(live[:limit]), tuple(gone[:limit]), len(live))
+    return Ranking(tuple(live[:limit]), tuple(gone[:limit]), len(live), corpus)
 
 
-def order(hit: Hit) -> tuple[int, str, str, int]:
-    """Highest score first, then by id, then by place (a copy a merge left)."""
-    return (-hit.score, hit.entry.id, hit.entry.path, hit.entry.line)
+def order(hit: Hit) -> tuple[bool, int, str, str, int]:
+    """What holds now before history (`scoring.is_history`), then the highest score first,
+    then by id, then by place (a copy a merge left)."""
+    entry = hit.entry
+    history = is_history(entry.path, entry.checkbox)
+    return (history, -hit.score, entry.id, entry.path, entry.line)
 
 
 @dataclass(frozen=True)
@@ -81,7 +99,7 @@ class LineHit:
 
 @dataclass(frozen=True)
 class _Candidate:
-    """A log line that holds a needle, and the most it can score (`EXACT` for each query
+    """A log line that holds a needle, and the most it can score (`LINE_EXACT` for each query
     word one of whose needles it holds; a log line has no tags)."""
 
     bound: int
@@ -91,7 +109,7 @@ class _Candidate:
     text: str
 
     def scored(self, query: Query) -> LineHit:
-        score = word_points(query, text_words(self.text)) * SESSION_WEIGHT
+        score = line_points(query, text_words(self.text)) * SESSION_WEIGHT
         return LineHit(self.path, self.number, self.session, self.text.strip(), score)
 
     def cannot_beat(self, hit: LineHit) -> bool:
@@ -115,7 +133,7 @@ def best_line_hits(
     of the logs.
 
     Under a limit, a log is looked at line by line only while its best line could still
-    take a place: the most a line can score is `EXACT` per query word whose needles it
+    take a place: the most a line can score is `LINE_EXACT` per query word whose needles it
     holds, so a log's lines can score no more than that count over its whole text. Logs
     are taken by that bound, highest first, and their lines best bound first (then the
     newest, then by line), until no line left could take the place of the last one kept.
@@ -132,7 +150,7 @@ def best_line_hits(
                     words += 1
                     break
         if words:
-            held.append((EXACT * SESSION_WEIGHT * words, name, text))
+            held.append((LINE_EXACT * SESSION_WEIGHT * words, name, text))
 
     def lines_of(logs: Iterable[tuple[int, str, str]]) -> list[_Candidate]:
         return [
@@ -182,7 +200,8 @@ def _candidates(path: str, session: str, text: str, query: Query) -> list[_Candi
         held = lowered_lines[number]
         bound = sum(any(needle in held for needle in own) for own in query.word_needles)
         line = lines[number].rstrip("\r")
-        found.append(_Candidate(EXACT * SESSION_WEIGHT * bound, path, session, number + 1, line))
+        best = LINE_EXACT * SESSION_WEIGHT * bound
+        found.append(_Candidate(best, path, session, number + 1, line))
     return found
 
 
@@ -212,10 +231,15 @@ class Found:
     lines: tuple[LineHit, ...]  # session log lines, with --sessions
     forgotten: frozenset[str] = frozenset()  # successors named here that were forgotten since
 
-    def render(self) -> list[str]:
+    def render(self, explain: bool = False) -> list[str]:
         """`path:line  id  tier  text` per hit, grep's way; a superseded fact names its
-        successor; log lines name their session."""
-        out = [_line(hit.entry, hit.entry.tier) for hit in self.ranking.hits]
+        successor; log lines name their session. `explain`: each hit followed by how it
+        scored, indented."""
+        out = []
+        for hit in self.ranking.hits:
+            out.append(_line(hit.entry, hit.entry.tier))
+            if explain:
+                out.append(f"    score {hit.score}: {self.ranking.explained(self.query, hit)}")
         if self.ranking.superseded:
             out += ["", "Superseded (do not follow; the successor holds):"]
             for hit in self.ranking.superseded:
@@ -228,11 +252,15 @@ class Found:
                     for hit in self.lines]  # fmt: skip
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, explain: bool = False) -> dict[str, Any]:
+        hits = [_hit_dict(hit) for hit in self.ranking.hits]
+        if explain:
+            for shown, hit in zip(hits, self.ranking.hits, strict=True):
+                shown["explain"] = self.ranking.explained(self.query, hit)
         return {
             "query": self.query.text,
             "words": list(self.query.words),
-            "hits": [_hit_dict(hit) for hit in self.ranking.hits],
+            "hits": hits,
             "total": self.ranking.total,
             "superseded": [
                 {
