@@ -13,9 +13,11 @@ from mdmem.cli.main import main
 from mdmem.cli.options import (
     handles_errors,
     json_option,
+    left_out_json,
     named_by,
     resolve_root,
     root_option,
+    serves_what_it_can,
     session_option,
 )
 from mdmem.errors import MdmemError, shown
@@ -24,6 +26,8 @@ _DRY_RUN = click.option("--dry-run", is_flag=True, help="Show what would change;
 
 
 def _echo_json(payload: object) -> None:
+    if isinstance(payload, dict) and (left_out := left_out_json()):
+        payload = {**payload, "warnings": left_out}
     click.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
 
 
@@ -72,6 +76,7 @@ def install(agent: str, local: bool, dry_run: bool, root: Path | None, as_json: 
 @root_option
 @json_option
 @handles_errors
+@serves_what_it_can
 def session_start(root: Path | None, as_json: bool) -> None:
     """What an agent's session starts with: `mdmem context` and how to cite facts. Always
     exits 0; a problem is printed in place of the context.
@@ -135,6 +140,7 @@ def check(root: Path | None, as_json: bool, named: str | None) -> None:
 @root_option
 @json_option
 @handles_errors
+@serves_what_it_can
 def export(fmt: str, dry_run: bool, root: Path | None, as_json: bool) -> None:
     """Write the core facts and invariants, each with its id, into a vendor's instructions
     file, inside a marked block: for agents that never run mdmem. Nothing outside the

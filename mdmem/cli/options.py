@@ -54,6 +54,38 @@ def named_by() -> str:
     return SESSION_VARIABLE if source == click.core.ParameterSource.ENVIRONMENT else "--session"
 
 
+def serves_what_it_can(func: F) -> F:
+    """For a reading command: an item that cannot be read is left out of the answer, and
+    named on stderr once the answer is printed (`left_out_json` gives the same to --json),
+    instead of the whole memory being refused (SPEC §2)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from mdmem.format.leftout import leaving_out
+
+        with leaving_out() as left_out:
+            try:
+                return func(*args, **kwargs)
+            finally:
+                for message in dict.fromkeys(shown(error) for error in left_out):
+                    warning = message.replace("mdmem: ", "mdmem: warning: ", 1)
+                    click.echo(
+                        f"{warning} (left out of this answer; `mdmem lint` lists it)", err=True
+                    )
+
+    return wrapper  # type: ignore[return-value]
+
+
+def left_out_json() -> list[dict[str, object]]:
+    """The items the running reading command left out, for its JSON answer's `warnings`."""
+    from mdmem.format.leftout import left_out_now
+
+    return [
+        {"path": error.path, "line": error.line, "message": error.message}
+        for error in left_out_now()
+    ]
+
+
 def handles_errors(func: F) -> F:
     """Turn the library's one root exception into a message and its documented exit code."""
 

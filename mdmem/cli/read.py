@@ -11,9 +11,11 @@ from mdmem.cli.main import main
 from mdmem.cli.options import (
     handles_errors,
     json_option,
+    left_out_json,
     named_by,
     resolve_root,
     root_option,
+    serves_what_it_can,
     session_option,
     working_folder,
 )
@@ -29,6 +31,8 @@ def _print(lines: list[str] | str, as_json: object = None) -> None:
     from mdmem.safety.secrets import redact, redact_all
 
     if as_json is not None:
+        if isinstance(as_json, dict) and (left_out := left_out_json()):
+            as_json = {**as_json, "warnings": left_out}
         click.echo(json.dumps(redact_all(as_json), indent=2))
     else:
         text = "\n".join(lines) if isinstance(lines, list) else lines.removesuffix("\n")
@@ -46,6 +50,7 @@ def _print(lines: list[str] | str, as_json: object = None) -> None:
 @click.option("--limit", type=click.IntRange(min=1), help="At most N hits per list.")
 @click.option("--explain", is_flag=True, help="Show how each hit scored (BM25, tier).")
 @handles_errors
+@serves_what_it_can
 def lookup(
     root: Path | None, as_json: bool, words: tuple[str, ...], sessions: bool,
     tier: str | None, path: str | None, limit: int | None, explain: bool,
@@ -109,6 +114,7 @@ def _nothing(query: str, tier: str | None, path: str | None, root: Path | None) 
     help="Also give the tier the ledger gave the fact at that session log or date.",
 )
 @handles_errors
+@serves_what_it_can
 def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> None:
     """One fact's story: where it lives, its origin, every session that referenced it
     (newest first), what it replaced and what replaced it, its feedback.
@@ -138,6 +144,7 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
     show_default=True, help="Markdown for an agent's prompt, or JSON.",
 )  # fmt: skip
 @handles_errors
+@serves_what_it_can
 def context(
     root: Path | None,
     as_json: bool,
@@ -170,6 +177,7 @@ def context(
 @session_option
 @click.option("--lint", "run_lint", is_flag=True, help="Run lint now for its counts (slower).")
 @handles_errors
+@serves_what_it_can
 def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) -> None:
     """Where things stand: the current session log, sessions since the last review and
     whether one is due, lint's counts (from the last lint while nothing changed), the

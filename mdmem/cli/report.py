@@ -12,20 +12,28 @@ from mdmem.cli.options import (
     frozen_at_exit,
     handles_errors,
     json_option,
+    left_out_json,
     progress_bar,
     resolve_root,
     root_option,
+    serves_what_it_can,
 )
 
 
 def _echo_json(payload: dict[str, object]) -> None:
-    click.echo(json.dumps(payload, indent=2, sort_keys=True))
+    left_out = left_out_json()
+    click.echo(
+        json.dumps(
+            {**payload, **({"warnings": left_out} if left_out else {})}, indent=2, sort_keys=True
+        )
+    )
 
 
 @main.command()
 @root_option
 @json_option
 @handles_errors
+@serves_what_it_can
 def stats(root: Path | None, as_json: bool) -> None:
     """Count the memory as a review run now would: facts per tier and per maturity, the
     largest sections, the facts closest to archival (archive_window minus the sessions
@@ -49,6 +57,7 @@ def stats(root: Path | None, as_json: bool) -> None:
 @root_option
 @json_option
 @handles_errors
+@serves_what_it_can
 def trend(root: Path | None, as_json: bool) -> None:
     """Say whether the memory is IMPROVING, DECLINING or STABLE, from reviews.md's rows.
 
@@ -78,6 +87,7 @@ def trend(root: Path | None, as_json: bool) -> None:
     help="Write the report to this file (replaced whole).",
 )
 @handles_errors
+@serves_what_it_can
 def report(root: Path | None, as_json: bool, out: Path) -> None:
     """Write a self-contained HTML page of the memory: live facts by section and tier,
     pitfalls apart, a chart of the tiers over the reviews, the trend, open threads, lint

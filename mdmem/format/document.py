@@ -22,6 +22,7 @@ from mdmem.format.items import (
     opens_item,
     refuse_hiding,
 )
+from mdmem.format.leftout import leave_out
 from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
@@ -191,7 +192,12 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
             continue
         if line.startswith(BULLETS) and opens_item(line):
             end = item_end(lines, index)
-            fact = _read_item(file, index, end, title, subsection)
+            try:
+                fact = _read_item(file, index, end, title, subsection)
+            except ParseError as error:
+                leave_out(error)  # raises again unless a reading command collects
+                index = end
+                continue
             if fact is None:
                 footerless.append(Item(title, index, end))
             else:
@@ -209,13 +215,15 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
         elif ("```" in text or "~~~" in text) and (fence := opening(text)) is not None:
             fence_line = index + 1
         elif "<!--" in text and looks_like_footer(text):
-            raise ParseError(
-                "a footer that closes no list item; indent it under its fact", path, index + 1
+            leave_out(
+                ParseError(
+                    "a footer that closes no list item; indent it under its fact", path, index + 1
+                )
             )
         index += 1
     sections.append(Section(title, start, count))
-    if fence is not None:
-        raise ParseError(f"code fence {fence!r} opened here is never closed", path, fence_line)
+    if fence is not None:  # read as CommonMark reads it: code to the end of the file
+        leave_out(ParseError(f"code fence {fence!r} opened here is never closed", path, fence_line))
     if unique_ids:
         _check_unique(facts, path)
     return Document(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mdmem.errors import ParseError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document
+from mdmem.format.leftout import leaving_out
 from mdmem.format.memory import ARCHIVE, BLOCKED, OPEN_THREADS, SESSIONS, VISION, Memory
 from mdmem.format.sessionlog import Session, parse_session_name, reference_lines, section_lines
 from mdmem.format.textfile import TextFile
@@ -96,13 +97,15 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
             vision, entries = memory.vision, memory.blocked
             found += memory_findings(memory, vision, entries, decisions)
         else:
-            try:
-                memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
-            except ParseError as error:
-                found.append(parse_finding(error, label))
-            vision = _forward(root, VISION, parse_vision, None, found)
-            no_entries: tuple[BlockedEntry, ...] = ()
-            entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
+            with leaving_out() as left_out:  # every item that cannot be read, each a finding
+                try:
+                    memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
+                except ParseError as error:
+                    found.append(parse_finding(error, label))
+                vision = _forward(root, VISION, parse_vision, None, found)
+                no_entries: tuple[BlockedEntry, ...] = ()
+                entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
+            found += [parse_finding(error, label) for error in left_out]
             if memory is not None:
                 found += memory_findings(memory, vision, entries)
         scanned = shared.results([_scan_job(job) for job in shared.own])

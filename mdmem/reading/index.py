@@ -291,6 +291,7 @@ def reindex(file: TextFile, old: Index | None, parts: Sequence[Part]) -> tuple[I
     import hashlib
 
     from mdmem.format.document import parse_document
+    from mdmem.format.leftout import strictly
 
     lines = file.lines
     known = {part[0]: part for part in parts}
@@ -311,7 +312,8 @@ def reindex(file: TextFile, old: Index | None, parts: Sequence[Part]) -> tuple[I
             pieces.append((old, first, facts, start - old_start))
             continue
         try:
-            part = index_of(parse_document(TextFile(file.path, tuple(text)), unique_ids=False))
+            with strictly():  # read alone, a part's line numbers are not the file's
+                part = index_of(parse_document(TextFile(file.path, tuple(text)), unique_ids=False))
         except ParseError:
             break
         pieces.append((part, 0, count(part), start - len(context)))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError, ParseError
+from mdmem.format.leftout import left_out_so_far
 from mdmem.format.memory import ARCHIVE, CONTINUITY, OPEN_THREADS, POLICY, SESSIONS
 from mdmem.reading import ranking
 from mdmem.reading.entries import Entry, entries_of
@@ -94,12 +95,14 @@ def indexes(root: Path) -> list[Index]:
         # No helper process (mdmem.store.workers) here, nor for --sessions: on this shared
         # two-core machine, at 10,000 facts and logs, each was slower with one.
         parts: list[Part]
+        before = left_out_so_far()
         if _is_thread(path):  # one small file: parsed whole, never in parts
             index, parts = index_of(_parsed(root, path)), []
         else:
             index, parts = reindex(read(path, shown), *(old or (None, [])))
         found[shown] = index
-        fresh[shown] = {"stamp": stamp, "index": index.payload(), "parts": parts}
+        if left_out_so_far() == before:  # else read again next time, to name what it leaves out
+            fresh[shown] = {"stamp": stamp, "index": index.payload(), "parts": parts}
     if fresh != known:
         cache.save(root, ENTRIES_CACHE, {"files": fresh})
     return list(found.values())
