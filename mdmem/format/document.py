@@ -191,18 +191,7 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
             index += 1
             continue
         if line.startswith(BULLETS) and opens_item(line):
-            end = item_end(lines, index)
-            try:
-                fact = _read_item(file, index, end, title, subsection)
-            except ParseError as error:
-                leave_out(error)  # raises again unless a reading command collects
-                index = end
-                continue
-            if fact is None:
-                footerless.append(Item(title, index, end))
-            else:
-                facts.append(_with_its_group(fact, footerless, lines))
-            index = end
+            index = _take_item(file, index, (title, subsection), facts, footerless)
             continue
         text = body(line)
         if text.startswith("#") and (found := heading(text)) is not None:
@@ -232,6 +221,28 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
         tuple(facts),
         tuple(footerless),
     )
+
+
+def _take_item(
+    file: TextFile,
+    start: int,
+    place: tuple[str, str],
+    facts: list[Fact],
+    footerless: list[Item],
+) -> int:
+    """Read the list item at `start` (under `place`, its section and subsection) into
+    `facts` or `footerless`; the index after it."""
+    end = item_end(file.lines, start)
+    try:
+        fact = _read_item(file, start, end, *place)
+    except ParseError as error:
+        leave_out(error)  # raises again unless a reading command collects
+        return end
+    if fact is None:
+        footerless.append(Item(place[0], start, end))
+    else:
+        facts.append(_with_its_group(fact, footerless, file.lines))
+    return end
 
 
 def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) -> Fact:
