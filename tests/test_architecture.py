@@ -52,6 +52,7 @@ IO_MODULES = frozenset(
         "mdmem.reviewing.apply",
         "mdmem.linting.run",
         "mdmem.linting.cache",
+        "mdmem.linting.worktree",  # what HEAD holds of the live files
         "mdmem.linting.gate",  # the review refused on lint errors
         "mdmem.merging.driver",  # merge_files, which git runs
     }

@@ -134,7 +134,8 @@ def test_warnings_about_committed_logs_are_one_line_and_do_not_fail_strict(
     (tmp_path / LATER).write_text(later("- Used: post-only-mutations"), encoding="utf-8")
     mixed = runner.invoke(main, ["lint", "--root", str(root), "--strict"])
     assert mixed.exit_code == 1
-    assert mixed.stdout.splitlines()[0].startswith(f"{LATER}:4: W003")
+    # an error: once committed, the key could never be mended (E011, W003 then)
+    assert mixed.stdout.splitlines()[0].startswith(f"{LATER}:4: E011 unknown key 'Used'")
     git(tmp_path, "add", "-A")  # staged is not committed: a staged log may still change
     assert runner.invoke(main, ["lint", "--root", str(root), "--strict"]).exit_code == 1
 

@@ -27,7 +27,7 @@ from mdmem.git.plumbing import (
     top_folder,
 )
 from mdmem.linting.cache import history
-from mdmem.linting.findings import Finding
+from mdmem.linting.findings import Finding, grouped
 from mdmem.linting.history import only_redacted
 from mdmem.linting.run import lint
 from mdmem.store.lock import locked
@@ -204,4 +204,7 @@ def pre_commit(root: Path) -> PreCommit:
         else:
             action = "changes the file mode of" if mode_changed else "modifies"
         refused.append(Refusal(f"{root.name}/{SESSIONS}/{Path(change.path).name}", action))
-    return PreCommit(tuple(refused), lint(root))
+    # Warnings about committed logs were news once, when each log was committed (what
+    # could be mended then was an error, E011): the hook does not repeat them on every
+    # later commit. A file's stale footers are one line, as lint prints them.
+    return PreCommit(tuple(refused), grouped(lint(root)))

@@ -23,6 +23,10 @@ from mdmem.cli.write import echo_json
 @click.option("--by", "by", metavar="NEW-ID", help="The live fact that replaces OLD.")
 @click.option("--by-text", "text", metavar="TEXT", help="Add the fact that replaces OLD.")
 @click.option("--section", default=None, help="The section of --by-text's fact (OLD's).")
+@click.option("--scope", metavar="GLOB[,GLOB]", help="--by-text's fact's scope (default: OLD's).")
+@click.option(
+    "--tags", metavar="A,B", help="--by-text's fact's tags (default: OLD's; '' for none)."
+)
 @click.option("--invalidate", is_flag=True, help="OLD no longer holds; nothing replaces it.")
 @click.option("--core", is_flag=True, help="OLD is core and a person asked to invalidate it.")
 @session_option
@@ -34,6 +38,8 @@ def supersede(
     by: str | None,
     text: str | None,
     section: str | None,
+    scope: str | None,
+    tags: str | None,
     invalidate: bool,
     core: bool,
     named: str | None,
@@ -44,7 +50,8 @@ def supersede(
     `tier: superseded` and `superseded-by: NEW`, NEW's gets `supersedes: OLD`, and the
     current session log `Superseded: OLD → NEW` (`OLD (invalidated)` with --invalidate).
     --by-text adds the successor as `mdmem add` would (its id from its text, recorded
-    `Created`). The next review archives OLD; `mdmem restore OLD` undoes it.
+    `Created`), with OLD's scope and tags unless --scope or --tags give others. The next
+    review archives OLD; `mdmem restore OLD` undoes it.
 
     Refuses, writing nothing, an unknown OLD (naming the nearest ids), one superseded
     already (naming its successor), a blocked one, a successor that is not live, and
@@ -55,10 +62,22 @@ def supersede(
     from mdmem.writing.gates import supersede as run
     from mdmem.writing.gates import supersede_usage
 
-    problem = supersede_usage(by, text, section, invalidate)
+    problem = supersede_usage(by, text, section, invalidate, scope is not None or tags is not None)
     if problem is not None:
         raise click.UsageError(problem)
-    done = run(resolve_root(root), old, by, text, section, named or None, named_by(), core=core)
+    words = None if tags is None else tuple(t.strip() for t in tags.split(",") if t.strip())
+    done = run(
+        resolve_root(root),
+        old,
+        by,
+        text,
+        section,
+        named or None,
+        named_by(),
+        core=core,
+        scope=scope,
+        tags=words,
+    )
     if as_json:
         echo_json(done.as_dict())
         return
@@ -102,33 +121,52 @@ def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> No
 
 
 @main.command()
-@click.argument("fact_id", metavar="ID")
+@click.argument("fact_id", metavar="[ID]", required=False)
 @click.option("--reason", required=True, help="Why it must never come back (one line).")
+@click.option(
+    "--text", metavar="TEXT", help="Block a rule that was never in memory (ID: its id, optional)."
+)
 @click.option("--core", is_flag=True, help="ID is core and a person asked to forget it.")
 @session_option
 @root_option
 @json_option
 @handles_errors
 def forget(
-    fact_id: str, reason: str, core: bool, named: str | None, root: Path | None, as_json: bool
+    fact_id: str | None,
+    reason: str,
+    text: str | None,
+    core: bool,
+    named: str | None,
+    root: Path | None,
+    as_json: bool,
 ) -> None:
     """Forget a fact for good (DECAY.md, Forgetting): move it, text and notes, from continuity
     or the archive to memory/blocked.md with the session's date and the reason, and record
     `Forgotten: ID` in the current session log. From then on add, review and lint
     refuse text near it, reworded or not; only editing blocked.md by hand lifts it. A core
     fact is forgotten only with --core: a person sets core, and a person removes it.
+    --text blocks a rule that was never in memory, so that no one adds it to forget it.
 
     Example: mdmem forget mock-the-database --reason "hid a migration bug in prod"
     """
     from mdmem.writing.forgetting import forget as run
+    from mdmem.writing.forgetting import forget_text
 
-    done = run(resolve_root(root), fact_id, reason, named or None, named_by(), core=core)
+    if fact_id is None and text is None:
+        raise click.UsageError("give the ID of a fact, or --text TEXT for a rule never in memory")
+    if text is not None:
+        done = forget_text(resolve_root(root), text, reason, fact_id, named or None, named_by())
+    else:
+        assert fact_id is not None
+        done = run(resolve_root(root), fact_id, reason, named or None, named_by(), core=core)
+    where = None if done.place is None else done.place.display
     if as_json:
-        fields = {"id": done.fact_id, "from": done.place.display, "blocked": done.date}
+        fields = {"id": done.fact_id, "from": where, "blocked": done.date}
         fields |= {"reason": done.reason, "session": done.log.display}
         echo_json({**fields, "superseded_stay": list(done.replaced)})
         return
-    click.echo(f"Forgot {done.fact_id}: moved from {done.place.display} to {done.blocked}")
+    moved = "blocked a text never in memory" if where is None else f"moved from {where}"
+    click.echo(f"Forgot {done.fact_id}: {moved} to {done.blocked}")
     click.echo(f"{done.log.display}: Forgotten: {done.fact_id}")
     for old in done.replaced:
         click.echo(

@@ -263,6 +263,27 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Run `mdmem review`: it keeps one copy, the same on every machine, and opens a "
         "thread when the two texts differ.",
     ),
+    "E011": (
+        "A mistake that can never be mended once it is committed, in a change not committed "
+        "yet: in a session log git does not hold yet, an id that names no fact (W002; the "
+        "successor of a `Superseded:` line included), an unknown key (W003), the "
+        "references heading at another level (W014), a `Superseded:` line without a "
+        "successor (W017); in a line of `continuity.md` or a thread file written since "
+        "HEAD, a `supersedes` or `superseded-by` naming no fact (W005). The message names "
+        "the warning it becomes once committed, when the log may no longer be edited.",
+        "Fix it now, as the hint says: the pre-commit hook and `mdmem review` stop on it. "
+        "Outside git nothing is committed and these stay warnings.",
+    ),
+    "E012": (
+        "A fact that HEAD's `continuity.md` (or a thread file) holds and that no file "
+        "holds now (not continuity, the archive, a thread file, `blocked.md` nor "
+        "`vision.md`): deleted by hand, not retired. Its text is lost, and every log that "
+        "cites it names nothing.",
+        "Put it back (`git show HEAD:memory/continuity.md` holds it), then retire it: "
+        "`mdmem supersede ID --by NEW` (or `--by-text TEXT`) when it is false, `mdmem "
+        "forget ID --reason WHY` when it must never come back; `mdmem review` archives a "
+        "fact that faded.",
+    ),
     "W024": (
         "A committed session log that a later commit edited, deleted or renamed. The "
         "ledger is read as it is now; the edit is history, so it is a warning, not an "
@@ -288,5 +309,27 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "non-empty lines than `closed_narrative_max_lines` (decay-policy.md, default 150): "
         "a hint, as the protocol's `[closed-thread-bloat]`.",
         "Condense it to a few lines; the whole story stays in the session log that closed it.",
+    ),
+    "W025": (
+        "A fact new since HEAD, outside `## Architectural Invariants`, born `tier: core` "
+        "by an edit: core is a person's decision, and the review never lets a core fact "
+        "decay.",
+        "Write `tier: working`, as a new fact is born; a person who wants it core runs "
+        "`mdmem core ID`.",
+    ),
+    "W026": (
+        "A `uses` written or changed since HEAD that is more than the session logs give "
+        "(the logs that cite the fact, at least 1): usage is never typed by hand. A review "
+        "recounts a fact the logs cite, but keeps the number of one they do not.",
+        "Write the number the logs give (`uses: 1` for a new fact); `mdmem review` counts "
+        "it from the logs.",
+    ),
+    "W027": (
+        "A live fact, written or edited since HEAD (every one outside git), near a "
+        "superseded fact's text, by the blocklist's nearness (E008): a superseded fact "
+        "coming back. Its own successor is named only when it says the very same words "
+        "(token Jaccard >= 0.90), since a successor often adds a clause to the old text. "
+        "The finding names the successor.",
+        "Reword it to say what holds now, or delete it and cite the successor.",
     ),
 }

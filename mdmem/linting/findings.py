@@ -34,6 +34,8 @@ CHECKS = {
         Check("E008", "near-blocked-entry", ERROR),
         Check("E009", "secret-material", ERROR),
         Check("E010", "poisoning-marker", ERROR),
+        Check("E011", "fix-before-commit", ERROR),
+        Check("E012", "fact-deleted", ERROR),
         Check("W001", "stale-metadata", WARNING),
         Check("W002", "unknown-id", WARNING),
         Check("W003", "unknown-reference-key", WARNING),
@@ -58,6 +60,9 @@ CHECKS = {
         Check("W022", "dangling-link", WARNING),
         Check("W023", "closed-thread-bloat", WARNING),
         Check("W024", "session-log-rewritten", WARNING),
+        Check("W025", "core-by-hand", WARNING),
+        Check("W026", "uses-by-hand", WARNING),
+        Check("W027", "near-superseded", WARNING),
     )
 }
 
@@ -99,6 +104,19 @@ class Finding:
 def finding(code: str, path: str, line: int, message: str, hint: str) -> Finding:
     """A finding whose texts are safe to print: no secret value, no invisible character."""
     return Finding(code, CHECKS[code].severity, safe(path), line, safe(message), safe(hint))
+
+
+# Warnings about a change that can never be mended once it is committed (a log's
+# citations, keys, heading and supersessions; a supersession link in continuity): while
+# the change is not committed yet they are E011, which stops the hook and the review.
+MEND_BEFORE_COMMIT = frozenset({"W002", "W003", "W005", "W014", "W017"})
+
+
+def before_commit(item: Finding) -> Finding:
+    """`item`, a warning of `MEND_BEFORE_COMMIT` about a change not committed yet, as the
+    error E011 that names the warning it would become once committed."""
+    message = f"{item.message} ({item.code} once committed: fix it now)"
+    return Finding("E011", ERROR, item.path, item.line, message, item.hint)
 
 
 def safe(text: str) -> str:

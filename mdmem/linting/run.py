@@ -31,7 +31,8 @@ from mdmem.git.plumbing import (
 )
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
 from mdmem.linting.checks import memory_findings
-from mdmem.linting.findings import Finding, finish, tally
+from mdmem.linting.findings import MEND_BEFORE_COMMIT, Finding, before_commit, finish, tally
+from mdmem.linting.handedits import Committed, hand_edit_findings
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.logs import (
     future_findings,
@@ -43,6 +44,7 @@ from mdmem.linting.logs import (
 from mdmem.linting.nearest import Nearest
 from mdmem.linting.sessions import known_ids, unknown_id_findings
 from mdmem.linting.texts import parse_finding, text_findings
+from mdmem.linting.worktree import committed_state
 from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
 from mdmem.store import cache, workers
@@ -116,9 +118,12 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
     if memory is not None:
         found += _log_findings(root, memory, entries)
     texts.save()
-    history_found, committed = _history(root)
+    history_found, committed, head = _history(root)
     found += history_found
-    return [_committed(item, committed) for item in found]
+    if memory is not None:
+        found += hand_edit_findings(memory, vision, entries, head)
+    live = {} if memory is None else {document.path: document for document in memory.live}
+    return [_settled(item, committed, head, live) for item in found]
 
 
 T = TypeVar("T")
@@ -255,21 +260,46 @@ def _now(ahead: int = 0) -> str:
     return (moment + datetime.timedelta(seconds=ahead)).strftime("%Y-%m-%d-%H%M%S")
 
 
-def _committed(item: Finding, committed: frozenset[str]) -> Finding:
-    """`item`, marked when it is a warning about a committed log, which nobody can fix."""
-    if item.is_error or item.path not in committed:
+def _settled(
+    item: Finding,
+    committed: frozenset[str] | None,
+    head: Committed | None,
+    live: dict[str, Document],
+) -> Finding:
+    """`item` as a person must act on it: marked when it is a warning about a committed log,
+    which nobody can fix; an error (E011) when it is a mistake that could never be mended
+    once committed, in a change not committed yet (a log git does not hold, a line of a
+    live file HEAD does not hold). Outside git nothing is committed, and nothing changes."""
+    if item.is_error or committed is None:
         return item
-    return dataclasses.replace(item, committed=True)
+    if item.path in committed:
+        return dataclasses.replace(item, committed=True)
+    if item.code not in MEND_BEFORE_COMMIT:
+        return item
+    document = live.get(item.path)
+    if document is not None:  # a retiring link in a live file: its line new since HEAD?
+        if ": superseded-by " not in item.message:
+            return item  # a `supersedes` typo retires nothing
+        fresh = head is None or head.is_new(document, item.line - 1)
+        return before_commit(item) if fresh else item
+    if "/" + SESSIONS + "/" not in item.path:
+        return item
+    if item.code == "W014" and "is not read as the ledger" not in item.message:
+        return item  # a log with no references at all may be a session that used none
+    return before_commit(item)
 
 
-def _history(root: Path) -> tuple[list[Finding], frozenset[str]]:
-    """Committed session logs that changed, from one pass over git's history; and the
-    logs git holds at HEAD, as shown."""
+def _history(root: Path) -> tuple[list[Finding], frozenset[str] | None, Committed | None]:
+    """Committed session logs that changed, from one pass over git's history; the logs git
+    holds at HEAD, as shown (None outside git); and what HEAD holds of the live files."""
     repo = repository(root)
     folder = root / SESSIONS
-    log_history = None if repo is None else history(root, repo, folder)
-    if repo is None or log_history is None:
-        return [], frozenset()
+    if repo is None:
+        return [], None, None
+    head = committed_state(root, repo)
+    log_history = history(root, repo, folder)
+    if log_history is None:
+        return [], frozenset(), head
     top = top_folder(repo)
     changed = []
     for change in session_log_changes(repo, folder, log_history):
@@ -287,7 +317,7 @@ def _history(root: Path) -> tuple[list[Finding], frozenset[str]]:
         for relative in held
         if (top / relative).parent == folder
     )
-    return history_findings(changed), committed
+    return history_findings(changed), committed, head
 
 
 def _only_redacted(repo: git.Repo, original: str, path: Path, display: str) -> bool:

@@ -194,10 +194,14 @@ def _sessions_since_created(
 
 
 def _superseded(fact_id: str, values: Mapping[str, str], ledger: Ledger, changes: Changes) -> bool:
-    """The ledger's latest Superseded/Restored event decides; without one, the footer does."""
+    """The ledger's latest Superseded/Restored event decides; without one, the footer does:
+    `tier: superseded`, or a `superseded-by` link the review can follow (empty, or naming a
+    fact); a link to no fact (a typo) never retires a live fact."""
     state = ledger.supersession.get(fact_id)
     if state is None:
-        return values.get("tier") == "superseded" or values.get("superseded-by") is not None
+        successor = values.get("superseded-by")
+        followed = successor is not None and (not successor or successor in ledger.followable)
+        return values.get("tier") == "superseded" or followed
     if not state.superseded:
         changes["superseded-by"] = None
     elif state.by is not None:

@@ -31,6 +31,7 @@ class Ledger:
     supersession: dict[str, Supersession]
     created_in: dict[str, str]  # id -> stem of the earliest session whose Created line names it
     positions: dict[str, int]  # stem -> index
+    followable: frozenset[str] = frozenset()  # ids a supersession link may name
 
     @property
     def count(self) -> int:
@@ -60,8 +61,14 @@ class Ledger:
         return len(self.names) - bisect_right(self.names, name)
 
 
-def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Ledger:
+def build_ledger(
+    sessions: tuple[Session, ...], known_ids: Iterable[str], also_named: Iterable[str] = ()
+) -> Ledger:
+    """The ledger over `sessions` (sorted) for the facts `known_ids`. A `Superseded: OLD →
+    NEW` line is followed only when NEW names a fact, or an id of `also_named` (the vision's,
+    the forgotten ones): a link it cannot follow never retires a live fact (lint names it)."""
     known = frozenset(known_ids)
+    followable = known | frozenset(also_named)
     references: dict[str, list[int]] = {}
     helpful: dict[str, int] = {}
     harmful: dict[str, int] = {}
@@ -86,7 +93,8 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
                 for fact_id in event.ids:
                     created_in.setdefault(fact_id, name.stem)
             elif event.kind == "superseded":
-                supersession[event.ids[0]] = Supersession(True, event.new_id, name.stem)
+                if event.new_id is None or event.new_id in followable:
+                    supersession[event.ids[0]] = Supersession(True, event.new_id, name.stem)
             elif event.kind == "restored":
                 for fact_id in event.ids:
                     supersession[fact_id] = Supersession(False, None, name.stem)
@@ -104,4 +112,5 @@ def build_ledger(sessions: tuple[Session, ...], known_ids: Iterable[str]) -> Led
         supersession=supersession,
         created_in=created_in,
         positions={stem: index for index, stem in enumerate(stems)},
+        followable=followable,
     )

@@ -73,7 +73,10 @@ def decide_review(memory: Memory) -> Decided:
     if archives != memory.archives:
         memory = dataclasses.replace(memory, archives=archives)
     facts = [(doc, fact) for doc in (*memory.live, *memory.archives) for fact in doc.facts]
-    ledger = build_ledger(memory.sessions, (fact.id for _, fact in facts))
+    named = [entry.fact_id for entry in memory.blocked]
+    if memory.vision is not None:
+        named += [fact.id for fact in memory.vision.facts]
+    ledger = build_ledger(memory.sessions, (fact.id for _, fact in facts), named)
     groups = group_copies(facts)
     decisions, duplicates = decide_copies(memory, groups, ledger, link_changes(facts, ledger))
     return Decided(memory, ledger, groups, decisions, duplicates)

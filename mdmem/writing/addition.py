@@ -154,11 +154,16 @@ def check_request(request: NewFact) -> None:
             f"id {request.fact_id!r} must be lowercase words joined by hyphens, two or more, "
             "like post-only-mutations"
         )
-    bad = [tag for tag in request.tags if not TAG.match(tag)]
+    check_scope_and_tags(request.scope, request.tags)
+
+
+def check_scope_and_tags(scope: str | None, tags: Sequence[str]) -> None:
+    """Refuse a tag or a scope the footer cannot carry."""
+    bad = [tag for tag in tags if not TAG.match(tag)]
     if bad:
         raise MdmemError(f"tag {bad[0]!r} must be one word (letters, digits, - _ . +)")
-    if request.scope is not None and (not request.scope.strip() or _unsafe(request.scope)):
-        raise MdmemError(f"scope {request.scope!r} must be path globs, like src/api/**")
+    if scope is not None and (not scope.strip() or _unsafe(scope)):
+        raise MdmemError(f"scope {scope!r} must be path globs, like src/api/**")
 
 
 def _unsafe(value: str, *starts: str) -> bool:

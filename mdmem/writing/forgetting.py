@@ -18,10 +18,12 @@ from mdmem.format.memory import ARCHIVE, BLOCKED, INDEX
 from mdmem.safety.harm import first_harm, refuse_harm
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
-from mdmem.writing import newest
+from mdmem.writing import conflicts, newest
 from mdmem.writing.current import SessionLog
+from mdmem.writing.facts import item_lines
 from mdmem.writing.gates import NOTHING, current
 from mdmem.writing.gathered import Place, check_shape, gather
+from mdmem.writing.ids import derive_id
 from mdmem.writing.marks import (
     check_reason,
     index_without,
@@ -38,7 +40,7 @@ class Forgotten:
 
     log: SessionLog
     fact_id: str
-    place: Place  # where it was
+    place: Place | None  # where it was; None for a text that was never in memory
     date: str
     reason: str
     blocked: str  # blocked.md, as the user sees the path
@@ -87,6 +89,53 @@ def forget(
         newest.write(root, files, session.log.seen)
     replaced = tuple((place.fact.get("supersedes") or "").replace(",", " ").split())
     return Forgotten(session.log, fact_id, place, session.date, why, label, replaced)
+
+
+def forget_text(
+    root: Path,
+    text: str,
+    reason: str,
+    fact_id: str | None = None,
+    named: str | None = None,
+    source: str = "--session",
+) -> Forgotten:
+    """Block a rule that was never in memory (so that no one adds it first to forget it):
+    an entry of `blocked.md` with `text`, its id (`fact_id`, else derived from the text),
+    the session's date and the reason, and `Forgotten: ID` in the current session log.
+    Refused: harmful text, an id memory holds, text a live fact or an entry says already
+    (forget that fact by its id)."""
+    why = check_reason(reason)
+    refuse_harm(f"{text}\n{why}", NOTHING)
+    if fact_id is not None:
+        check_shape([fact_id])
+    with locked(root):
+        session = current(root, named, source)
+        memory = gather(root, [], everything=True)
+        if fact_id is not None and fact_id in memory.taken():
+            raise MdmemError(
+                f"{fact_id!r} names a fact already: `mdmem forget {fact_id}`; {NOTHING}"
+            )
+        entries = tuple(memory.blocked.values())
+        for meeting in conflicts.meetings(text, "", memory.documents, entries):
+            if meeting.kind in (conflicts.BLOCKED, conflicts.DUPLICATE):
+                place = memory.place(meeting.fact_id)
+                where = "" if place is None else f" ({place.display})"
+                raise MdmemError(
+                    f"the text is {meeting.fact_id!r}'s{where}: forget it by its id, "
+                    f"`mdmem forget {meeting.fact_id} --reason WHY`; {NOTHING}"
+                )
+        fact_id = fact_id or derive_id(text, memory.taken())
+        fields = {"id": fact_id, "blocked": session.date, "reason": why}
+        label = f"{root.name}/{BLOCKED}"
+        lines = item_lines(text, fields)
+        files: dict[str, str | None] = {
+            BLOCKED: with_tombstone(read_optional(root, BLOCKED), label, lines),
+            session.log.relative: record_event(
+                session.text, "forgotten", fact_id, None, session.log.display
+            ).text,
+        }
+        newest.write(root, files, session.log.seen)
+    return Forgotten(session.log, fact_id, None, session.date, why, label)
 
 
 def _refuse_harmful_text(place: Place) -> None:

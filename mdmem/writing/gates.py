@@ -23,6 +23,7 @@ from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts, newest
+from mdmem.writing.addition import check_scope_and_tags
 from mdmem.writing.apply import log_events
 from mdmem.writing.current import SessionLog, current_session
 from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
@@ -70,7 +71,7 @@ class Superseded:
 
 
 def supersede_usage(
-    by: str | None, text: str | None, section: str | None, invalidate: bool
+    by: str | None, text: str | None, section: str | None, invalidate: bool, extra: bool = False
 ) -> str | None:
     """What is wrong with how a supersession was asked for (None: nothing): exactly one of
     a successor's id, a successor's text or invalidation; a section only for a text."""
@@ -78,6 +79,8 @@ def supersede_usage(
         return "give one of --by NEW-ID, --by-text TEXT, --invalidate"
     if section is not None and text is None:
         return "--section goes with --by-text"
+    if extra and text is None:
+        return "--scope and --tags go with --by-text"
     return None
 
 
@@ -91,11 +94,15 @@ def supersede(
     source: str = "--session",
     *,
     core: bool = False,
+    scope: str | None = None,
+    tags: tuple[str, ...] | None = None,
 ) -> Superseded:
     """Mark OLD superseded by the live fact `by`, by a new fact of `text` (added in
-    `section`, OLD's own by default), or, with neither, invalidated: a core OLD only with
-    `core` (a person asked for it)."""
+    `section`, OLD's own by default, with OLD's `scope` and `tags` unless `scope` or `tags`
+    are given), or, with neither, invalidated: a core OLD only with `core` (a person asked
+    for it)."""
     check_shape([old] if by is None else [old, by])
+    check_scope_and_tags(scope, tags or ())
     with locked(root):
         session = current(root, named, source)
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
@@ -118,7 +125,8 @@ def supersede(
         files = _edited(memory, edits)
         log_text = session.text
         if text is not None and new is not None:
-            footer = born_footer(new, home, session.date, session.log.stem, {"supersedes": old})
+            extra = {"supersedes": old, **_kept_fields(place.fact, scope, tags)}
+            footer = born_footer(new, home, session.date, session.log.stem, extra)
             files[CONTINUITY] = _with_new_item(memory, files, home, item_lines(text, footer))
             log_text = record(log_text, "created", [new], session.log.display).text
         files[session.log.relative] = record_event(
@@ -126,6 +134,17 @@ def supersede(
         ).text
         newest.write(root, files, session.log.seen)
     return Superseded(session.log, old, new, home if text is not None else None, linked)
+
+
+def _kept_fields(old: Fact, scope: str | None, tags: tuple[str, ...] | None) -> dict[str, str]:
+    """The successor's `scope` and `tags`: those given, else OLD's (what it applied to
+    still holds unless a person says otherwise)."""
+    kept = {"scope": old.get("scope"), "tags": old.get("tags")}
+    if scope is not None:
+        kept["scope"] = ",".join(part.strip() for part in scope.split(","))
+    if tags is not None:
+        kept["tags"] = ",".join(dict.fromkeys(tags)) or None
+    return {key: value for key, value in kept.items() if value}
 
 
 def _link_successor(

@@ -1,0 +1,183 @@
+"""Hand edits of the live facts since the last commit, which the files alone do not show: a
+fact deleted, a new fact born core, a `uses` the ledger does not give, text brought back
+near a superseded fact's.
+
+Pure: `worktree.py` reads what HEAD holds and hands it in as a `Committed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from mdmem.format.blocked import BlockedEntry
+from mdmem.format.document import Document, Fact
+from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, Memory
+from mdmem.format.textfile import body
+from mdmem.format.words import Claim, item_claim
+from mdmem.linting.findings import Finding, finding
+from mdmem.safety.blocklist import NEAR_PERCENT, near
+
+RETIRE = (
+    "`mdmem supersede ID --by NEW` (or `--by-text TEXT`) when it is false, `mdmem forget ID "
+    "--reason WHY` when it must never come back, or leave it to `mdmem review`, which "
+    "archives a fact that faded"
+)
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What HEAD holds of the live files (continuity and the thread files)."""
+
+    facts: Mapping[str, Mapping[str, str]]  # id -> its footer's fields at HEAD
+    lines: Mapping[str, frozenset[str]]  # file as shown -> the bodies of its lines at HEAD
+
+    def is_new(self, document: Document, index: int) -> bool:
+        """Whether line `index` of `document` was written or edited since HEAD."""
+        held = self.lines.get(document.path)
+        return held is None or body(document.lines[index]) not in held
+
+    def changed(self, document: Document, fact: Fact) -> bool:
+        """Whether any line of the fact was written or edited since HEAD."""
+        return any(self.is_new(document, index) for index in range(fact.start, fact.end))
+
+
+def hand_edit_findings(
+    memory: Memory,
+    vision: Document | None,
+    entries: tuple[BlockedEntry, ...],
+    committed: Committed | None,
+) -> list[Finding]:
+    """Every check of the live facts against HEAD (`committed`; None outside git, where
+    only the text near a superseded fact is checked, on every fact)."""
+    found = _near_superseded(memory, committed)
+    if committed is None:
+        return found
+    found += _deleted(memory, vision, entries, committed)
+    for document in memory.live:
+        for fact in document.facts:
+            if fact.id not in committed.facts or committed.changed(document, fact):
+                found += _by_hand(memory, document, fact, committed)
+    return found
+
+
+def _deleted(
+    memory: Memory,
+    vision: Document | None,
+    entries: tuple[BlockedEntry, ...],
+    committed: Committed,
+) -> list[Finding]:
+    """Ids HEAD's live files hold that no file holds now: deleted, not retired."""
+    now = {fact.id for document in (*memory.live, *memory.archives) for fact in document.facts}
+    now |= {entry.fact_id for entry in entries}
+    if vision is not None:
+        now |= {fact.id for fact in vision.facts}
+    path = f"{memory.root.name}/{CONTINUITY}"
+    return [
+        finding(
+            "E012",
+            path,
+            1,
+            f"fact {fact_id} was deleted by hand: HEAD holds it, and no file holds it now "
+            "(not continuity, the archive, a thread file nor blocked.md), so its text is lost "
+            "and the logs that cite it name nothing",
+            f"put it back (`git show HEAD:{path}` holds it), then retire it with {RETIRE}",
+        )
+        for fact_id in sorted(set(committed.facts) - now)
+    ]
+
+
+def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committed) -> list[Finding]:
+    """A new fact born core outside the invariants; a `uses` no log gives."""
+    found = []
+    line = fact.footer_index + 1
+    before = committed.facts.get(fact.id, {})
+    core = fact.get("tier") == "core" and fact.section != INVARIANTS_SECTION
+    if core and fact.id not in committed.facts:
+        found.append(
+            finding(
+                "W025",
+                document.path,
+                line,
+                f"fact {fact.id} is born core by an edit: core is a person's decision, and "
+                "the review never lets a core fact decay",
+                f"write `tier: working` (a new fact is born so); a person who wants it core "
+                f"runs `mdmem core {fact.id}`",
+            )
+        )
+    uses = fact.get("uses")
+    if uses is not None and uses != before.get("uses"):
+        cited = sum(1 for session in memory.sessions if fact.id in session.references)
+        if int(uses) > max(cited, 1):
+            found.append(
+                finding(
+                    "W026",
+                    document.path,
+                    line,
+                    f"fact {fact.id} says uses: {uses}, set by hand: the session logs cite it "
+                    f"in {cited}",
+                    f"usage is never typed: write `uses: {max(cited, 1)}`; `mdmem review` "
+                    "counts it from the logs",
+                )
+            )
+    return found
+
+
+def _superseded_claims(memory: Memory) -> list[tuple[Fact, Claim]]:
+    return [
+        (fact, item_claim(document.fact_text(fact)))
+        for document in (*memory.live, *memory.archives)
+        for fact in document.facts
+        if fact.is_superseded
+    ]
+
+
+def _near_superseded(memory: Memory, committed: Committed | None) -> list[Finding]:
+    """Live facts, written or edited since HEAD, near a superseded fact's text."""
+    retired = _superseded_claims(memory)
+    if not retired:
+        return []
+    found = []
+    for document, fact in _fresh_live(memory, committed):
+        own = item_claim(document.fact_text(fact))
+        for old, old_claim in retired:
+            if old.id != fact.id and _brings_back(fact, own, old, old_claim):
+                successor = old.get("superseded-by") or "none (invalidated)"
+                found.append(
+                    finding(
+                        "W027",
+                        document.path,
+                        fact.line,
+                        f"fact {fact.id} says what superseded fact {old.id} said; "
+                        f"its successor is {successor}",
+                        "reword it to say what holds now, or delete it and cite the "
+                        "successor; a superseded fact's text does not come back",
+                    )
+                )
+                break
+    return found
+
+
+def _fresh_live(memory: Memory, committed: Committed | None) -> Iterator[tuple[Document, Fact]]:
+    for document in memory.live:
+        for fact in document.facts:
+            if fact.is_superseded:
+                continue
+            if committed is None or committed.changed(document, fact):
+                yield document, fact
+
+
+def _brings_back(fact: Fact, own: Claim, old: Fact, old_claim: Claim) -> bool:
+    """Whether `fact` is `old` coming back. Its own successor may add a clause to the old
+    text (that is often what replaced it): only the same words bring that one back."""
+    successor = old.get("superseded-by") == fact.id or old.id in _ids(fact.get("supersedes"))
+    if successor:
+        same = own.words & old_claim.words
+        return own.negative == old_claim.negative and 100 * len(same) >= NEAR_PERCENT * len(
+            own.words | old_claim.words
+        )
+    return near(own, old_claim)
+
+
+def _ids(value: str | None) -> set[str]:
+    return {part.strip() for part in (value or "").split(",") if part.strip()}
