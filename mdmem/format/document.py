@@ -266,6 +266,7 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
         last = body(lines[end - 1])
         if "-->" not in last and last.lstrip().startswith("<!--"):
             raise ParseError("unclosed footer: the comment has no closing '-->'", path, end)
+        _refuse_inline_footer(body(lines[start]), path, start + 1)
         return None
     footer = parse_footer(body(lines[footer_at]), path, footer_at + 1)
     refuse_hiding(lines, start, end, footer_at, path)
@@ -275,6 +276,22 @@ def _read_item(file: TextFile, start: int, end: int, section: str, subsection: s
         )
     checkbox = checkbox_of(lines[start])
     return Fact(section, subsection, start, end, footer, checkbox, footer.id, end - 1 - footer_at)
+
+
+def _refuse_inline_footer(first: str, path: str, line: int) -> None:
+    """A footer written on the bullet's own line (`- Text <!-- id: x -->`) closes no item a
+    reader can cite: refused, naming the two lines to write instead."""
+    at = first.find("<!--")
+    if at <= 0 or not looks_like_footer(first[at:]) or not first.rstrip().endswith("-->"):
+        return
+    text, comment = first[:at].rstrip(), first[at:].strip()
+    indent = " " * (len(first) - len(first.lstrip()) + 2)
+    raise ParseError(
+        f"a footer on the bullet's own line: a footer is a line of its own; write {text!r} "
+        f"and under it {indent + comment!r}",
+        path,
+        line,
+    )
 
 
 def _check_unique(facts: list[Fact], path: str) -> None:

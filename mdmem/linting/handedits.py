@@ -16,7 +16,7 @@ from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, Memory
 from mdmem.format.textfile import body
 from mdmem.format.words import Claim, item_claim
 from mdmem.linting.findings import Finding, finding
-from mdmem.safety.blocklist import NEAR_PERCENT, near
+from mdmem.safety.blocklist import NEAR_PERCENT, brings_back
 
 RETIRE = (
     "`mdmem supersede ID --by NEW` (or `--by-text TEXT`) when it is false, `mdmem forget ID "
@@ -31,6 +31,7 @@ class Committed:
 
     facts: Mapping[str, Mapping[str, str]]  # id -> its footer's fields at HEAD
     lines: Mapping[str, frozenset[str]]  # file as shown -> the bodies of its lines at HEAD
+    items: Mapping[str, tuple[str, ...]]  # id -> the bodies of its item's lines at HEAD
 
     def is_new(self, document: Document, index: int) -> bool:
         """Whether line `index` of `document` was written or edited since HEAD."""
@@ -38,8 +39,9 @@ class Committed:
         return held is None or body(document.lines[index]) not in held
 
     def changed(self, document: Document, fact: Fact) -> bool:
-        """Whether any line of the fact was written or edited since HEAD."""
-        return any(self.is_new(document, index) for index in range(fact.start, fact.end))
+        """Whether the fact is new since HEAD, or any of its lines was edited."""
+        lines = tuple(body(line) for line in document.lines[fact.start : fact.end])
+        return self.items.get(fact.id) != lines
 
 
 def hand_edit_findings(
@@ -176,7 +178,7 @@ def _brings_back(fact: Fact, own: Claim, old: Fact, old_claim: Claim) -> bool:
         return own.negative == old_claim.negative and 100 * len(same) >= NEAR_PERCENT * len(
             own.words | old_claim.words
         )
-    return near(own, old_claim)
+    return brings_back(own, old_claim)
 
 
 def _ids(value: str | None) -> set[str]:

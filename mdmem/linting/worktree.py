@@ -40,6 +40,7 @@ def committed_state(root: Path, repo: git.Repo) -> Committed | None:
         return None
     facts: dict[str, dict[str, str]] = {}
     lines: dict[str, frozenset[str]] = {}
+    items: dict[str, tuple[str, ...]] = {}
     for path, blob in blobs.items():
         shown = f"{root.name}/{(top / path).relative_to(root).as_posix()}"
         try:
@@ -55,4 +56,7 @@ def committed_state(root: Path, repo: git.Repo) -> Committed | None:
             continue
         for fact in document.facts:
             facts.setdefault(fact.id, fact.footer.as_dict())
-    return Committed(facts, lines)
+            items.setdefault(
+                fact.id, tuple(body(line) for line in file.lines[fact.start : fact.end])
+            )
+    return Committed(facts, lines, items)

@@ -41,6 +41,21 @@ def near(text: Claim, entry: Claim) -> bool:
     return 100 * len(text.words & entry.words) >= NEAR_PERCENT * len(text.words | entry.words)
 
 
+def brings_back(text: Claim, superseded: Claim) -> bool:
+    """Whether `text` is a superseded fact's text coming back: near it, or its text with a
+    clause dropped (every word of `text` is the old text's, at least `CONTAINED_MIN` words
+    and half of them), since what was false stays false without its details."""
+    if near(text, superseded):
+        return True
+    words, old = text.words, superseded.words
+    return (
+        text.negative == superseded.negative
+        and len(words) >= CONTAINED_MIN
+        and words <= old
+        and 2 * len(words) >= len(old)
+    )
+
+
 def contrasted(text: Claim, other: Claim) -> bool:
     """Whether one of two positive claims asserts what the other's contrast excludes, about
     the same thing: "Money is stored as a float" against "Money is stored in integer cents,
@@ -56,11 +71,22 @@ def _excluded(found: Claim) -> set[str]:
     return {word[1:] for word in found.words if word.startswith(EXCLUDED)}
 
 
+# Of the asserting claim's other words, the share the excluding claim must hold too (a
+# detail such as an example's number may be the asserting claim's own), and at least two.
+SAME_SUBJECT_PERCENT = 75
+
+
 def _asserts_excluded(asserting: Claim, excluding: Claim) -> bool:
     excluded = _excluded(excluding)
     asserted = {word for word in asserting.words if not word.startswith(EXCLUDED)}
     clashing = excluded & asserted
-    return bool(clashing) and asserted - clashing <= excluding.words
+    if not clashing:
+        return False
+    rest = asserted - clashing
+    shared = len(rest & excluding.words)
+    if rest <= excluding.words:
+        return True
+    return shared >= 2 and 100 * shared >= SAME_SUBJECT_PERCENT * len(rest)
 
 
 def restates_contrast(text: Claim, other: Claim) -> bool:

@@ -18,6 +18,7 @@ from mdmem.format.words import Claim, claim, item_claim, needles, shared_words
 from mdmem.safety.blocklist import (
     blocking,
     blocklist,
+    brings_back,
     contrasted,
     least_shared,
     near,
@@ -87,7 +88,7 @@ def _opposed(new: Claim, flipped: Claim, old: Claim) -> bool:
 def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -> Meeting | None:
     superseded = fact.is_superseded
     if superseded:
-        if near(new, old):
+        if brings_back(new, old):
             return Meeting(SUPERSEDED, fact.id, successor=fact.get("superseded-by"))
         return None
     if fact.get("tier") == "archived":
