@@ -466,6 +466,8 @@ def test_each_code_on_a_minimal_memory(
 
 def test_every_code_has_a_case_and_a_row_in_the_docs() -> None:
     tested = {param.values[1] for param in CASES} | {"E006", "W024"}  # the git tests below
+    # and those of tests/test_handedits.py, on repositories with the hook installed
+    tested |= {"E011", "E012", "W025", "W026", "W027"}
     assert tested == set(CHECKS)
     docs = (Path(__file__).parent.parent / "docs" / "LINT.md").read_text(encoding="utf-8")
     for code, check in CHECKS.items():

@@ -173,8 +173,10 @@ def project(folder: Path, generated: GeneratedMemory, sessions: dict[str, bytes]
 
 
 def commit(repo: Path, message: str) -> None:
+    """Commit everything, past the hook `mdmem init` installed: the generated logs cite ids
+    no fact has on purpose, which the hook stops while uncommitted (E011)."""
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--allow-empty", "-m", message)
+    git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message)
 
 
 def outcome(repo: Path) -> dict[str, tuple[str, str | None, str | None, str | None]]:
