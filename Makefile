@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint fuzz bench report docs clean
+.PHONY: demo test lint fuzz bench realmem report docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# Every reading command on every state of the real memories in ../shared/realmem (or
+# REALMEM="BUNDLE-OR-FOLDER ..."); exits 1 on a refusal or a crash.
+realmem: $(STAMP)
+	$(BIN)/python benchmarks/realmem.py --fail $(REALMEM)
 
 # The demo memory's HTML report and a screenshot of it (needs Chromium), in build/.
 report: $(STAMP)

@@ -17,9 +17,10 @@ runs in a fresh process (`review --dry-run`, `lint`, `status`, `context`, `looku
 
 On the newest state it also prints lint's errors and finding lines, the ids before and
 after a real review (committed in the scratch clone), the Drift threads that review
-opened, and, where the protocol's `refresh-metadata.py` is at hand (a bundle's own
-`agent-skills/`, or `--refresh FILE`), every referenced live fact whose `uses` or
-`last_used` the review set otherwise than that script does, measured by running it.
+opened, and, where the protocol's `refresh-metadata.py` is at hand (the newest commit of a
+source that holds `agent-skills/`, the protocol's own repository, or `--refresh FILE`),
+every referenced live fact whose `uses` or `last_used` the review set otherwise than that
+script does on the same state, measured by running it.
 """
 
 from __future__ import annotations
@@ -79,13 +80,14 @@ def commands(memory: Path, scratch: Path) -> list[tuple[str, list[str]]]:
     ids = FOOTER_ID.findall(_read(memory / "continuity.md"))
     task = _task(memory) or "memory"
     root = ["--root", str(memory)]
+    shown = [("show", ["show", ids[0], "--json", *root])] if ids else []  # a fact it holds
     return [
         ("review --dry-run", ["review", "--dry-run", *root]),
         ("lint", ["lint", "--json", *root]),
         ("status", ["status", "--json", *root]),
         ("context", ["context", task, *root]),
         ("lookup", ["lookup", task, "--json", *root]),
-        ("show", ["show", ids[0] if ids else "no-such-fact", "--json", *root]),
+        *shown,
         ("stats", ["stats", "--json", *root]),
         ("trend", ["trend", *root]),
         ("report", ["report", "--html", str(scratch / "report.html"), *root]),
@@ -206,13 +208,15 @@ def check_newest(
         "drift_opened": drift,
     }
     if refresh is not None:
-        result["refresh_differences"] = against_refresh(memory, referee, refresh)
+        result["refresh_compared"], result["refresh_differences"] = against_refresh(
+            memory, referee, refresh
+        )
     return result
 
 
-def against_refresh(reviewed: Path, referee: Path, script: Path) -> list[str]:
+def against_refresh(reviewed: Path, referee: Path, script: Path) -> tuple[int, list[str]]:
     """The referenced live facts whose `uses` or `last_used` differ between mdmem's review
-    and refresh-metadata.py run on the same state."""
+    and refresh-metadata.py run on the same state: (how many were compared, the differences)."""
     subprocess.run(
         [sys.executable, str(script), "--root", str(referee)],
         capture_output=True,
@@ -225,6 +229,7 @@ def against_refresh(reviewed: Path, referee: Path, script: Path) -> list[str]:
     theirs = footers(referee / "memory", live_only=True)
     ours = footers(reviewed, live_only=True)
     differences = []
+    compared = 0
     for fact_id, fields in sorted(theirs.items()):
         mine = ours.get(fact_id)
         if fact_id not in cited or mine is None or not stems:
@@ -234,10 +239,11 @@ def against_refresh(reviewed: Path, referee: Path, script: Path) -> list[str]:
             "superseded",
         ):
             continue
+        compared += 1
         for key in ("uses", "last_used"):
             if key in fields and fields.get(key) != mine.get(key):
                 differences.append(f"{fact_id} {key}: mdmem {mine.get(key)}, refresh {fields[key]}")
-    return differences
+    return compared, differences
 
 
 def check(source: Path, args: argparse.Namespace) -> Tally:
@@ -251,18 +257,31 @@ def check(source: Path, args: argparse.Namespace) -> Tally:
             GIT_COMMITTER_NAME="realmem",
             GIT_COMMITTER_EMAIL="realmem@example.invalid",
         )
-        refresh = args.refresh
         for label, memory, newest in states_of(source, scratch, args.every):
             run_state(memory, scratch, env, args.jobs, tally)
             if args.verbose:
                 print(f"  {tally.name} {label}: {tally.runs} runs", file=sys.stderr)
             if newest:
-                script = memory.parent / REFRESH
-                if refresh is None and script.is_file():
-                    refresh = scratch / "refresh-metadata.py"
-                    shutil.copy(script, refresh)
-                tally.newest = check_newest(memory, scratch, env, refresh)
+                tally.newest = check_newest(memory, scratch, env, args.refresh)
     return tally
+
+
+def protocol_script(found: list[Path], scratch: Path) -> Path | None:
+    """The protocol's refresh-metadata.py from the newest commit of the first source that
+    holds it (the protocol's own repository), to measure every memory against."""
+    for source in found:
+        if (source / "continuity.md").is_file():
+            continue
+        clone = scratch / source.name
+        subprocess.run(["git", "clone", "-q", "--no-checkout", str(source), str(clone)], check=True)
+        shown = subprocess.run(
+            ["git", "-C", str(clone), "show", f"HEAD:{REFRESH}"], capture_output=True, check=False
+        )
+        if shown.returncode == 0:
+            script = scratch / "refresh-metadata.py"
+            script.write_bytes(shown.stdout)
+            return script
+    return None
 
 
 def sources(given: list[str]) -> list[Path]:
@@ -290,7 +309,10 @@ def show(tally: Tally) -> None:
             f"lost {len(lists['ids_lost'])}, drift opened {len(lists['drift_opened'])}"
         )
         if "refresh_differences" in newest:
-            line += f", differences from refresh-metadata {len(lists['refresh_differences'])}"
+            line += (
+                f", differences from refresh-metadata {len(lists['refresh_differences'])} "
+                f"of {newest['refresh_compared']} referenced live facts"
+            )
         print(line)
         for key, items in lists.items():
             for item in items:
@@ -316,7 +338,10 @@ def main() -> int:
     if not found:
         print(f"nothing to check: no bundles in {DEFAULT_SOURCES}", file=sys.stderr)
         return 0
-    tallies = [check(source, args) for source in found]
+    with tempfile.TemporaryDirectory(prefix="realmem-protocol-") as folder:
+        if args.refresh is None:
+            args.refresh = protocol_script(found, Path(folder))
+        tallies = [check(source, args) for source in found]
     for tally in tallies:
         show(tally)
     if args.json:

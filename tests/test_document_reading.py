@@ -42,6 +42,10 @@ MORE = settings(max_examples=settings.default.max_examples * 2)
 
 FOOTER_NOT_LAST = "a footer must be the last line of its item; move the text after it above it"
 FOOTER_CLOSES_NOTHING = "a footer that closes no list item; indent it under its fact"
+COMMENT_LEFT_OPEN = (
+    "fact text opens a comment ('<!--') it does not close on the same line, "
+    "which would hide text from a reader; close it or reword it"
+)
 OUTSIDE_A_SECTION = "a fact outside any '## ' section; move it under a section heading"
 COMMENT_IN_TEXT = "fact text contains '<!--', which would hide text from a reader; reword it"
 NOT_KEBAB = "id 'Aa-bb' is not kebab-case of at least two words (like 'post-only-mutations')"
@@ -306,6 +310,24 @@ def reading(text: str) -> object:
             "## S\n",
             ("facts", (("aa-bb", 1, 4, None),), ()),
             id="comment_before_the_footer_in_a_section",
+        ),
+        pytest.param(
+            "- never write `<!--` in text\n  <!-- id: aa-bb -->\n",
+            "## S\n",
+            ("facts", (("aa-bb", 1, 3, None),), ()),
+            id="comment_opener_in_a_code_span_in_a_section",
+        ),
+        pytest.param(
+            "- a `code` <!-- left open\n  <!-- id: aa-bb -->\n",
+            "## S\n",
+            ("error", COMMENT_LEFT_OPEN, 2),
+            id="comment_left_open_in_a_section",
+        ),
+        pytest.param(
+            "- a\n  <!-- id: aa-bb -->\n  - a later note\n  <!-- review-note: x -->\n",
+            "## S\n",
+            ("facts", (("aa-bb", 1, 5, None),), ()),
+            id="addendum_then_note_after_the_footer_in_a_section",
         ),
         pytest.param(
             "- a ```x``` b\n  ```\n  code\n  ```\n  <!-- id: aa-bb -->\n",
@@ -851,3 +873,20 @@ LINE_PARTS = ["a", "é", "\n", "\r\n", "\r"] * 4 + BREAKS
 @example("a\u2028")
 def test_property_split_lines_splits_at_lf_only(text: str) -> None:
     assert split_lines(text) == split_at_lf(text)
+
+
+def test_an_addendum_under_the_footer_is_read_as_the_facts_text() -> None:
+    text = (
+        "## S\n\n- Ports the graph\n  <!-- id: port-graph -->\n  Design drafted later\n"
+        "  <!-- review-note: kept -->\n"
+    )
+    document = parse_document(TextFile("memory/continuity.md", split_lines(text)))
+    (fact,) = document.facts
+    assert [line.strip() for line in document.fact_words(fact)] == [
+        "- Ports the graph",
+        "Design drafted later",
+    ]
+    assert [line.strip() for line in document.fact_notes(fact)] == [
+        "Design drafted later",
+        "<!-- review-note: kept -->",
+    ]

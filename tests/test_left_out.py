@@ -104,3 +104,45 @@ def test_outside_a_reading_command_the_parser_refuses() -> None:
     ]
     with pytest.raises(ParseError):  # the collection ended with its block
         parse_document(file)
+
+
+def test_the_mcp_reading_tools_serve_the_rest_and_name_it(tmp_path: Path) -> None:
+    pytest.importorskip("mcp", reason="the MCP SDK (the `mcp` extra) is not installed")
+    import anyio
+
+    from mdmem.mcp.server import build as server_for
+
+    memory, line = broken(tmp_path)
+    server = server_for(memory)
+    answers: dict[str, object] = {}
+
+    async def ask() -> None:
+        for name, arguments in [
+            ("lookup", {"query": "export csv"}),
+            ("status", {}),
+            ("context", {"task": "export csv"}),
+            ("context", {"task": "export csv", "format": "json"}),
+        ]:
+            result = await server.call_tool(name, arguments)
+            assert not result.is_error, result.content
+            key = f"{name}-{arguments.get('format', 'text')}"
+            answers[key] = result.structured_content or result.content[0].text
+
+    anyio.run(ask)
+    warning = {"path": "memory/continuity.md", "line": line, "message": BROKEN_FOOTER}
+    for key in ("lookup-text", "status-text", "context-json"):
+        assert isinstance(answers[key], dict) and answers[key]["warnings"] == [warning], key
+    assert f"memory/continuity.md:{line}: {BROKEN_FOOTER}" in str(answers["context-text"])
+
+
+def test_a_file_with_conflict_markers_is_left_out_whole(tmp_path: Path) -> None:
+    """Which side of a conflict is the memory? Neither can be read: a reading command
+    serves the other files and names the marker; the review refuses."""
+    memory, _ = broken(tmp_path)
+    archive = memory / "archive" / "2026-Q1.md"
+    archive.parent.mkdir(exist_ok=True)
+    archive.write_text("# Archive\n\n## Archived\n\n<<<<<<< HEAD\n", "utf-8")
+    result = CliRunner().invoke(main, ["lookup", "export", "--root", str(memory)])
+    assert result.exit_code == 0, result.output
+    assert "export-csv-tenant" in result.stdout
+    assert "memory/archive/2026-Q1.md:5: merge-conflict marker" in result.stderr

@@ -175,7 +175,11 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
     """
     lines = file.lines
     path = file.path
-    check_conflict_markers(lines, path)
+    try:
+        check_conflict_markers(lines, path)
+    except ParseError as error:  # which side is the memory? Neither can be read
+        leave_out(error)
+        return Document(file, (Section("", -1, len(lines)),), (), ())
     sections: list[Section] = []
     facts: list[Fact] = []
     footerless: list[Item] = []

@@ -16,6 +16,7 @@ from mdmem.format.textfile import body
 
 _CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
 BULLETS = ("-", "*", "+")
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 
 
 def opens_item(line: str) -> bool:
@@ -65,14 +66,16 @@ def item_end(lines: tuple[str, ...], start: int) -> int:
 def refuse_hiding(lines: tuple[str, ...], start: int, end: int, footer_at: int, path: str) -> None:
     """Refuse a comment in a fact's text that would hide the text after it from a reader:
     one left open on its line. A comment closed on its own line is text a person reads
-    past (a pragma such as `<!-- lint:allow-secret-material -->`)."""
+    past (a pragma such as `<!-- lint:allow-secret-material -->`), and `<!--` in a code
+    span is shown as written."""
     if "<!--" not in "".join(lines[start:end]):
         return  # the usual item: one search over its text
     for index in range(start, end):
         line = lines[index]
         if index == footer_at or "<!--" not in line:
             continue
-        if line.rfind("-->") < line.rfind("<!--"):
+        shown = _CODE_SPAN.sub("", line)  # `<!--` in a code span is shown as it is written
+        if shown.rfind("-->") < shown.rfind("<!--"):
             raise ParseError(
                 "fact text opens a comment ('<!--') it does not close on the same line, "
                 "which would hide text from a reader; close it or reword it",

@@ -9,6 +9,7 @@ each other out; a process-wide mutex does, and mdmem's lock keeps other processe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -21,6 +22,7 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.types import CallToolResult, TextContent
 
 from mdmem.errors import MdmemError, shown
+from mdmem.format.leftout import leaving_out, strictly
 from mdmem.safety.secrets import redact, redact_all
 from mdmem.store.journal import finish_interrupted
 
@@ -32,21 +34,35 @@ Answer = dict[str, Any] | str  # data (the CLI's --json), or text to read (markd
 _one_at_a_time = threading.Lock()
 
 
-async def answer(root: Path, call: Callable[[Path], Answer]) -> CallToolResult:
+async def answer(
+    root: Path, call: Callable[[Path], Answer], *, reading: bool = False
+) -> CallToolResult:
     """`call(root)`'s answer as a tool result: data as structured content and its JSON as
-    text, or text alone; an MdmemError as an error result holding the CLI's line."""
-    return await anyio.to_thread.run_sync(_answer, root, call)
+    text, or text alone; an MdmemError as an error result holding the CLI's line.
+
+    `reading`: a reading tool, which leaves out an item it cannot read and names it (under
+    `warnings`, or a closing line of the text), as the reading commands do (SPEC §2)."""
+    return await anyio.to_thread.run_sync(_answer, root, call, reading)
 
 
-def _answer(root: Path, call: Callable[[Path], Answer]) -> CallToolResult:
-    with _one_at_a_time:
+def _answer(root: Path, call: Callable[[Path], Answer], reading: bool) -> CallToolResult:
+    with _one_at_a_time, leaving_out() as left_out:
         try:
             finish_interrupted(root)
-            payload = call(root)
+            with contextlib.nullcontext() if reading else strictly():
+                payload = call(root)
         except MdmemError as exc:
             return CallToolResult(content=[_text(shown(exc))], is_error=True)
+    warnings = [
+        {"path": error.path, "line": error.line, "message": error.message}
+        for error in {str(error): error for error in left_out}.values()
+    ]
     if isinstance(payload, str):
-        return CallToolResult(content=[_text(redact(payload))])
+        notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
+                        f"{item['message']})" for item in warnings)  # fmt: skip
+        return CallToolResult(content=[_text(redact(payload + notes))])
+    if warnings:
+        payload = {**payload, "warnings": warnings}
     masked = cast("dict[str, Any]", redact_all(payload))
     return CallToolResult(
         content=[_text(json.dumps(masked, indent=2, ensure_ascii=False))],

@@ -68,7 +68,7 @@ class Reads:
                 return rendering.as_json(planned)
             return rendering.render_markdown(planned)
 
-        return await answer(self.root, call)
+        return await answer(self.root, call, reading=True)
 
     async def lookup(
         self,
@@ -93,7 +93,7 @@ class Reads:
             found = run(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
             return found.as_dict()
 
-        return await answer(self.root, call)
+        return await answer(self.root, call, reading=True)
 
     async def show(
         self,
@@ -111,7 +111,9 @@ class Reads:
         from mdmem.reading import history
         from mdmem.reading.search import show as run
 
-        return await answer(self.root, lambda root: history.as_dict(run(root, id, as_of)))
+        return await answer(
+            self.root, lambda root: history.as_dict(run(root, id, as_of)), reading=True
+        )
 
     async def status(
         self,
@@ -131,7 +133,7 @@ class Reads:
             found, source = (None, None) if log is None else (log.display, log.source)
             return rendering.as_dict(run(root, found, source, run_lint=lint))
 
-        return await answer(self.root, call)
+        return await answer(self.root, call, reading=True)
 
     async def lint(
         self,
@@ -160,7 +162,7 @@ class Reads:
                 "passed": rendering.exit_code(found, strict) == 0,
             }
 
-        return await answer(self.root, call)
+        return await answer(self.root, call)  # lint reads every item itself
 
 
 TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
