@@ -93,6 +93,7 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
         else:
             found += cached
     memory: Memory | None = None
+    unread = False  # items left unread (each an E001 finding)
     with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
         if loaded is not None:
             memory, decisions = loaded
@@ -108,13 +109,15 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
                 no_entries: tuple[BlockedEntry, ...] = ()
                 entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
             found += [parse_finding(error, label) for error in left_out]
+            unread = bool(left_out)
             if memory is not None:
                 found += memory_findings(memory, vision, entries)
         scanned = shared.results([_scan_job(job) for job in shared.own])
     for (_, display, size, mtime_ns, _), rows in zip(jobs, scanned, strict=True):
         texts.record(display, size, mtime_ns, rows)
         found += from_rows(display, rows)
-    found += _unknown_ids(logs, memory, vision, entries)
+    if not unread:  # an id cited may be one of the items left unread: not decidable
+        found += _unknown_ids(logs, memory, vision, entries)
     if memory is not None:
         found += _log_findings(root, memory, entries)
     texts.save()
