@@ -25,7 +25,15 @@ from mdmem.store.writer import write_files
 from mdmem.writing import conflicts, newest
 from mdmem.writing.apply import log_events
 from mdmem.writing.current import SessionLog, current_session
-from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
+from mdmem.writing.facts import (
+    AGENT_CORE,
+    born_footer,
+    check_line,
+    item_lines,
+    thread_lines,
+    with_footers,
+    with_item,
+)
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
 from mdmem.writing.marks import checked_off
@@ -91,15 +99,21 @@ def supersede(
     source: str = "--session",
     *,
     core: bool = False,
+    agent: bool = False,
 ) -> Superseded:
     """Mark OLD superseded by the live fact `by`, by a new fact of `text` (added in
     `section`, OLD's own by default), or, with neither, invalidated: a core OLD only with
-    `core` (a person asked for it)."""
+    `core` (a person asked for it), and never for an `agent` (a tool's call)."""
     check_shape([old] if by is None else [old, by])
+    if text is not None:
+        check_line(text, "by_text" if agent else "--by-text")
     with locked(root):
         session = current(root, named, source)
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
         place = memory.found(old)
+        if agent and place.fact.is_core:
+            refusal = AGENT_CORE.format(fact=old, where=place.display, nothing=NOTHING)
+            raise MdmemError(refusal)
         if by is None and text is None:
             place.refuse_core(core, "invalidate", NOTHING)
         retired = memory.superseded(session.events)
@@ -319,6 +333,7 @@ def open_thread(
     current session (id derived from the text) and recorded `Created`. Refused: secret
     material, text near a blocked entry. An open thread that says the same is named,
     nothing written."""
+    check_line(text, "the text")
     refuse_harm(text, NOTHING)
     with locked(root):
         session = current(root, named, source)

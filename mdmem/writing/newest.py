@@ -51,7 +51,7 @@ class Seen:
     newest_committed: str  # the greatest file name that tree holds ('' for none)
     current: str | None  # the stem of the current session's log
     listed: float  # when the folder was last listed (seconds since the epoch)
-    uncommitted: tuple[str, ...] | None = None  # every log HEAD lacks, newest first (None: not asked)
+    uncommitted: tuple[str, ...] | None = None  # every log HEAD lacks, newest first (None: unasked)
 
 
 def find(root: Path) -> tuple[str | None, Seen | None]:
@@ -95,9 +95,9 @@ def find_all(root: Path) -> tuple[tuple[str, ...], Seen | None]:
     tree = git_committed.tree_id(top, relative)
     before = _stat(folder)
     memo = _load(root) if cache.location(root, KIND) is not None else None
-    if memo is not None and (memo.tree, memo.folder) == (tree, before) and _fresh(memo):
-        if memo.uncommitted is not None:
-            return memo.uncommitted, memo
+    same = memo is not None and (memo.tree, memo.folder) == (tree, before) and _fresh(memo)
+    if same and memo is not None and memo.uncommitted is not None:
+        return memo.uncommitted, memo
     listed = time.time()
     held = committed(root, None)
     found = logs.uncommitted(_listing(folder), held)
@@ -149,7 +149,8 @@ def write(
         if uncommitted is not None:
             uncommitted = tuple(sorted({created, *uncommitted}, reverse=True))
     if after is not None:
-        _save(root, Seen(after, seen.tree, seen.newest_committed, current, seen.listed, uncommitted))
+        kept = (seen.tree, seen.newest_committed)
+        _save(root, Seen(after, *kept, current, seen.listed, uncommitted))
 
 
 def remembered(root: Path) -> Seen | None:
