@@ -74,7 +74,7 @@ class Superseded:
 
     def as_dict(self) -> dict[str, Any]:
         fields = {"old": self.old, "new": self.new, "created": self.created is not None}
-        return {**fields, "linked": self.linked, "session": self.log.display}
+        return {**fields, "linked": self.linked, "session": self.log.stem, "log": self.log.display}
 
 
 def supersede_usage(
@@ -321,8 +321,7 @@ class Opened:
     file: str | None = None  # the thread file written, in the protocol's v4.39 layout
 
     def as_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"id": self.thread_id, "created": self.created}
-        return found if self.file is None else {**found, "file": self.file}
+        return {"id": self.thread_id, "created": self.created, "file": self.file}
 
 
 def open_thread(
