@@ -117,7 +117,7 @@ def test_an_mdmem_entry_that_runs_something_else_is_replaced_only_when_asked(
     assert code == 3
     assert err == (
         f'mdmem: {target}: "mdmem" already runs `/old/venv/bin/python -m mdmem mcp`; `mdmem mcp '
-        "install claude --replace` makes it run `sh -c 'cd \"$1\" || exit 1; exec mdmem mcp "
+        'install claude --replace` makes it run `sh -c \'cd "$1" || exit 1; exec mdmem mcp '
         "--root memory' mdmem '${CLAUDE_PROJECT_DIR:-.}'`; nothing written\n"
     )
     assert snapshot(project) == before

@@ -24,6 +24,20 @@ def _hints(*, destructive: bool, idempotent: bool) -> ToolAnnotations:
     )
 
 
+FactText = Annotated[
+    str,
+    Field(
+        description="The fact: one self-contained statement, one line of at most 2,000 characters."
+    ),
+]
+Section = Annotated[
+    str,
+    Field(
+        description="The ## section of continuity.md (Key Decisions, Conventions...). Not "
+        "Architectural Invariants: a person makes a fact core (open a thread 'Promote to "
+        "core: ID?' instead)."
+    ),
+]
 Key = Literal["referenced", "created", "reactivated", "helpful", "harmful"]
 Id = Annotated[str, Field(description="A fact's id, like post-only-mutations.")]
 
@@ -88,21 +102,8 @@ class Writes:
 
     async def add_fact(
         self,
-        text: Annotated[
-            str,
-            Field(
-                description="The fact: one self-contained statement, one line of at most "
-                "2,000 characters."
-            ),
-        ],
-        section: Annotated[
-            str,
-            Field(
-                description="The ## section of continuity.md (Key Decisions, Conventions...). "
-                "Not Architectural Invariants: a person makes a fact core (open a thread "
-                "'Promote to core: ID?' instead)."
-            ),
-        ],
+        text: FactText,
+        section: Section,
         id: Annotated[
             str | None, Field(description="Its id. Default: derived from the text.")
         ] = None,
