@@ -390,3 +390,34 @@ def test_a_secret_in_every_field_is_never_echoed(repo: Path) -> None:
     assert SECRET not in cli.output and SECRET.lower() not in cli.output
     cli = CliRunner().invoke(main, ["lookup", f"zebra {SECRET}"])
     assert cli.exit_code == 1 and SECRET not in cli.output and "[REDACTED:" in cli.stderr
+
+
+def test_claude_codes_session_start_hook_pins_the_agents_own_log(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Each Claude Code session gets its own log, pinned through CLAUDE_ENV_FILE; a resumed
+    session finds its log again; the pinned commands write there."""
+    runner = CliRunner()
+    pins = {}
+    for agent in ("0f1e2d3c-aaaa", "9a8b7c6d-bbbb", "0f1e2d3c-aaaa"):
+        env_file = tmp_path / f"env-{agent}"
+        hook = runner.invoke(
+            main,
+            ["agent-hooks", "session-start"],
+            input=json.dumps({"session_id": agent, "source": "startup"}),
+            env={"CLAUDE_ENV_FILE": str(env_file)},
+        )
+        assert hook.exit_code == 0 and "pinned by MDMEM_SESSION=" in hook.stdout, hook.output
+        line = env_file.read_text("utf-8").splitlines()[-1]
+        pins[agent] = line.removeprefix("export MDMEM_SESSION=")
+    assert pins["0f1e2d3c-aaaa"].endswith("-claude-0f1e2d3c")
+    assert pins["9a8b7c6d-bbbb"].endswith("-claude-9a8b7c6d")
+    assert len(list((repo / "memory" / "sessions").glob("*-claude-*.md"))) == 2
+    done = runner.invoke(
+        main,
+        ["add", fact_text("a", 1), "--section", "Key Decisions", "--json"],
+        env={"MDMEM_SESSION": pins["9a8b7c6d-bbbb"]},
+    )
+    fact_id = json.loads(done.stdout)["id"]
+    log = repo / "memory" / "sessions" / f"{pins['9a8b7c6d-bbbb']}.md"
+    assert created_lines(log) == {fact_id}
