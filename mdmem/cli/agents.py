@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -114,8 +115,9 @@ def session_start(root: Path | None, as_json: bool) -> None:
 
 def _hook_session_id() -> str | None:
     """The agent's session id from the JSON its hook reads on stdin (None: none given)."""
+    text = sys.stdin.read()
     try:
-        given: object = json.loads(click.get_text_stream("stdin").read() or "{}")
+        given = json.loads(text or "{}")
     except ValueError:
         return None
     found = given.get("session_id") if isinstance(given, dict) else None
