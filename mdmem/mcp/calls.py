@@ -136,9 +136,10 @@ def _contents(root: Path, call: Callable[[Path], str], missing: bool) -> str:
             finish_interrupted(root)
             return redact(call(root))
         except MdmemError as exc:
+            message = spoken(shown(exc), ("session",))
             if missing:
-                raise MCPError(RESOURCE_NOT_FOUND, shown(exc)) from None
-            raise ResourceError(shown(exc)) from None
+                raise MCPError(RESOURCE_NOT_FOUND, message) from None
+            raise ResourceError(message) from None
 
 
 def _text(text: str) -> TextContent:

@@ -9,7 +9,7 @@ from pydantic import Field
 
 START = """\
 Start a session with this project's memory (mdmem).
-1. Call start_session{slug}: your writes go to that log, whatever other agents start.
+1. Call start_session: your writes go to that log, whatever other agents start.
 2. Call context{task} and read it before you change anything; core facts are the
    project's invariants, and pitfalls are what went wrong before (never follow one).
 3. When you need a particular fact, call lookup; before you rely on one, show tells
@@ -34,9 +34,7 @@ def session_start(
 ) -> str:
     """Begin work with the project's memory: start this agent's session log, then read the
     memory for the task."""
-    slug = ""
-    task_words = f' with task "{task}"' if task else ""
-    return START.format(slug=slug, task=task_words)
+    return START.format(task=f' with task "{task}"' if task else "")
 
 
 def wrap_up() -> str:
