@@ -70,13 +70,14 @@ COMMANDS: dict[str, Callable[[Path, str], list[str]]] = {
         "--slug",
         "bench",
     ],
-    "ref": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
-    "ref_again": lambda repo, fact_id: ["ref", "--root", str(repo), fact_id],
-    "session": lambda repo, fact_id: ["session", "--root", str(repo)],
+    "ref": lambda repo, fact_id: ["ref", "--root", str(repo), *pinned(repo), fact_id],
+    "ref_again": lambda repo, fact_id: ["ref", "--root", str(repo), *pinned(repo), fact_id],
+    "session": lambda repo, fact_id: ["session", "--root", str(repo), *pinned(repo)],
     "add": lambda repo, fact_id: [
         "add",
         "--root",
         str(repo),
+        *pinned(repo),
         f"Bench rule about {fact_id} kept for the write benchmark",
         "--section",
         "Key Decisions",
@@ -86,11 +87,19 @@ COMMANDS: dict[str, Callable[[Path, str], list[str]]] = {
         "supersede",
         "--root",
         str(repo),
+        *pinned(repo),
         fact_id,
         "--invalidate",
         "--core",
     ],
 }
+PINNED = "bench-session.txt"  # beside the memory folder: the session in progress, its stem
+
+
+def pinned(repo: Path) -> list[str]:
+    """`--session STEM` of the session in progress: with the logs `session start` makes
+    each round, several are uncommitted, and a write names its own (as an agent's does)."""
+    return ["--session", (repo / PINNED).read_text("utf-8").strip()]
 
 
 def live_ids(memory: Path) -> list[str]:
@@ -115,6 +124,7 @@ def committed_repository(memory: Path, scratch: Path) -> Path:
     newest = max(name[:-3] for name in os.listdir(sessions) if name.endswith(".md"))
     template = (run.REPOSITORY / "templates" / "session.md").read_text("utf-8")
     (sessions / f"{newest}-bench.md").write_text(template.replace("{title}", "bench"), "utf-8")
+    (repo / PINNED).write_text(f"{newest}-bench\n", "utf-8")
     return repo
 
 

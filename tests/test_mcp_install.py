@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mdmem.adopting.launch import portable_line
 from mdmem.cli import main
 from mdmem.cli.mcp import CLIENTS as NAMED
 from mdmem.git.discover import top_level
@@ -41,11 +42,18 @@ def install(project: Path, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+FOLDERS = {
+    "claude": "${CLAUDE_PROJECT_DIR:-.}",
+    "cursor": "${workspaceFolder}",
+    "vscode": "${workspaceFolder}",
+}
+LINE = 'cd "$1" || exit 1; exec mdmem mcp --root memory'  # no interpreter inside the project
+
+
 def expected(client: str, project: Path) -> dict[str, object]:
-    entry: dict[str, object] = {
-        "command": sys.executable,
-        "args": ["-m", "mdmem", "mcp", "--root", str((project / "memory").resolve())],
-    }
+    """No path of this machine: the project's folder as the client names it, the memory
+    relative to it, `mdmem` on PATH (the interpreter running the tests is not inside)."""
+    entry: dict[str, object] = {"command": "sh", "args": ["-c", LINE, "mdmem", FOLDERS[client]]}
     return {"type": "stdio", **entry} if client != "cursor" else entry
 
 
@@ -109,8 +117,8 @@ def test_an_mdmem_entry_that_runs_something_else_is_replaced_only_when_asked(
     assert code == 3
     assert err == (
         f'mdmem: {target}: "mdmem" already runs `/old/venv/bin/python -m mdmem mcp`; `mdmem mcp '
-        f"install claude --replace` makes it run `{sys.executable} -m mdmem mcp --root "
-        f"{(project / 'memory').resolve()}`; nothing written\n"
+        'install claude --replace` makes it run `sh -c \'cd "$1" || exit 1; exec mdmem mcp '
+        "--root memory' mdmem '${CLAUDE_PROJECT_DIR:-.}'`; nothing written\n"
     )
     assert snapshot(project) == before
     code, out, _ = install(project, "claude", "--replace")
@@ -188,6 +196,7 @@ class NoSDK(MetaPathFinder):
         return None
 
 sys.meta_path.insert(0, NoSDK())
+from mdmem.adopting.launch import portable_line
 from mdmem.cli import main
 main(sys.argv[1:])
 """
@@ -223,6 +232,7 @@ def test_install_needs_no_sdk(project: Path) -> None:
 
 IMPORTED = """\
 import contextlib, io, sys
+from mdmem.adopting.launch import portable_line
 from mdmem.cli import main
 for args in (["--version"], ["mcp", "--help"], ["mcp", "install", "claude"], ["status"]):
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
@@ -246,5 +256,5 @@ def test_the_readme_shows_the_entry_install_writes(project: Path) -> None:
     entry = shown["mcpServers"]["mdmem"]
     mine = written["mcpServers"]["mdmem"]
     assert list(shown) == list(written) and list(entry) == list(mine)
-    assert entry["args"][:-1] == mine["args"][:-1]
-    assert entry["args"][-1].endswith("/memory") and entry["command"].endswith("/bin/python")
+    assert entry["command"] == mine["command"] == "sh" and entry["args"][2:] == mine["args"][2:]
+    assert entry["args"][1] == portable_line(".venv/bin/python", ("mcp", "--root", "memory"))

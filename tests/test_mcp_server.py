@@ -36,7 +36,7 @@ WRITE_HINTS = {
     "start_session": (False, False),
     "reference": (False, True),
     "add_fact": (True, True),
-    "supersede": (True, True),
+    "supersede": (True, False),  # a repeat is refused: already superseded
     "thread": (False, True),
 }
 BLOCKED_RULE = "Mock the database in integration tests"
@@ -162,8 +162,8 @@ def test_an_agent_session_through_the_server(repo: Path) -> None:
     # Created: counts as this session's reference already; the other id is added.
     assert (seen["cited"]["added"], seen["cited"]["already"]) == (["retry-with-backoff"], [new_id])
     assert seen["lookup"]["hits"][0]["id"] == new_id
-    assert new_id in seen["context"]
-    assert seen["context"].startswith("Reference data from this project's memory")
+    assert new_id in seen["context"]["markdown"]
+    assert seen["context"]["markdown"].startswith("Reference data from this project's memory")
 
     # The refusal: a tool error that says what the command line says, and nothing written.
     refused = seen["refused"]
@@ -257,17 +257,21 @@ def test_usage_and_lookups_that_find_nothing(repo: Path) -> None:
 
     drive(repo, scenario)
     assert seen["usage"].is_error
-    assert seen["usage"].content[0].text == (
-        "mdmem: give one of --by NEW-ID, --by-text TEXT, --invalidate"
-    )
+    assert seen["usage"].content[0].text == "mdmem: give one of `by`, `by_text`, `invalidate`"
     cli = CliRunner().invoke(main, ["supersede", "retry-with-backoff"])
     assert (
         cli.exit_code == 2 and "give one of --by NEW-ID, --by-text TEXT, --invalidate" in cli.stderr
     )
     assert (seen["nothing"]["hits"], seen["nothing"]["superseded"]) == ([], [])
     cli = CliRunner().invoke(main, ["ref", "retry-with-backoff"])
-    assert seen["no_session"].is_error and seen["no_session"].content[0].text == cli.stderr.rstrip()
-    assert seen["bad_tier"].is_error and "gold" in seen["bad_tier"].content[0].text
+    assert seen["no_session"].is_error and cli.exit_code == 3
+    assert seen["no_session"].content[0].text == (
+        "mdmem: no current session: every session log is committed, or there is none; start "
+        "one with the `start_session` tool, or name one with `session` or MDMEM_SESSION"
+    )
+    assert seen["bad_tier"].is_error
+    assert seen["bad_tier"].content[0].text.startswith("mdmem: lookup: `tier`: input should be")
+    assert "gold" not in seen["bad_tier"].content[0].text  # a value given is never echoed
 
 
 def test_manifest_and_docs_agree(repo: Path) -> None:

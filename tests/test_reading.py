@@ -885,7 +885,7 @@ def test_status_counts_lint_only_while_nothing_changed(memory: Path) -> None:
     first = runner.invoke(main, ["status", "--root", str(memory)])
     assert first.exit_code == 0, first.output
     assert first.output.splitlines()[:3] == [
-        "session: memory/sessions/2026-01-10-100000.md (newest uncommitted log)",
+        "session: memory/sessions/2026-01-10-100000.md (the one uncommitted log)",
         "last review: through 2026-01-08-100000; 2 session logs since (review_every: 3): "
         "no review due",
         "lint: not run since the memory changed; run `mdmem lint` (or status --lint)",
@@ -910,7 +910,10 @@ def test_status_counts_lint_only_while_nothing_changed(memory: Path) -> None:
     data = json.loads(runner.invoke(main, ["status", "--json", "--root", str(memory)]).output)
     assert data["lint"]["current"] is False
     assert data["review_due"] is True and data["since_review"] == 3
-    assert data["session"] == "memory/sessions/2026-01-11-100000.md"
+    assert (data["session"], data["log"]) == (
+        "2026-01-11-100000",
+        "memory/sessions/2026-01-11-100000.md",
+    )
     now = json.loads(
         runner.invoke(main, ["status", "--lint", "--json", "--root", str(memory)]).output
     )
@@ -938,7 +941,11 @@ def test_a_session_is_named_by_its_time_without_its_slug(tmp_path: Path) -> None
 
     one = status("--session", "2026-02-02-090000")
     assert one.exit_code == 0, one.output
-    assert json.loads(one.output)["session"] == "memory/sessions/2026-02-02-090000-docs.md"
+    shown = json.loads(one.output)
+    assert (shown["session"], shown["log"]) == (
+        "2026-02-02-090000-docs",
+        "memory/sessions/2026-02-02-090000-docs.md",
+    )
     two = status("--session", "2026-02-01-100000")
     assert two.exit_code == 3
     assert "names 2 session logs: 2026-02-01-100000-api, 2026-02-01-100000-web" in two.output

@@ -181,10 +181,16 @@ def test_session_start_takes_a_second_no_log_has_so_the_new_log_is_current(
     result = run("session", "start", "--slug", "aaa")
     assert (result.exit_code, result.stdout) == (0, f"Started memory/sessions/{started}.md\n")
     assert result.stderr == (
+        "Pin it for this agent, so that its writes go there whatever other agents start: "
+        f"export MDMEM_SESSION={started}\n"
         f"Note: memory/sessions/{existing}.md is not committed either, and the review counts "
         "it as a session too: commit it with this one, or delete it if it holds nothing\n"
     )
-    assert json.loads(run("session", "--json").stdout)["session"] == started
+    # Two uncommitted logs: which is this agent's, only a pin says.
+    refused = run("session", "--json")
+    assert refused.exit_code == 3 and "2 session logs are not committed" in refused.stderr
+    pinned = CliRunner().invoke(main, ["session", "--json"], env={"MDMEM_SESSION": started})
+    assert json.loads(pinned.stdout)["session"] == started
 
 
 def test_session_start_says_nothing_of_committed_logs(repo: Path) -> None:
@@ -247,14 +253,22 @@ def test_the_newest_uncommitted_log_is_the_current_session(repo: Path) -> None:
     older = started(repo, "--slug", "older")
     log_path(repo, "2026-07-01-130000").write_text(template("newer"), "utf-8")
     result = run("session")
+    assert (result.exit_code, result.stderr) == (
+        3,
+        "mdmem: 2 session logs are not committed (2026-07-01-130000, "
+        f"{older.stem}) and none is named, so which is this agent's is not known: name it "
+        "with --session STEM, or pin it for the agent with MDMEM_SESSION=STEM (`mdmem "
+        "session start` prints it); commit the logs of sessions that are over\n",
+    )
+    older.unlink()
+    result = run("session")
     assert result.stdout == (
-        "memory/sessions/2026-07-01-130000.md (newest uncommitted log)\n  references: (none)\n"
+        "memory/sessions/2026-07-01-130000.md (the one uncommitted log)\n  references: (none)\n"
     )
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "logs")
     assert run("session").exit_code == 3
-    older.unlink()  # committed logs newer than an uncommitted one: that one is current
-    git(repo, "commit", "-q", "-am", "drop older")
+    # committed logs newer than an uncommitted one: that one is current
     (older.parent / "2026-06-30-080000.md").write_text("# late\n", "utf-8")
     assert run("session").stdout.startswith("memory/sessions/2026-06-30-080000.md ")
 

@@ -92,6 +92,31 @@ def session_start(root: Path) -> str:
     return render_markdown(context(root, None)) + "\n" + USAGE + "\n"
 
 
+PINNED = (
+    "This agent's session log is {log}, pinned by MDMEM_SESSION={stem}: what you cite and "
+    "add goes there, whatever other agents start; do not start another."
+)
+
+
+def pin_session(root: Path, env_file: Path, agent_session: str | None) -> str:
+    """Claude Code's SessionStart hook: the log of the agent's session `agent_session` (its
+    id), the uncommitted one named for it (a resumed or compacted session), else a new one,
+    pinned for every later command of that agent by `export MDMEM_SESSION=STEM` appended
+    to `env_file` (CLAUDE_ENV_FILE, which Claude Code sources before each Bash command).
+    What the agent is told."""
+    from mdmem.writing import newest
+    from mdmem.writing.apply import start_session
+
+    word = "".join(c for c in (agent_session or "").lower() if c.isalnum())[:8]
+    slug = f"claude-{word}" if word else "claude"
+    found, _ = newest.find_all(root)
+    mine = [stem for stem in found if stem.endswith(f"-{slug}")]
+    stem = mine[0] if mine else start_session(root, slug).log.stem
+    with env_file.open("a", encoding="utf-8") as variables:
+        variables.write(f"export MDMEM_SESSION={stem}\n")
+    return PINNED.format(log=f"{root.name}/sessions/{stem}.md", stem=stem)
+
+
 def reminder(root: Path, named: str | None = None, source: str = "--session") -> str | None:
     """The reminder a finished turn gets when the current session log (the one `named`,
     else the newest one git has not committed) cites no fact; None when it cites one."""

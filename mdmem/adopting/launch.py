@@ -46,3 +46,19 @@ def interpreter_of(line: str) -> str | None:
     if len(words) > 2 and words[0] == "if" and words[2] == "-c":
         return words[1]
     return None
+
+
+def portable_line(python: str | None, args: Sequence[str]) -> str:
+    """One shell line for a configuration a team commits (`sh -c LINE NAME FOLDER`): go to
+    FOLDER, the project's (its first argument, which the client fills in), then run
+    `mdmem ARGS` with `python`, a path relative to it (a virtual environment of the
+    project), when it can import mdmem, else with the `mdmem` on PATH; `exec`, so that the
+    client's signals reach mdmem."""
+    run = " ".join(shlex.quote(arg) for arg in args)
+    if python is None:
+        return f'cd "$1" || exit 1; exec mdmem {run}'
+    quoted = shlex.quote(python)
+    return (
+        f"cd \"$1\" || exit 1; if {quoted} -c 'import mdmem' >/dev/null 2>&1; "
+        f"then exec {quoted} -m mdmem {run}; else exec mdmem {run}; fi"
+    )

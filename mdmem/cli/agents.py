@@ -4,6 +4,8 @@ into coding agents, through their lifecycle hooks or their instruction files."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import click
@@ -83,14 +85,21 @@ def session_start(root: Path | None, as_json: bool) -> None:
 
     --json prints the hook output Claude Code, Gemini CLI and Codex read:
     {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ...}}.
+    Under Claude Code (CLAUDE_ENV_FILE set), the agent's session gets its own log (the one
+    named for its session id when it resumes), pinned by MDMEM_SESSION for its commands.
 
     Example: mdmem agent-hooks session-start --json
     """
+    from mdmem.adopting.agents import pin_session
     from mdmem.adopting.agents import session_start as starting
     from mdmem.safety.secrets import redact
 
     try:
-        text, problem = redact(starting(resolve_root(root))), None
+        found = resolve_root(root)
+        text, problem = redact(starting(found)), None
+        env_file = os.environ.get("CLAUDE_ENV_FILE")
+        if env_file:
+            text += pin_session(found, Path(env_file), _hook_session_id()) + "\n"
     except MdmemError as exc:
         text, problem = "", shown(exc)
     if as_json and problem:
@@ -102,6 +111,17 @@ def session_start(root: Path | None, as_json: bool) -> None:
     else:
         context = {"hookEventName": "SessionStart", "additionalContext": text}
         _echo_json({"hookSpecificOutput": context})
+
+
+def _hook_session_id() -> str | None:
+    """The agent's session id from the JSON its hook reads on stdin (None: none given)."""
+    text = sys.stdin.read()
+    try:
+        given = json.loads(text or "{}")
+    except ValueError:
+        return None
+    found = given.get("session_id") if isinstance(given, dict) else None
+    return found if isinstance(found, str) else None
 
 
 @agent_hooks.command("check")

@@ -83,15 +83,19 @@ def lookup(
         facts = "fact matches" if left == 1 else "facts match"
         click.echo(f"({left} more {facts}; raise --limit to see them)", err=True)
     if not (found.ranking.hits or found.ranking.superseded or found.lines):
+        from mdmem.safety.secrets import redact
+
         if not as_json:
-            click.echo(_nothing(query, tier, path, root), err=True)
+            click.echo(redact(_nothing(query, tier, path, root)), err=True)
         raise SystemExit(1)
 
 
 def _nothing(query: str, tier: str | None, path: str | None, root: Path | None) -> str:
     """What lookup says when no fact matches: whether --tier or --path left out some that do."""
     from mdmem.reading.search import lookup as run_lookup
+    from mdmem.safety.secrets import redact
 
+    shown = redact(query)
     asked = [f"--tier {tier}"] * (tier is not None) + [f"--path {path}"] * (path is not None)
     if asked:
         plain = run_lookup(resolve_root(root), query).ranking
@@ -100,8 +104,8 @@ def _nothing(query: str, tier: str | None, path: str | None, root: Path | None) 
             facts = "fact matches" if matching == 1 else "facts match"
             them = "it" if len(asked) == 1 else "them"
             within = " and ".join(asked)
-            return f"Nothing matches {query!r} with {within}: {matching} {facts} without {them}"
-    return f"Nothing matches {query!r}; try other words, or --sessions."
+            return f"Nothing matches {shown!r} with {within}: {matching} {facts} without {them}"
+    return f"Nothing matches {shown!r}; try other words, or --sessions."
 
 
 @main.command()

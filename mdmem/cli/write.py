@@ -66,7 +66,9 @@ def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
     The log is memory/sessions/YYYY-MM-DD-HHMMSS[-slug].md, named by the UTC time; it
     holds a title, ## Summary, an empty ## Memory References and ## Next steps. An
     existing log is never replaced: when the name is taken, the next free second is
-    used. The new log is the current session until it is committed.
+    used. Pin it for the agent that started it with the printed `export
+    MDMEM_SESSION=STEM` (or give --session STEM): a write that finds more than one
+    uncommitted log and no pin refuses, naming them, rather than guess whose is whose.
 
     Example: mdmem session start --slug refunds-queue
     """
@@ -77,6 +79,11 @@ def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
         echo_json(started.as_dict())
         return
     click.echo(f"Started {started.log.display}")
+    click.echo(
+        f"Pin it for this agent, so that its writes go there whatever other agents start: "
+        f"export {started.pin}",
+        err=True,
+    )
     if started.note is not None:
         click.echo(f"Note: {started.note}", err=True)
 

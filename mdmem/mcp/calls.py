@@ -1,24 +1,32 @@
 """How a tool call runs: one at a time, in a worker thread, after any write a crash cut
 short is finished, with a refusal returned as a tool (or resource) error that says what the
-CLI says, and every string of the answer masked as the CLI masks what it prints.
+CLI says, in the tool's own argument names, and every string of the answer masked as the
+CLI masks what it prints.
 
 One at a time: the memory's lock is re-entrant within a process (a command may lock and
 call what locks again), so two calls in two threads of this one process would not keep
 each other out; a process-wide mutex does, and mdmem's lock keeps other processes out.
+
+One connection, one session: a server over stdio serves one client, so the log this
+connection started (`start_session`) is the one its writes go to, whatever other agents
+start meanwhile (`Connection`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, cast
 
 import anyio.to_thread
 from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 
 from mdmem.errors import MdmemError, shown
@@ -28,71 +36,136 @@ from mdmem.store.journal import finish_interrupted
 
 SESSION_VARIABLE = "MDMEM_SESSION"
 SESSION_ARGUMENT = "the session argument"
+OWN_SESSION = "the session this connection started"
+RESOURCE_NOT_FOUND = -32002  # the code MCP gives a resource that is not there
 
 Answer = dict[str, Any] | str  # data (the CLI's --json), or text to read (markdown)
 
 _one_at_a_time = threading.Lock()
 
+# A command's name, as a refusal suggests it, and the tool that does the same here.
+COMMAND_TOOLS = {
+    "mdmem ref": "reference",
+    "mdmem add": "add_fact",
+    "mdmem supersede": "supersede",
+    "mdmem thread": "thread",
+    "mdmem session start": "start_session",
+    "mdmem lookup": "lookup",
+    "mdmem show": "show",
+    "mdmem context": "context",
+    "mdmem status": "status",
+    "mdmem lint": "lint",
+}
+COMMAND = re.compile(r"[`'](mdmem [a-z-]+(?: start)?)(?: [^`']*)?[`']")
+OPTION = re.compile(r"--([a-z][a-z-]*)(?: (?:[A-Z][A-Z-]*|\[[^\]]*\])(?:\.\.\.)?)?")
+
+
+class Connection:
+    """One client's connection to the server: the memory it serves and the session log it
+    started (None until it starts one), which its writes then go to."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.own: str | None = None
+
+    def named(self, session: str | None) -> tuple[str | None, str]:
+        """(the log a call writes to, what named it): the `session` argument, else the log
+        this connection started, else MDMEM_SESSION in the server's environment; None:
+        the one log git has not committed (refused when there are several)."""
+        if session:
+            return session, SESSION_ARGUMENT
+        if self.own is not None:
+            return self.own, OWN_SESSION
+        return os.environ.get(SESSION_VARIABLE) or None, SESSION_VARIABLE
+
+
+def arguments_of(tool: Callable[..., Any]) -> tuple[str, ...]:
+    """The names of a tool's arguments, as its schema names them."""
+    return tuple(name for name in inspect.signature(tool).parameters if name != "self")
+
+
+def spoken(message: str, arguments: Iterable[str]) -> str:
+    """A refusal the command line words, in a tool's words: a command it suggests named by
+    the tool that does it, an option by the tool's argument (`--by NEW-ID` -> `by`)."""
+    names = set(arguments)
+
+    def command(match: re.Match[str]) -> str:
+        tool = COMMAND_TOOLS.get(match.group(1))
+        return match.group(0) if tool is None else f"the `{tool}` tool"
+
+    def option(match: re.Match[str]) -> str:
+        name = match.group(1).replace("-", "_")
+        return f"`{name}`" if name in names else match.group(0)
+
+    return OPTION.sub(option, COMMAND.sub(command, message))
+
 
 async def answer(
-    root: Path, call: Callable[[Path], Answer], *, reading: bool = False
+    root: Path,
+    call: Callable[[Path], Answer],
+    arguments: Iterable[str] = (),
+    *,
+    reading: bool = False,
 ) -> CallToolResult:
     """`call(root)`'s answer as a tool result: data as structured content and its JSON as
-    text, or text alone; an MdmemError as an error result holding the CLI's line.
+    text, or text alone; an MdmemError as an error result holding the CLI's line, worded
+    with the tool's `arguments`.
 
     `reading`: a reading tool, which leaves out an item it cannot read and names it (under
-    `warnings`, or a closing line of the text), as the reading commands do (SPEC §2)."""
-    return await anyio.to_thread.run_sync(_answer, root, call, reading)
+    `warnings`, and a closing line of a markdown answer), as the reading commands do
+    (SPEC §2); any other call refuses such an item."""
+    return await anyio.to_thread.run_sync(_answer, root, call, tuple(arguments), reading)
 
 
-def _answer(root: Path, call: Callable[[Path], Answer], reading: bool) -> CallToolResult:
+def _answer(
+    root: Path, call: Callable[[Path], Answer], arguments: tuple[str, ...], reading: bool
+) -> Any:
     with _one_at_a_time, leaving_out() as left_out:
         try:
             finish_interrupted(root)
             with contextlib.nullcontext() if reading else strictly():
                 payload = call(root)
         except MdmemError as exc:
-            return CallToolResult(content=[_text(shown(exc))], is_error=True)
+            return CallToolResult(content=[_text(spoken(shown(exc), arguments))], is_error=True)
     warnings = [
         {"path": error.path, "line": error.line, "message": error.message}
         for error in {str(error): error for error in left_out}.values()
     ]
+    notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
+                    f"{item['message']})" for item in warnings)  # fmt: skip
     if isinstance(payload, str):
-        notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
-                        f"{item['message']})" for item in warnings)  # fmt: skip
         return CallToolResult(content=[_text(redact(payload + notes))])
-    if warnings:
-        payload = {**payload, "warnings": warnings}
     masked = cast("dict[str, Any]", redact_all(payload))
-    return CallToolResult(
-        content=[_text(json.dumps(masked, indent=2, ensure_ascii=False))],
-        structured_content=masked,
-    )
+    text = masked.get("markdown")
+    if isinstance(text, str) and len(masked) == 1:
+        text += redact(notes)
+    else:
+        text = None
+    if warnings:
+        masked["warnings"] = redact_all(warnings)
+    if text is None:
+        text = json.dumps(masked, indent=2, ensure_ascii=False)
+    return CallToolResult(content=[_text(text)], structured_content=masked)
 
 
-async def contents(root: Path, call: Callable[[Path], str]) -> str:
+async def contents(root: Path, call: Callable[[Path], str], *, missing: bool = False) -> str:
     """`call(root)`'s text, masked, for a resource; an MdmemError as a resource error
-    holding the CLI's line."""
-    return await anyio.to_thread.run_sync(_contents, root, call)
+    holding the CLI's line: with `missing`, MCP's "resource not found" (a session log or
+    fact that is not there), else an internal error (a file that cannot be read)."""
+    return await anyio.to_thread.run_sync(_contents, root, call, missing)
 
 
-def _contents(root: Path, call: Callable[[Path], str]) -> str:
+def _contents(root: Path, call: Callable[[Path], str], missing: bool) -> str:
     with _one_at_a_time:
         try:
             finish_interrupted(root)
             return redact(call(root))
         except MdmemError as exc:
-            raise ResourceError(shown(exc)) from None
+            message = spoken(shown(exc), ("session",))
+            if missing:
+                raise MCPError(RESOURCE_NOT_FOUND, message) from None
+            raise ResourceError(message) from None
 
 
 def _text(text: str) -> TextContent:
     return TextContent(type="text", text=text)
-
-
-def named_session(session: str | None) -> tuple[str | None, str]:
-    """(the log a call names, what named it): the `session` argument, else MDMEM_SESSION
-    in the server's environment, as the CLI's --session and its variable; None: the
-    newest log git has not committed."""
-    if session:
-        return session, SESSION_ARGUMENT
-    return os.environ.get(SESSION_VARIABLE) or None, SESSION_VARIABLE

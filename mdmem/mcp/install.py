@@ -2,20 +2,30 @@
 
 Claude Code reads `.mcp.json` and Cursor `.cursor/mcp.json`, both `{"mcpServers": {...}}`;
 VS Code reads `.vscode/mcp.json`, `{"servers": {...}}` with `"type": "stdio"`; each in the
-project's folder, the one that holds the memory folder (`store.folders.project_of`). The entry
-runs the interpreter that runs this mdmem (`python -m mdmem mcp --root MEMORY`), so a
-project's virtual environment serves its own memory. Everything else in the file is
-kept; an `mdmem` entry that says something else is replaced only when asked.
+project's folder, the one that holds the memory folder (`store.folders.project_of`).
+
+The entry is committed and read on other machines and in other clones, so it names no path
+of this one: `sh -c LINE mdmem FOLDER`, where FOLDER is the client's own name for the
+project's folder (Claude Code expands `${CLAUDE_PROJECT_DIR:-.}` in args, Cursor and VS
+Code `${workspaceFolder}`: docs/MCP.md), and LINE goes there, then runs `mdmem mcp --root
+MEMORY` (the memory folder relative to it) with the project's virtual environment's
+interpreter, named relative to the project, when the installing interpreter is one inside
+it and can import mdmem, else with the `mdmem` on PATH (`adopting.launch`, as the agents'
+hooks do). A clone thus serves its own memory. Everything else in the file is kept; an
+`mdmem` entry that says something else is replaced only when asked.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mdmem.adopting.launch import portable_line
 from mdmem.errors import MdmemError, ParseError, quote
 from mdmem.store import jsonfile
 from mdmem.store.folders import make_folders, project_of
@@ -32,12 +42,14 @@ class Client:
     file: str  # relative to the project folder
     key: str  # the object of servers, by name
     fields: tuple[tuple[str, str], ...]  # what the entry holds besides command and args
+    folder: str  # how the client's configuration names the project's folder
 
 
+STDIO = (("type", "stdio"),)
 CLIENTS = {
-    "claude": Client("Claude Code", ".mcp.json", "mcpServers", (("type", "stdio"),)),
-    "cursor": Client("Cursor", ".cursor/mcp.json", "mcpServers", ()),
-    "vscode": Client("VS Code", ".vscode/mcp.json", "servers", (("type", "stdio"),)),
+    "claude": Client("Claude Code", ".mcp.json", "mcpServers", STDIO, "${CLAUDE_PROJECT_DIR:-.}"),
+    "cursor": Client("Cursor", ".cursor/mcp.json", "mcpServers", (), "${workspaceFolder}"),
+    "vscode": Client("VS Code", ".vscode/mcp.json", "servers", STDIO, "${workspaceFolder}"),
 }
 
 
@@ -66,10 +78,26 @@ def client_of(name: str) -> Client:
 
 
 def entry(client: str, root: Path, python: str | None = None) -> dict[str, Any]:
-    """The server's entry for `client`: this interpreter serving the memory at `root`."""
-    command = {"command": python or sys.executable}
-    args = {"args": ["-m", "mdmem", "mcp", "--root", str(root.resolve())]}
-    return {**dict(client_of(client).fields), **command, **args}
+    """The server's entry for `client`: the memory at `root` served from the project's
+    folder, by its own virtual environment when `python` (this interpreter) is one inside
+    the project, else by the `mdmem` on PATH; no path of this machine in it."""
+    chosen = client_of(client)
+    project = project_of(root)
+    memory = Path(os.path.relpath(root.resolve(), project)).as_posix()
+    line = portable_line(_inside(python or sys.executable, project), ("mcp", "--root", memory))
+    args = {"args": ["-c", line, SERVER, chosen.folder]}
+    return {**dict(chosen.fields), "command": "sh", **args}
+
+
+def _inside(python: str, project: Path) -> str | None:
+    """`python` relative to the project (`.venv/bin/python`), when it lives inside it; its
+    own link is kept, since a virtual environment's interpreter is a link out of it."""
+    found = Path(os.path.abspath(python))
+    try:
+        relative = (found.parent.resolve() / found.name).relative_to(project.resolve())
+    except ValueError:
+        return None
+    return relative.as_posix()
 
 
 def install(
@@ -107,4 +135,4 @@ def _command(server: object) -> str:
         return json.dumps(server)
     args = server.get("args")
     words = [server.get("command"), *(args if isinstance(args, list) else [])]
-    return "`" + " ".join(str(word) for word in words) + "`"
+    return "`" + " ".join(shlex.quote(str(word)) for word in words) + "`"

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from mdmem.mcp.calls import answer, named_session
+from mdmem.mcp.calls import Connection, answer, arguments_of
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
@@ -25,8 +25,8 @@ PathArgument = Annotated[
 SessionArgument = Annotated[
     str | None,
     Field(
-        description="The session log (a stem, file name or path). Default: MDMEM_SESSION, "
-        "else the newest log git has not committed."
+        description="The session log (a stem, file name or path). Default: the one this "
+        "connection started, else MDMEM_SESSION, else the one log git has not committed."
     ),
 ]
 
@@ -34,8 +34,9 @@ SessionArgument = Annotated[
 class Reads:
     """The reading tools over one memory folder."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.root = connection.root
 
     async def context(
         self,
@@ -56,19 +57,18 @@ class Reads:
         core facts, the rules most relevant to the task (and to the file, when given), the
         open threads and the pitfalls (anti-patterns, kept apart: never follow one as a
         rule), each line with its fact id, within a token budget. Returns markdown to read
-        (or, with format json, the same as data). Its last line asks you to cite only the
+        (or, with format json, the same as data too). Its last line asks you to cite only the
         facts you use (`mdmem ref ID [ID...]`): here, the `reference` tool with their ids,
         never every id shown (each id cited counts a use)."""
         from mdmem.reading import context as rendering
         from mdmem.reading.sources import context as run
 
-        def call(root: Path) -> dict[str, Any] | str:
+        def call(root: Path) -> dict[str, Any]:
             planned = run(root, task, path=path, budget=budget)
-            if format == "json":
-                return rendering.as_json(planned)
-            return rendering.render_markdown(planned)
+            markdown = {"markdown": rendering.render_markdown(planned)}
+            return {**rendering.as_json(planned), **markdown} if format == "json" else markdown
 
-        return await answer(self.root, call, reading=True)
+        return await answer(self.root, call, arguments_of(self.context), reading=True)
 
     async def lookup(
         self,
@@ -93,7 +93,7 @@ class Reads:
             found = run(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
             return found.as_dict()
 
-        return await answer(self.root, call, reading=True)
+        return await answer(self.root, call, arguments_of(self.lookup), reading=True)
 
     async def show(
         self,
@@ -111,9 +111,10 @@ class Reads:
         from mdmem.reading import history
         from mdmem.reading.search import show as run
 
-        return await answer(
-            self.root, lambda root: history.as_dict(run(root, id, as_of)), reading=True
-        )
+        def call(root: Path) -> dict[str, Any]:
+            return history.as_dict(run(root, id, as_of))
+
+        return await answer(self.root, call, arguments_of(self.show), reading=True)
 
     async def status(
         self,
@@ -129,11 +130,11 @@ class Reads:
         from mdmem.writing.current import current_or_none
 
         def call(root: Path) -> dict[str, Any]:
-            log = current_or_none(root, *named_session(session))
+            log = current_or_none(root, *self.connection.named(session))
             found, source = (None, None) if log is None else (log.display, log.source)
             return rendering.as_dict(run(root, found, source, run_lint=lint))
 
-        return await answer(self.root, call, reading=True)
+        return await answer(self.root, call, arguments_of(self.status), reading=True)
 
     async def lint(
         self,
@@ -162,7 +163,9 @@ class Reads:
                 "passed": rendering.exit_code(found, strict) == 0,
             }
 
-        return await answer(self.root, call)  # lint reads every item itself
+        return await answer(
+            self.root, call, arguments_of(self.lint)
+        )  # lint reads every item itself
 
 
 TOOLS: dict[str, tuple[str, ToolAnnotations]] = {

@@ -1,12 +1,15 @@
-"""The resources: `continuity.md`, the archive's `INDEX.md` and the current session log,
-read as the memory's other readers read a file (no links followed, strict UTF-8)."""
+"""The resources: `continuity.md`, the archive's `INDEX.md`, the current session log, and
+templates for one session log (`mdmem://session/{stem}`) and one fact
+(`mdmem://fact/{id}`), read as the memory's other readers read a file (no links followed,
+strict UTF-8). A session log or fact that is not there is MCP's "resource not found"."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX
-from mdmem.mcp.calls import contents, named_session
+from mdmem.errors import MdmemError
+from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, SESSIONS
+from mdmem.mcp.calls import Connection, contents
 from mdmem.store.files import read_text
 
 NO_INDEX = "(no archive index yet: no review has moved a fact to the archive)\n"
@@ -17,10 +20,11 @@ def _file(root: Path, relative: str) -> str:
 
 
 class Resources:
-    """The resources of one memory folder."""
+    """The resources of one memory folder, for one connection."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.root = connection.root
 
     async def continuity(self) -> str:
         """The live facts, grouped in ## sections, each closed by its footer (id, uses,
@@ -38,20 +42,53 @@ class Resources:
         return await contents(self.root, call)
 
     async def current_session(self) -> str:
-        """The current session log (the newest one git has not committed, or the one
-        MDMEM_SESSION names): what this session has cited and added so far."""
+        """This connection's session log (the one it started, else the one MDMEM_SESSION
+        names, else the one log git has not committed): what it has cited and added."""
         from mdmem.writing.current import current_session
 
         def call(root: Path) -> str:
-            log = current_session(root, *named_session(None))
+            log = current_session(root, *self.connection.named(None))
             return read_text(log.path, log.display)
 
-        return await contents(self.root, call)
+        return await contents(self.root, call, missing=True)
+
+    async def session(self, stem: str) -> str:
+        """One session log, by its stem (2026-07-01-120000-refunds): what that session
+        cited, added and retired."""
+        from mdmem.writing.logs import named_stem
+
+        def call(root: Path) -> str:
+            relative = f"{SESSIONS}/{named_stem(stem, 'the session')}.md"
+            if not (root / relative).is_file():
+                raise MdmemError(f"no session log {stem!r}", f"{root.name}/{SESSIONS}")
+            return _file(root, relative)
+
+        return await contents(self.root, call, missing=True)
+
+    async def fact(self, id: str) -> str:
+        """One fact, by its id: its item and footer as the file holds them, and where
+        (path:line), live or archived. `show` tells its whole story."""
+        from mdmem.reading.search import show
+
+        def call(root: Path) -> str:
+            found = show(root, id, None)
+            if not found.copies:
+                raise MdmemError(f"no fact has the id {id!r}")
+            copy = found.copies[0]
+            relative = copy.path.split("/", 1)[1]  # the path as shown opens with root's name
+            lines = _file(root, relative).splitlines()[copy.line - 1 : copy.footer_line]
+            return "\n".join([f"<!-- {copy.path}:{copy.line} -->", *lines]) + "\n"
+
+        return await contents(self.root, call, missing=True)
 
 
-# name -> (URI, MIME type)
+# name -> (URI or URI template, MIME type)
 RESOURCES = {
     "continuity": (f"mdmem://memory/{CONTINUITY}", "text/markdown"),
     "archive_index": (f"mdmem://memory/{ARCHIVE}/{INDEX}", "text/markdown"),
     "current_session": ("mdmem://session/current", "text/markdown"),
+}
+TEMPLATES = {
+    "session": ("mdmem://session/{stem}", "text/markdown"),
+    "fact": ("mdmem://fact/{id}", "text/markdown"),
 }

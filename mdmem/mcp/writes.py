@@ -11,7 +11,7 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from mdmem.errors import MdmemError
-from mdmem.mcp.calls import answer, named_session
+from mdmem.mcp.calls import Connection, answer, arguments_of
 from mdmem.mcp.reads import SessionArgument
 
 
@@ -24,6 +24,20 @@ def _hints(*, destructive: bool, idempotent: bool) -> ToolAnnotations:
     )
 
 
+FactText = Annotated[
+    str,
+    Field(
+        description="The fact: one self-contained statement, one line of at most 2,000 characters."
+    ),
+]
+Section = Annotated[
+    str,
+    Field(
+        description="The ## section of continuity.md (Key Decisions, Conventions...). Not "
+        "Architectural Invariants: a person makes a fact core (open a thread 'Promote to "
+        "core: ID?' instead)."
+    ),
+]
 Key = Literal["referenced", "created", "reactivated", "helpful", "harmful"]
 Id = Annotated[str, Field(description="A fact's id, like post-only-mutations.")]
 
@@ -31,8 +45,12 @@ Id = Annotated[str, Field(description="A fact's id, like post-only-mutations.")]
 class Writes:
     """The writing tools over one memory folder."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.root = connection.root
+
+    def _named(self, session: str | None) -> tuple[str | None, str]:
+        return self.connection.named(session)
 
     async def start_session(
         self,
@@ -43,12 +61,18 @@ class Writes:
     ) -> CallToolResult:
         """Start a session: call it once, when you begin work, before any other writing
         tool. It creates a session log (memory/sessions/DATE-TIME[-slug].md, named by the
-        UTC time, never replacing one) which is the current session until git commits it;
-        the writing tools record what you cite and add there. Returns its stem and path.
-        Each call starts another log."""
+        UTC time, never replacing one), this connection's own: the writing tools record
+        what you cite and add there, whatever logs other agents start, until git commits
+        it. Returns its stem (`session`) and path. Each call starts another log, which
+        this connection writes to from then on."""
         from mdmem.writing.apply import start_session
 
-        return await answer(self.root, lambda root: start_session(root, slug).as_dict())
+        def call(root: Path) -> dict[str, Any]:
+            started = start_session(root, slug)
+            self.connection.own = started.log.stem
+            return started.as_dict()
+
+        return await answer(self.root, call, arguments_of(self.start_session))
 
     async def reference(
         self,
@@ -72,20 +96,14 @@ class Writes:
         from mdmem.writing.apply import reference
 
         def call(root: Path) -> dict[str, Any]:
-            return reference(root, ids, key, *named_session(session)).as_dict()
+            return reference(root, ids, key, *self._named(session)).as_dict()
 
-        return await answer(self.root, call)
+        return await answer(self.root, call, arguments_of(self.reference))
 
     async def add_fact(
         self,
-        text: Annotated[str, Field(description="The fact: one self-contained statement.")],
-        section: Annotated[
-            str,
-            Field(
-                description="The ## section of continuity.md (Key Decisions, Conventions...); "
-                "under Architectural Invariants a fact is born core."
-            ),
-        ],
+        text: FactText,
+        section: Section,
         id: Annotated[
             str | None, Field(description="Its id. Default: derived from the text.")
         ] = None,
@@ -121,17 +139,19 @@ class Writes:
         duplicate). Refused, nothing written: secret material, text near a forgotten
         (blocked) fact, the text of a superseded fact, and a contradiction of a core fact
         unless `supersedes` names it; a contradiction of another fact opens an Open
-        Thread. Returns the outcome, the id, path and line, and the lines logged."""
+        Thread; a core fact is neither made nor replaced here (a person's, through the
+        command line). Returns the outcome, the id, path and line, and the lines logged."""
         from mdmem.writing.adding import add_fact
         from mdmem.writing.addition import NewFact
 
         words = tuple(tags or ())
-        request = NewFact(text, section, id, words, scope, anti_pattern, supersedes, new_section)
+        fields = (text, section, id, words, scope, anti_pattern, supersedes, new_section)
+        request = NewFact(*fields, agent=True)
 
         def call(root: Path) -> dict[str, Any]:
-            return add_fact(root, request, *named_session(session)).as_dict()
+            return add_fact(root, request, *self._named(session)).as_dict()
 
-        return await answer(self.root, call)
+        return await answer(self.root, call, arguments_of(self.add_fact))
 
     async def supersede(
         self,
@@ -148,10 +168,6 @@ class Writes:
         invalidate: Annotated[
             bool, Field(description="It no longer holds and nothing replaces it.")
         ] = False,
-        core: Annotated[
-            bool,
-            Field(description="OLD is core and a person asked to invalidate it (else refused)."),
-        ] = False,
         session: SessionArgument = None,
     ) -> CallToolResult:
         """Retire a fact that became false: give exactly one of `by`, `by_text` or
@@ -159,8 +175,9 @@ class Writes:
         successor's `supersedes: OLD` (`by_text` adds the successor as `add_fact`
         would), and the current session log `Superseded: OLD -> NEW`. OLD leaves the
         context at once and the next review archives it; a human can restore it. Refused,
-        nothing written: an unknown OLD (the nearest ids named), one superseded already,
-        a forgotten one, a successor that is not live. Returns OLD, its successor, and
+        nothing written: an unknown OLD (the nearest ids named), one superseded already
+        (so a second call is refused), a forgotten one, a core one (a person's: open a
+        thread instead), a successor that is not live. Returns OLD, its successor, and
         whether the successor was created."""
         from mdmem.writing.gates import supersede, supersede_usage
 
@@ -168,14 +185,17 @@ class Writes:
             problem = supersede_usage(by, by_text, section, invalidate)
             if problem is not None:
                 raise MdmemError(problem)
-            named, source = named_session(session)
-            return supersede(root, old, by, by_text, section, named, source, core=core).as_dict()
+            named, source = self._named(session)
+            done = supersede(root, old, by, by_text, section, named, source, agent=True)
+            return done.as_dict()
 
-        return await answer(self.root, call)
+        return await answer(self.root, call, arguments_of(self.supersede))
 
     async def thread(
         self,
-        text: Annotated[str, Field(description="The question or task, one line.")],
+        text: Annotated[
+            str, Field(description="The question or task: one line of at most 2,000 characters.")
+        ],
         session: SessionArgument = None,
     ) -> CallToolResult:
         """Open a thread, a question or task left for later: `- [ ] TEXT` at the end of
@@ -187,15 +207,15 @@ class Writes:
         from mdmem.writing.gates import open_thread
 
         def call(root: Path) -> dict[str, Any]:
-            return open_thread(root, text, *named_session(session)).as_dict()
+            return open_thread(root, text, *self._named(session)).as_dict()
 
-        return await answer(self.root, call)
+        return await answer(self.root, call, arguments_of(self.thread))
 
 
 TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
     "start_session": ("Start a session", _hints(destructive=False, idempotent=False)),
     "reference": ("Cite facts", _hints(destructive=False, idempotent=True)),
     "add_fact": ("Add a fact", _hints(destructive=True, idempotent=True)),
-    "supersede": ("Retire a false fact", _hints(destructive=True, idempotent=True)),
+    "supersede": ("Retire a false fact", _hints(destructive=True, idempotent=False)),
     "thread": ("Open a thread", _hints(destructive=False, idempotent=True)),
 }

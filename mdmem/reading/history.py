@@ -224,6 +224,15 @@ def render(shown: Shown) -> list[str]:
     return out
 
 
+COUNTS = ("uses", "helpful", "harmful")  # footer fields that hold a count
+
+
+def footer_values(fields: Iterable[tuple[str, str]] | dict[str, str]) -> dict[str, str | int]:
+    """A footer's fields as data: a count as a number, every other value as written."""
+    pairs = fields.items() if isinstance(fields, dict) else fields
+    return {k: int(v) if k in COUNTS and v.isdigit() else v for k, v in pairs}
+
+
 def as_dict(shown: Shown) -> dict[str, Any]:
     return {
         "id": shown.fact_id,
@@ -235,7 +244,7 @@ def as_dict(shown: Shown) -> dict[str, Any]:
                 "tier": c.tier,
                 "section": c.section,
                 "text": c.text,
-                "footer": dict(c.fields),
+                "footer": footer_values(c.fields),
             }
             for c in shown.copies
         ],

@@ -259,7 +259,7 @@ class Found:
                 shown["explain"] = self.ranking.explained(self.query, hit)
         return {
             "query": self.query.text,
-            "words": list(self.query.words),
+            "words": shown_words(self.query.text, self.query.words),
             "hits": hits,
             "total": self.ranking.total,
             "superseded": [
@@ -276,6 +276,15 @@ class Found:
 
 def _line(entry: Entry, tier: str) -> str:
     return f"{entry.path}:{entry.line}  {entry.id}  {tier}  {entry.text}"
+
+
+def shown_words(text: str, words: Iterable[str]) -> list[str]:
+    """The query's words as an answer shows them: a word of secret material (one the
+    masked query no longer holds, lowercased as it is) as `[REDACTED]`, never itself."""
+    from mdmem.safety.secrets import redact  # loaded only for an answer shown as data
+
+    masked = redact(text).casefold()
+    return [word if word in masked else "[REDACTED]" for word in words]
 
 
 def _hit_dict(hit: Hit) -> dict[str, Any]:

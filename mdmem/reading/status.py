@@ -11,6 +11,7 @@ last line of `mdmem lint` said.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from mdmem.linting.tally import Tally
@@ -57,7 +58,8 @@ def render(status: Status) -> list[str]:
 def as_dict(status: Status) -> dict[str, Any]:
     counted = status.lint
     return {
-        "session": status.session,
+        "session": None if status.session is None else PurePosixPath(status.session).stem,
+        "log": status.session,
         "session_source": status.session_source,
         "last_review": status.last_review,
         "since_review": status.since_review,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact, parse_document
-from mdmem.format.memory import OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
@@ -27,7 +27,10 @@ from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import (
+    AGENT_CORE,
+    AGENT_INVARIANT,
     born_footer,
+    check_line,
     item_lines,
     refuse_misspelt,
     same_section,
@@ -38,12 +41,12 @@ from mdmem.writing.facts import (
 from mdmem.writing.ids import derive_id, free_id
 from mdmem.writing.references import event_line, label, record, record_event
 
-ADDED = "added"
-DUPLICATE = "duplicate"
+ADDED, DUPLICATE = "added", "duplicate"
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
 TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 NOT_IN_FOOTER = ("|", "<!--", "-->", "\n", "\r")
 THREAD_PREFIX = "contradiction"
+MAX_SECTION = 100  # characters of a section's title
 NOTHING_WRITTEN = "nothing written"
 AS_RULE = (
     "added as a rule, not an anti-pattern: its text is already a prohibition (an "
@@ -63,6 +66,7 @@ class NewFact:
     anti_pattern: bool = False
     supersedes: str | None = None
     new_section: bool = False  # a section continuity lacks is made even near another's name
+    agent: bool = False  # asked through an agent's tool: it makes and unmakes no core fact
 
 
 @dataclass(frozen=True)
@@ -142,9 +146,12 @@ def check_request(request: NewFact) -> None:
     """Refuse, before anything is read, what no memory could take: secret material, a
     section that holds no facts, an id, tag or scope the footer cannot carry, and text that
     lint would report as poisoning the moment it landed."""
+    check_line(request.text, "the text")
     values = [request.text, request.section, *request.tags, request.scope or ""]
     refuse_harm("\n".join(values), NOTHING_WRITTEN)
     section = request.section
+    if len(section) > MAX_SECTION:  # the message never quotes a section that long
+        raise MdmemError(f"section is {len(section):,} characters; the limit is {MAX_SECTION}")
     if not section.strip() or section != section.strip() or _unsafe(section, "#"):
         raise MdmemError(f"section {section!r} must be a heading's title, like 'Key Decisions'")
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
@@ -176,6 +183,8 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     section = same_section(memory.continuity, request.section)
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
+    if request.agent and section == INVARIANTS_SECTION:
+        raise MdmemError(AGENT_INVARIANT.format(section=section, nothing=NOTHING_WRITTEN))
     if not request.new_section:
         refuse_misspelt(memory.continuity, section, NOTHING_WRITTEN)
     as_rule = request.anti_pattern and is_prohibition(request.text)
@@ -194,6 +203,9 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     target = None
     if request.supersedes is not None:
         target = _target(request.supersedes, memory, superseded)
+        if request.agent and target.is_core:
+            where, fact = _where(memory.shown, target.id), target.id
+            raise MdmemError(AGENT_CORE.format(fact=fact, where=where, nothing=NOTHING_WRITTEN))
     contradicted = [m for m in live if m.kind == conflicts.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:

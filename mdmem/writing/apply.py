@@ -24,7 +24,7 @@ from mdmem.git.discover import git_folder
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.writing import logs, newest
-from mdmem.writing.current import NEWEST, SessionLog, current_or_none, current_session
+from mdmem.writing.current import NEWEST, SessionLog, current_session, newest_uncommitted
 
 TEMPLATE = "session.md"
 
@@ -51,9 +51,15 @@ class Started:
             "session too: commit it with this one, or delete it if it holds nothing"
         )
 
+    @property
+    def pin(self) -> str:
+        """What pins this log for the agent that started it (its shell's variable)."""
+        return logs.PIN.format(stem=self.log.stem)
+
     def as_dict(self) -> dict[str, Any]:
-        earlier = None if self.earlier is None else self.earlier.display
-        return {**self.log.as_dict(), "earlier_uncommitted": earlier, "note": self.note}
+        earlier = None if self.earlier is None else self.earlier.stem
+        fields = {"earlier_uncommitted": earlier, "note": self.note, "pin": self.pin}
+        return {**self.log.as_dict(), **fields}
 
 
 def start_session(root: Path, slug: str | None = None, now: dt.datetime | None = None) -> Started:
@@ -67,7 +73,7 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
     template = (templates_dir() / TEMPLATE).read_text("utf-8")
     moment = utc_now() if now is None else now
     with locked(root):
-        earlier = current_or_none(root) if git_folder(root) is not None else None
+        earlier = newest_uncommitted(root) if git_folder(root) is not None else None
         folder = root / SESSIONS
         seconds = logs.seconds_taken(os.listdir(folder) if folder.is_dir() else [])
         stem = logs.free_stem(moment, slug, lambda stem: logs.second_of(stem) in seconds)

@@ -13,7 +13,7 @@ from mdmem.format.memory import SESSIONS
 from mdmem.format.sessionlog import slugged
 from mdmem.writing import logs, newest
 
-NEWEST = "newest uncommitted log"  # how the current session was found, when not named
+NEWEST = "the one uncommitted log"  # how the current session was found, when not named
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,18 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
         if newest.committed(root, [log.path.name]):
             raise MdmemError(logs.COMMITTED_LOG, log.display)
         return log
-    stem, seen = newest.find(root)
-    if stem is None:
+    found, seen = newest.find_all(root)
+    if not found:
         raise MdmemError(logs.NO_SESSION)
-    return SessionLog(root, stem, NEWEST, seen)
+    if len(found) > 1:
+        raise MdmemError(logs.many_sessions(found))
+    return SessionLog(root, found[0], NEWEST, seen)
+
+
+def newest_uncommitted(root: Path) -> SessionLog | None:
+    """The newest log HEAD does not hold, whoever started it (None: none)."""
+    found, seen = newest.find_all(root)
+    return SessionLog(root, found[0], NEWEST, seen) if found else None
 
 
 def current_or_none(

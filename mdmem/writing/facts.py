@@ -32,6 +32,41 @@ def born_footer(
     return {**fields, "origin": origin, **extra}
 
 
+MAX_TEXT = 2000  # characters of a fact's or a thread's text: see check_line
+AGENT_INVARIANT = (
+    "## {section} holds core facts, and a person makes a fact core: add it to another "
+    "section, then open a thread 'Promote to core: ID?' for a person (who runs `mdmem core "
+    "ID`); {nothing}"
+)
+AGENT_CORE = (
+    "{fact!r} is a core fact ({where}), and a person changes a core fact: open a thread "
+    "saying what no longer holds, for a person (who runs `mdmem supersede` in a terminal); "
+    "{nothing}"
+)
+LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029", "\x85")
+
+
+def check_line(text: str, what: str) -> str:
+    """Refuse a fact's or thread's text that is not one line of sane size: a line break
+    (what follows would be written as lines of the file: a `## heading` there is a new
+    section), a heading mark at its start, or more than MAX_TEXT characters. Real facts
+    run to 1,500 characters; 2,000 leaves room, yet one fact stays a small part of the
+    context's default budget (2,000 tokens) and a pasted file is kept out."""
+    if any(mark in text for mark in LINE_BREAKS):
+        raise MdmemError(
+            f"{what} must be one line: it holds a line break (what follows it would land in "
+            "the file as lines of their own); say it in one line, or add one fact per line"
+        )
+    if text.lstrip().startswith("#"):
+        raise MdmemError(f"{what} must not open with '#': it would be written as a heading")
+    if len(text) > MAX_TEXT:
+        raise MdmemError(
+            f"{what} is {len(text):,} characters; the limit is {MAX_TEXT:,} (a fact is one "
+            "statement: keep the detail in the code or docs, and name them)"
+        )
+    return text
+
+
 def item_lines(text: str, footer: Mapping[str, str], checkbox: str | None = None) -> list[str]:
     """A list item of `text` (its later lines indented under it) closed by `footer`."""
     first, *rest = [line.rstrip() for line in text.strip().splitlines()] or [""]

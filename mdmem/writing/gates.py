@@ -26,7 +26,15 @@ from mdmem.writing import conflicts, newest
 from mdmem.writing.addition import check_scope_and_tags
 from mdmem.writing.apply import log_events
 from mdmem.writing.current import SessionLog, current_session
-from mdmem.writing.facts import born_footer, item_lines, thread_lines, with_footers, with_item
+from mdmem.writing.facts import (
+    AGENT_CORE,
+    born_footer,
+    check_line,
+    item_lines,
+    thread_lines,
+    with_footers,
+    with_item,
+)
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
 from mdmem.writing.marks import checked_off
@@ -67,7 +75,7 @@ class Superseded:
 
     def as_dict(self) -> dict[str, Any]:
         fields = {"old": self.old, "new": self.new, "created": self.created is not None}
-        return {**fields, "linked": self.linked, "session": self.log.display}
+        return {**fields, "linked": self.linked, "session": self.log.stem, "log": self.log.display}
 
 
 def supersede_usage(
@@ -96,17 +104,23 @@ def supersede(
     core: bool = False,
     scope: str | None = None,
     tags: tuple[str, ...] | None = None,
+    agent: bool = False,
 ) -> Superseded:
     """Mark OLD superseded by the live fact `by`, by a new fact of `text` (added in
     `section`, OLD's own by default, with OLD's `scope` and `tags` unless `scope` or `tags`
     are given), or, with neither, invalidated: a core OLD only with `core` (a person asked
-    for it)."""
+    for it), and never for an `agent` (a tool's call)."""
     check_shape([old] if by is None else [old, by])
     check_scope_and_tags(scope, tags or ())
+    if text is not None:
+        check_line(text, "by_text" if agent else "--by-text")
     with locked(root):
         session = current(root, named, source)
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
         place = memory.found(old)
+        if agent and place.fact.is_core:
+            refusal = AGENT_CORE.format(fact=old, where=place.display, nothing=NOTHING)
+            raise MdmemError(refusal)
         if by is None and text is None:
             place.refuse_core(core, "invalidate", NOTHING)
         retired = memory.superseded(session.events)
@@ -326,8 +340,7 @@ class Opened:
     file: str | None = None  # the thread file written, in the protocol's v4.39 layout
 
     def as_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"id": self.thread_id, "created": self.created}
-        return found if self.file is None else {**found, "file": self.file}
+        return {"id": self.thread_id, "created": self.created, "file": self.file}
 
 
 def open_thread(
@@ -338,6 +351,7 @@ def open_thread(
     current session (id derived from the text) and recorded `Created`. Refused: secret
     material, text near a blocked entry. An open thread that says the same is named,
     nothing written."""
+    check_line(text, "the text")
     refuse_harm(text, NOTHING)
     with locked(root):
         session = current(root, named, source)

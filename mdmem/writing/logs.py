@@ -27,6 +27,21 @@ NO_SESSION = (
     "no current session: every session log is committed, or there is none; start one "
     f"with {START}, or name one with --session or MDMEM_SESSION"
 )
+PIN = "MDMEM_SESSION={stem}"  # what pins a session for an agent: its shell's variable
+
+
+def many_sessions(stems: Sequence[str]) -> str:
+    """The refusal of a write that finds several uncommitted logs and no pin: which is
+    whose is not for mdmem to guess."""
+    shown = ", ".join(stems[:8]) + (f" and {len(stems) - 8} more" if len(stems) > 8 else "")
+    return (
+        f"{len(stems)} session logs are not committed ({shown}) and none is named, so which "
+        "is this agent's is not known: name it with --session STEM, or pin it for the "
+        f"agent with {PIN.format(stem='STEM')} (`mdmem session start` prints it); commit "
+        "the logs of sessions that are over"
+    )
+
+
 NO_SUCH_LOG = f"no such session log; start one with {START}"
 COMMITTED_LOG = (
     f"committed to git, and a committed log is never edited; start a new one with {START}"
@@ -111,6 +126,19 @@ def current(
         return stem
     uncommitted = set(filenames) - committed(None)
     return _first_log(sorted(uncommitted, key=_stem, reverse=True))
+
+
+def uncommitted(filenames: Iterable[str], held: frozenset[str]) -> tuple[str, ...]:
+    """The stems of the session logs among `filenames` that `held` (the file names HEAD
+    holds) lacks, newest first; names that are no session log's are passed over."""
+    stems = []
+    for filename in filenames:
+        if filename.endswith(".md") and filename not in held:
+            try:
+                stems.append(parse_session_name(filename, filename).stem)
+            except ParseError:
+                continue
+    return tuple(sorted(stems, reverse=True))
 
 
 def _upto(filenames: Sequence[str], bound: str) -> list[str]:

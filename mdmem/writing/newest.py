@@ -51,6 +51,7 @@ class Seen:
     newest_committed: str  # the greatest file name that tree holds ('' for none)
     current: str | None  # the stem of the current session's log
     listed: float  # when the folder was last listed (seconds since the epoch)
+    uncommitted: tuple[str, ...] | None = None  # every log HEAD lacks, newest first (None: unasked)
 
 
 def find(root: Path) -> tuple[str | None, Seen | None]:
@@ -81,6 +82,33 @@ def find(root: Path) -> tuple[str | None, Seen | None]:
     return stem, seen
 
 
+def find_all(root: Path) -> tuple[tuple[str, ...], Seen | None]:
+    """The stems of every log HEAD does not hold, newest first, and what they were found
+    from (None: no memo here). Outside git, where nothing tells whose a log is, the
+    newest log alone."""
+    folder = root / SESSIONS
+    top = top_level(root)
+    if top is None:
+        stem = logs.current(_listing(folder), functools.partial(committed, root))
+        return (() if stem is None else (stem,)), None
+    relative = Path(os.path.relpath(folder, top)).as_posix()
+    tree = git_committed.tree_id(top, relative)
+    before = _stat(folder)
+    memo = _load(root) if cache.location(root, KIND) is not None else None
+    same = memo is not None and (memo.tree, memo.folder) == (tree, before) and _fresh(memo)
+    if same and memo is not None and memo.uncommitted is not None:
+        return memo.uncommitted, memo
+    listed = time.time()
+    held = committed(root, None)
+    found = logs.uncommitted(_listing(folder), held)
+    if tree is None or before is None or cache.location(root, KIND) is None:
+        return found, None
+    seen = Seen(before, tree, max(held, default=""), found[0] if found else None, listed, found)
+    if _stat(folder) == before:  # nothing changed while it was listed
+        _save(root, seen)
+    return found, seen
+
+
 def committed(root: Path, filenames: Sequence[str] | None) -> frozenset[str]:
     """The names among `filenames` (None: in the whole sessions folder) of the logs HEAD
     holds; none outside a git repository."""
@@ -109,13 +137,20 @@ def write(
     if seen is None or before != seen.folder or not _fresh(seen):
         return
     after = _stat(root / SESSIONS)
-    current = seen.current
-    if created is not None and (current is None or created > current):
+    current, uncommitted = seen.current, seen.uncommitted
+    if created is not None:
+        newer = current is None or created > current
         if f"{created}.md" <= seen.newest_committed:
-            return  # HEAD may hold that name (a committed log deleted): the listing will tell
-        current = created
+            if newer:
+                return  # HEAD may hold that name (a committed log deleted): the listing will tell
+            uncommitted = None  # whether HEAD holds it, the next listing tells
+        elif newer:
+            current = created
+        if uncommitted is not None:
+            uncommitted = tuple(sorted({created, *uncommitted}, reverse=True))
     if after is not None:
-        _save(root, Seen(after, seen.tree, seen.newest_committed, current, seen.listed))
+        kept = (seen.tree, seen.newest_committed)
+        _save(root, Seen(after, *kept, current, seen.listed, uncommitted))
 
 
 def remembered(root: Path) -> Seen | None:
@@ -148,13 +183,21 @@ def _load(root: Path) -> Seen | None:
             str(payload["newest_committed"]),
             None if payload["current"] is None else str(payload["current"]),
             float(payload["listed"]),
+            _stems(payload.get("uncommitted")),
         )
         return seen
     return None
 
 
+def _stems(value: object) -> tuple[str, ...] | None:
+    if not isinstance(value, list):
+        return None
+    return tuple(str(stem) for stem in value)
+
+
 def _save(root: Path, seen: Seen) -> None:
+    uncommitted = None if seen.uncommitted is None else list(seen.uncommitted)
     cache.save(root, KIND, {
         "folder": seen.folder, "tree": seen.tree, "newest_committed": seen.newest_committed,
-        "current": seen.current, "listed": seen.listed,
+        "current": seen.current, "listed": seen.listed, "uncommitted": uncommitted,
     })  # fmt: skip
