@@ -53,6 +53,7 @@ IO_MODULES = frozenset(
         "mdmem.linting.run",
         "mdmem.linting.cache",
         "mdmem.linting.gate",  # the review refused on lint errors
+        "mdmem.linting.gone",  # git's list of files, for the paths facts name
         "mdmem.merging.driver",  # merge_files, which git runs
     }
 )

@@ -58,6 +58,7 @@ CHECKS = {
         Check("W022", "dangling-link", WARNING),
         Check("W023", "closed-thread-bloat", WARNING),
         Check("W024", "session-log-rewritten", WARNING),
+        Check("W025", "path-gone", WARNING),
     )
 }
 

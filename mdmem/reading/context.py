@@ -34,10 +34,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mdmem.format.scope import in_scope
 from mdmem.format.words import is_prohibition
 from mdmem.reading.entries import Entry
 from mdmem.reading.leads import lead
-from mdmem.reading.scope import in_scope
 from mdmem.reading.scoring import TIER_WEIGHTS, make_query, scored
 from mdmem.reviewing.maturity import maturity
 
