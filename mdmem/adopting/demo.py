@@ -13,7 +13,6 @@ from mdmem.reviewing.apply import ApplyResult
 from mdmem.reviewing.plan import ReviewPlan
 from mdmem.store.resources import shipped, templates_dir
 
-
 # The files of paygate's code that its memory names (scopes and backticked paths), so that
 # lint finds no fact pointing at code that is gone.
 CODE = {

@@ -72,7 +72,8 @@ def compare(
                 changes.append(_change(kinds.REMOVED, old, "neither archived nor forgotten"))
         elif new is not None:
             changes += fact_changes(old, new)
-    added = [s for s in head.sessions if s.stem not in {b.stem for b in base.sessions}]
+    base_stems = {session.stem for session in base.sessions}
+    added = [session for session in head.sessions if session.stem not in base_stems]
     changes += _ledger_changes(added, {c.fact_id for c in changes}, before, after)
     new_findings, fixed = _findings_delta(*findings)
     return Changes(
