@@ -20,7 +20,19 @@ ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
 
 CORE = frozenset({"errors", "format", "safety", "reviewing", "linting", "merging"})
 IO_PACKAGES = frozenset(
-    {"store", "git", "adopting", "cli", "writing", "reading", "report", "migrating", "mcp", "mdmem"}
+    {
+        "store",
+        "git",
+        "adopting",
+        "cli",
+        "writing",
+        "reading",
+        "report",
+        "migrating",
+        "mcp",
+        "mdmem",
+        "changes",
+    }
 )
 EVERY = CORE | IO_PACKAGES
 
@@ -41,6 +53,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "writing": CORE | {"store", "git", "reading"},
     "reading": CORE | {"store", "git"},
     "report": CORE | {"store", "git", "reading"},
+    "changes": CORE | {"store", "git", "reading"},
     "migrating": CORE | {"store", "git", "writing"},
     "mcp": EVERY - {"cli"},
 }

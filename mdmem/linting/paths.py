@@ -171,7 +171,7 @@ def path_of(token: str, known_tops: frozenset[str]) -> str | None:
     token = _SUFFIX.sub("", normalised(token)) if not token.startswith("/") else ""
     if not token or _NOT_A_PATH.search(token) or _GLOB.search(token):
         return None
-    if "/" in token.rstrip("/"):
+    if "/" in token:  # a path, or a folder (`docs/`), under a folder the repository knows
         return token if token.split("/", 1)[0] in known_tops else None
     name = token.rstrip("/")
     stem, dot, extension = name.rpartition(".")
