@@ -197,3 +197,18 @@ def test_untracked_logs_are_new_sessions(tmp_path: Path) -> None:
         changes = diff(repo / "memory")
     assert [s.stem.rsplit("-", 1)[1] for s in changes.sessions] == ["fresh"]
     assert os.listdir(repo / "memory" / "sessions")
+
+
+def test_a_supersession_only_logged_is_reported_for_the_next_review(tmp_path: Path) -> None:
+    repo = demo.build(tmp_path / "paygate")
+    cli(repo, "session", "start", "--slug", "logged")
+    [log] = [p for p in (repo / "memory" / "sessions").iterdir() if p.stem.endswith("-logged")]
+    text = log.read_text("utf-8")
+    heading = "## Memory References\n"
+    event = "- Superseded: migrations-forward-only (invalidated)\n"
+    log.write_text(text.replace(heading, heading + event, 1), "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory")
+    [change] = [c for c in changes.changes if c.fact_id == "migrations-forward-only"]
+    assert change.kind == "invalidated" and "the next review writes it" in change.detail
+    assert changes.sessions[0].events == ("Superseded: migrations-forward-only",)

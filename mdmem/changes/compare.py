@@ -41,8 +41,9 @@ def states(memory: Memory) -> dict[str, FactState]:
 
 def _state(place: str, document: Document, fact: Fact) -> FactState:
     words = " ".join(line.strip() for line in document.fact_words(fact) if line.strip())
+    section = fact.get("section") if place == kinds.ARCHIVE else None
     return FactState(
-        fact.id, fact.section, place, _MARKER.sub("", words, count=1), fact.get("tier"),
+        fact.id, section or fact.section, place, _MARKER.sub("", words, count=1), fact.get("tier"),
         fact.is_core or place == kinds.VISION, fact.is_superseded, fact.get("superseded-by"),
         fact.checkbox,
     )  # fmt: skip
@@ -169,10 +170,10 @@ def _ledger_changes(
                 if state is None or fact_id in reported:
                     continue
                 note = f"logged in {session.stem}; the next review writes it"
-                if event.kind == "Superseded":
+                if event.kind == "superseded":
                     kind = kinds.SUPERSEDED if event.new_id else kinds.INVALIDATED
                     detail = f"→ {event.new_id} ({note})" if event.new_id else note
-                elif event.kind == "Restored":
+                elif event.kind == "restored":
                     kind, detail = kinds.RESTORED, note
                 else:
                     continue
@@ -207,9 +208,10 @@ def _words(words: list[str]) -> str:
 
 def _session(session: Session) -> SessionAdded:
     events = tuple(
-        f"{event.kind}: {', '.join(event.ids)}" + (f" → {event.new_id}" if event.new_id else "")
+        f"{event.kind.capitalize()}: {', '.join(event.ids)}"
+        + (f" → {event.new_id}" if event.new_id else "")
         for event in session.events
-        if event.kind != "Referenced"
+        if event.kind != "referenced"
     )
     return SessionAdded(session.stem, session.path, tuple(sorted(session.references)), events)
 
