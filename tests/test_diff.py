@@ -212,3 +212,21 @@ def test_a_supersession_only_logged_is_reported_for_the_next_review(tmp_path: Pa
     [change] = [c for c in changes.changes if c.fact_id == "migrations-forward-only"]
     assert change.kind == "invalidated" and "the next review writes it" in change.detail
     assert changes.sessions[0].events == ("Superseded: migrations-forward-only",)
+
+
+def test_a_fact_deleted_by_hand_is_flagged_as_removed(tmp_path: Path) -> None:
+    repo = demo.build(tmp_path / "paygate")
+    continuity = repo / "memory" / "continuity.md"
+    lines = continuity.read_text("utf-8").splitlines(keepends=True)
+    footer = next(n for n, line in enumerate(lines) if "id: migrations-forward-only" in line)
+    start = max(n for n in range(footer) if lines[n].startswith("- "))
+    continuity.write_text("".join(lines[:start] + lines[footer + 1 :]), "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory")
+    [change] = changes.changes
+    assert (change.kind, change.fact_id, change.flagged) == (
+        "removed",
+        "migrations-forward-only",
+        True,
+    )
+    assert "⚠️ `migrations-forward-only` removed" in markdown(changes)

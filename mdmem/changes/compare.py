@@ -69,7 +69,7 @@ def compare(
             entry = blocked.get(fact_id)
             if entry is not None and fact_id not in was_blocked:
                 changes.append(_change(kinds.FORGOTTEN, old, entry.reason))
-            elif old.place != kinds.VISION or fact_id not in was_blocked:
+            else:
                 changes.append(_change(kinds.REMOVED, old, "neither archived nor forgotten"))
         elif new is not None:
             changes += fact_changes(old, new)
