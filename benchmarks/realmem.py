@@ -92,7 +92,20 @@ def commands(memory: Path, scratch: Path) -> list[tuple[str, list[str]]]:
         ("trend", ["trend", *root]),
         ("report", ["report", "--html", str(scratch / "report.html"), *root]),
         ("export", ["export", "--format", "agents-md", "--dry-run", *root]),
+        *_diff(memory, root),
     ]
+
+
+def _diff(memory: Path, root: list[str]) -> list[tuple[str, list[str]]]:
+    """`mdmem diff` from the history's first commit to this state, in a repository."""
+    done = subprocess.run(
+        ["git", "rev-list", "--max-parents=0", "HEAD"],
+        cwd=memory.parent, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    first = done.stdout.split()
+    if done.returncode != 0 or not first:
+        return []
+    return [("diff", ["diff", "--json", first[-1], "HEAD", *root])]
 
 
 def _read(path: Path) -> str:

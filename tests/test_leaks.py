@@ -108,6 +108,7 @@ COMMANDS = {
     "show": [["show", "leak-jwt"], ["show", "--json", "leak-private-key"]],
     "context": [["context", "use"], ["context", "--format", "json"]],
     "status": [["status"], ["status", "--json"]],
+    "diff": [["diff"], ["diff", "--json"]],
     "agent-hooks": [
         ["agent-hooks", "session-start"],
         ["agent-hooks", "session-start", "--json"],
@@ -370,6 +371,19 @@ def test_the_reading_commands_mask_every_secret_they_show(
     assert_no_value(results, CATEGORIES)
     shown = "".join(result.stdout for result in results.values())
     assert "[REDACTED:" in shown  # the text around each secret is shown, the value masked
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+def test_diff_masks_every_secret_a_change_brings(
+    place: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = build(tmp_path, lambda repo: None)
+    plant, _ = PLACES[place]
+    plant(repo)
+    results = run_all(repo, monkeypatch, ["diff"])
+    assert_no_value(results, CATEGORIES)
+    if place == "fact-text":  # the leads of the facts added: the text shown, the value masked
+        assert "[REDACTED:" in results["diff"].stdout
 
 
 def test_every_command_is_covered() -> None:

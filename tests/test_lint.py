@@ -466,8 +466,9 @@ def test_each_code_on_a_minimal_memory(
 
 def test_every_code_has_a_case_and_a_row_in_the_docs() -> None:
     tested = {param.values[1] for param in CASES} | {"E006", "W024"}  # the git tests below
-    # and those of tests/test_handedits.py, on repositories with the hook installed
-    tested |= {"E011", "E012", "W025", "W026", "W027"}
+    # and those of tests/test_handedits.py, on repositories with the hook installed, and
+    # of tests/test_paths.py, on repositories that hold code
+    tested |= {"E011", "E012", "W025", "W026", "W027", "W028"}
     assert tested == set(CHECKS)
     docs = (Path(__file__).parent.parent / "docs" / "LINT.md").read_text(encoding="utf-8")
     for code, check in CHECKS.items():
@@ -627,8 +628,15 @@ def run(root: Path, *args: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def demo_repo(tmp_path: Path) -> Path:
-    """The shipped demo memory in a git repository, reviewed once."""
-    repo = make_repo(copy_tree(DEMO, tmp_path / "repo"))
+    """The shipped demo memory in a git repository beside the code its facts name, reviewed
+    once."""
+    from mdmem.adopting.demo import CODE
+
+    copy_tree(DEMO, tmp_path / "repo")
+    for relative, line in CODE.items():
+        (tmp_path / "repo" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / relative).write_text(line + "\n", "utf-8")
+    repo = make_repo(tmp_path / "repo")
     result = CliRunner().invoke(main, ["review", "--root", str(repo / "memory")])
     assert result.exit_code == 0, result.output
     return repo

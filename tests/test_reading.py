@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from mdmem.cli import main
 from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
+from mdmem.format.scope import in_scope
 from mdmem.format.textfile import TextFile
 from mdmem.format.words import claim, is_prohibition, normalised_tokens
 from mdmem.reading import history, search, sources
@@ -32,7 +33,6 @@ from mdmem.reading.context import (
 )
 from mdmem.reading.entries import Entry, entries_of
 from mdmem.reading.ranking import best_line_hits, log_hits, rank, sorted_line_hits
-from mdmem.reading.scope import in_scope
 from mdmem.reading.scoring import line_points, make_query, may_match
 from mdmem.store import cache
 from mdmem.store.files import read, read_all, read_bytes

@@ -13,6 +13,17 @@ from mdmem.reviewing.apply import ApplyResult
 from mdmem.reviewing.plan import ReviewPlan
 from mdmem.store.resources import shipped, templates_dir
 
+# The files of paygate's code that its memory names (scopes and backticked paths), so that
+# lint finds no fact pointing at code that is gone.
+CODE = {
+    "src/api/refunds.ts": "export const refunds = 'POST /v1/refunds';",
+    "src/psp/stripe.ts": "export const STRIPE_API_VERSION = '2024-06-20';",
+    "src/log/redact.ts": "export const redacted = ['card.number', 'card.cvc'];",
+    "src/db/pool.ts": "export const poolSize = 10;",
+    "src/money/currencies.ts": "export const exponents = { JPY: 0, USD: 2, KWD: 3 };",
+    "tests/refunds.test.ts": "// one Postgres schema per test worker",
+}
+
 
 @dataclass(frozen=True)
 class DemoRun:
@@ -31,6 +42,9 @@ def build(target: Path) -> Path:
     (target / "README.md").write_text(
         "# paygate\n\nA payments API. Its agents keep their memory in `memory/`.\n", "utf-8"
     )
+    for relative, line in CODE.items():  # the code its facts name, a line of each
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        (target / relative).write_text(line + "\n", "utf-8")
     # The lock's file stays once made, as in any repository `mdmem init` set up.
     (target / ".gitignore").write_text("".join(f"{line}\n" for line in IGNORED), "utf-8")
     repo = init_repository(target)

@@ -19,6 +19,7 @@ MODULES = {
     "context": "read",
     "core": "gates",
     "demo": "review",
+    "diff": "diff",
     "done": "gates",
     "export": "agents",
     "forget": "gates",

@@ -332,4 +332,14 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "The finding names the successor.",
         "Reword it to say what holds now, or delete it and cite the successor.",
     ),
+    "W028": (
+        "A live fact names a path of the repository that git's list of files "
+        "(`git ls-files`) does not hold: a backticked token with no space that holds a `/` "
+        "(under a folder the repository holds) or ends in a file extension, or a glob of "
+        "its `scope` that matches no file. Where git saw the path renamed, the new path "
+        "is named. Checked only in a repository that holds files beyond the memory "
+        "folder; paths under the memory folder are not checked.",
+        "Write the path the code has now in the fact (or its scope), or supersede the "
+        "fact if the code it described is gone.",
+    ),
 }

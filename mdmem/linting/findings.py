@@ -63,6 +63,7 @@ CHECKS = {
         Check("W025", "core-by-hand", WARNING),
         Check("W026", "uses-by-hand", WARNING),
         Check("W027", "near-superseded", WARNING),
+        Check("W028", "path-gone", WARNING),
     )
 }
 

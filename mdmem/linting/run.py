@@ -32,6 +32,7 @@ from mdmem.git.plumbing import (
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
 from mdmem.linting.checks import memory_findings
 from mdmem.linting.findings import MEND_BEFORE_COMMIT, Finding, before_commit, finish, tally
+from mdmem.linting.gone import gone_in_working_tree
 from mdmem.linting.handedits import Committed, hand_edit_findings
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.logs import (
@@ -42,6 +43,7 @@ from mdmem.linting.logs import (
     supersession_findings,
 )
 from mdmem.linting.nearest import Nearest
+from mdmem.linting.paths import path_findings
 from mdmem.linting.sessions import known_ids, unknown_id_findings
 from mdmem.linting.texts import parse_finding, text_findings
 from mdmem.linting.worktree import committed_state
@@ -120,6 +122,7 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
         found += _unknown_ids(logs, memory, vision, entries)
     if memory is not None:
         found += _log_findings(root, memory, entries)
+        found += path_findings(gone_in_working_tree(root, memory.live))
     texts.save()
     history_found, committed, head = _history(root)
     found += history_found

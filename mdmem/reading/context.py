@@ -31,13 +31,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from mdmem.format.scope import in_scope
 from mdmem.format.words import is_prohibition
 from mdmem.reading.entries import Entry
 from mdmem.reading.leads import lead
-from mdmem.reading.scope import in_scope
 from mdmem.reading.scoring import TIER_WEIGHTS, make_query, scored
 from mdmem.reviewing.maturity import maturity
 
@@ -83,6 +83,7 @@ class Context:
     dropped: int
     warnings: tuple[tuple[Entry, int, int], ...]  # deprecated facts: entry, helpful, harmful
     left_out: tuple[Item, ...] = ()  # the live facts not shown, best-ranked first
+    gone: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # id -> paths gone
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -117,11 +118,13 @@ def plan_context(
     budget: int = DEFAULT_BUDGET,
     excluded: frozenset[str] = frozenset(),
     votes: Mapping[str, tuple[int, int]] | None = None,
+    gone: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Context:
     """The context for a task over the live facts (continuity's, the vision's).
 
     `excluded`: ids never shown (blocked, or superseded by a log the review has not read
-    yet); `votes`: (helpful, harmful) votes of such logs, added to the footers' counts.
+    yet); `votes`: (helpful, harmful) votes of such logs, added to the footers' counts;
+    `gone`: the paths each fact names that the repository no longer holds (marked).
     """
     query = make_query(task) if task else None
     shown: list[tuple[int, Entry]] = []
@@ -145,7 +148,7 @@ def plan_context(
     ]
 
     def draft(kept: tuple[Item, ...], left: tuple[Item, ...]) -> Context:
-        return Context(task, path, budget, kept, len(left), tuple(warnings), left)
+        return Context(task, path, budget, kept, len(left), tuple(warnings), left, gone or {})
 
     return _fit(items, budget, draft)
 
@@ -221,7 +224,10 @@ def render_markdown(context: Context) -> str:
         shown = [item for item in context.items if item.section == section]
         if shown:
             body += ["", f"## {TITLES[section]}"]
-            body += [f"- {shown_text(item)} [{item.entry.id}]" for item in shown]
+            body += [
+                f"- {shown_text(item)} [{item.entry.id}]{gone_mark(context, item.entry.id)}"
+                for item in shown
+            ]
     if context.warnings:
         body += ["", "## Warnings"]
         body += [
@@ -235,6 +241,14 @@ def render_markdown(context: Context) -> str:
     if context.citation:
         lines.append(context.citation)
     return "\n".join(lines) + "\n"
+
+
+def gone_mark(context: Context, fact_id: str) -> str:
+    """What follows a fact that names code the repository no longer holds (lint's W028)."""
+    paths = context.gone.get(fact_id)
+    if not paths:
+        return ""
+    return " (names " + ", ".join(f"`{path}`" for path in paths) + ", no longer in the repository)"
 
 
 def left_out_line(context: Context) -> str:
@@ -260,7 +274,8 @@ def as_json(context: Context) -> dict[str, Any]:
         entry = item.entry
         sections[item.section].append(
             {"id": entry.id, "text": shown_text(item), "whole": item.whole, "path": entry.path,
-             "line": entry.line, "tier": entry.tier, "score": item.score}
+             "line": entry.line, "tier": entry.tier, "score": item.score,
+             "gone_paths": list(context.gone.get(entry.id, ()))}
         )  # fmt: skip
     return {
         "task": context.task,

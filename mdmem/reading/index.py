@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import ParseError
 from mdmem.format.footer import TIERS, looks_like_footer, parse_footer
+from mdmem.format.scope import in_scope
 from mdmem.format.textfile import TextFile, body
 from mdmem.reading.entries import Entry, entries_of, one_line
 from mdmem.reading.ranking import Hit, Ranking
-from mdmem.reading.scope import in_scope
 from mdmem.reading.scoring import (
     COUNTED,
     EXACT,

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mdmem.format.scope import in_scope
 from mdmem.reading.entries import Entry
-from mdmem.reading.scope import in_scope
 from mdmem.reading.scoring import (
     LINE_EXACT,
     Corpus,

@@ -106,7 +106,20 @@ def context(
     excluded, votes = _pending(root, continuity)
     excluded |= _blocked(root, (continuity, *threads))
     options: dict[str, Any] = {} if budget is None else {"budget": budget}
-    return plan_context(live, task=task, path=path, excluded=excluded, votes=votes, **options)
+    gone = _gone(root, (continuity, *threads))
+    return plan_context(
+        live, task=task, path=path, excluded=excluded, votes=votes, gone=gone, **options
+    )
+
+
+def _gone(root: Path, documents: tuple[Document, ...]) -> dict[str, tuple[str, ...]]:
+    """id -> the paths the fact names that the repository no longer holds (lint's W028)."""
+    from mdmem.linting.gone import gone_in_working_tree
+
+    found: dict[str, tuple[str, ...]] = {}
+    for item in gone_in_working_tree(root, documents):
+        found[item.fact_id] = (*found.get(item.fact_id, ()), item.path)
+    return found
 
 
 def _as_core(entry: Entry) -> Entry:

@@ -26,11 +26,20 @@ def in_scope(scope: str | None, path: str | None) -> bool:
     missing or the field is empty."""
     if not scope or path is None:
         return True
-    globs = [glob.strip() for glob in scope.split(",") if glob.strip()]
-    if not globs:
+    found = globs(scope)
+    if not found:
         return True
-    target = normalised(path)
-    return any(_compiled(glob).fullmatch(target) is not None for glob in globs)
+    return any(matches(glob, path) for glob in found)
+
+
+def globs(scope: str) -> list[str]:
+    """The globs of a `scope` field, in order, blanks left out."""
+    return [glob.strip() for glob in scope.split(",") if glob.strip()]
+
+
+def matches(glob: str, path: str) -> bool:
+    """Whether one glob of a `scope` matches `path`."""
+    return _compiled(glob).fullmatch(normalised(path)) is not None
 
 
 def normalised(path: str) -> str:

@@ -1,0 +1,1 @@
+"""What a change did to a memory: `mdmem diff`."""

@@ -1,0 +1,139 @@
+"""What a change did to a memory, as values: each fact's state on one side, and the changes
+`mdmem diff` reports. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mdmem.linting.findings import Finding
+
+# The kinds of change, in the order a reviewer reads them: what a person must approve first.
+MADE_CORE = "made core"
+NO_LONGER_CORE = "no longer core"
+REMOVED = "removed"
+ADDED = "added"
+REWORDED = "reworded"
+SUPERSEDED = "superseded"
+INVALIDATED = "invalidated"
+RESTORED = "restored"
+FORGOTTEN = "forgotten"
+THREAD_OPENED = "thread opened"
+THREAD_CLOSED = "thread closed"
+THREAD_REOPENED = "thread reopened"
+ARCHIVED = "archived"
+REACTIVATED = "reactivated"
+TIER = "tier"
+KINDS = (
+    MADE_CORE, NO_LONGER_CORE, REMOVED, ADDED, REWORDED, SUPERSEDED, INVALIDATED, RESTORED,
+    FORGOTTEN, THREAD_OPENED, THREAD_CLOSED, THREAD_REOPENED, ARCHIVED, REACTIVATED, TIER,
+)  # fmt: skip
+FLAGGED = frozenset({MADE_CORE, NO_LONGER_CORE, REMOVED})  # a person must approve these
+
+LIVE = "live"
+ARCHIVE = "archive"
+VISION = "vision"
+
+
+@dataclass(frozen=True)
+class FactState:
+    """A fact as one side holds it."""
+
+    id: str
+    section: str
+    place: str  # LIVE (continuity or a thread file), ARCHIVE or VISION
+    text: str  # the item's words on one line, its list marker and footer left out
+    tier: str | None
+    core: bool
+    superseded: bool
+    superseded_by: str | None
+    checkbox: str | None  # None for a plain fact, " " open thread, "x" done
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change to one fact. `detail` says what changed, in words: the words reworded,
+    the successor, the reason it was forgotten, the tiers before and after."""
+
+    kind: str
+    fact_id: str
+    section: str
+    lead: str
+    detail: str = ""
+
+    @property
+    def flagged(self) -> bool:
+        return self.kind in FLAGGED
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "id": self.fact_id,
+            "section": self.section,
+            "lead": self.lead,
+            "detail": self.detail,
+            "flagged": self.flagged,
+        }
+
+
+@dataclass(frozen=True)
+class SessionAdded:
+    """A session log the change added, and what its `## Memory References` cited."""
+
+    stem: str
+    path: str
+    cited: tuple[str, ...]
+    events: tuple[str, ...]  # its typed lines, as written: `Superseded: a → b`
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "stem": self.stem,
+            "path": self.path,
+            "cited": list(self.cited),
+            "events": list(self.events),
+        }
+
+
+@dataclass(frozen=True)
+class PathNamed:
+    """A path a live fact names that the change deleted or renamed."""
+
+    fact_id: str
+    path: str
+    renamed_to: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {"id": self.fact_id, "path": self.path, "renamed_to": self.renamed_to}
+
+
+@dataclass(frozen=True)
+class Changes:
+    """Everything `mdmem diff` reports, from `base` to `head`."""
+
+    base: str
+    head: str
+    changes: tuple[Change, ...]
+    sessions: tuple[SessionAdded, ...]
+    sessions_removed: tuple[str, ...]
+    paths: tuple[PathNamed, ...]
+    findings: tuple[Finding, ...]  # lint's findings on head that base did not have
+    findings_fixed: int  # base's findings that head no longer has
+    reviewed: bool  # a review's row was added to reviews.md
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.changes or self.sessions or self.sessions_removed or self.paths or self.findings
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "base": self.base,
+            "head": self.head,
+            "reviewed": self.reviewed,
+            "changes": [change.as_dict() for change in self.changes],
+            "sessions_added": [session.as_dict() for session in self.sessions],
+            "sessions_removed": list(self.sessions_removed),
+            "paths_gone": [path.as_dict() for path in self.paths],
+            "lint_new": [finding.as_dict() for finding in self.findings],
+            "lint_fixed": self.findings_fixed,
+        }

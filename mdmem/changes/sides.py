@@ -1,0 +1,132 @@
+"""One side of a change: a memory parsed from its files' bytes (a commit's blobs, or the
+working tree), with the existing parsers. Pure: the bytes are given.
+
+A file that does not parse is left out of its side and its error handed to
+`format.leftout` (SPEC §2: a reading command leaves out what it cannot read and names
+it). The two sides share most of their files, so what is parsed is kept by (path, bytes)
+in a `Parsed` cache that both sides use: a 10,000-session memory with a 20-session branch
+scans 10,020 logs, not 20,000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from mdmem.errors import ParseError
+from mdmem.format.blocked import BlockedEntry, parse_blocked
+from mdmem.format.document import Document, parse_document
+from mdmem.format.leftout import leave_out
+from mdmem.format.memory import (
+    ARCHIVE,
+    BLOCKED,
+    CONTINUITY,
+    INDEX,
+    OPEN_THREADS,
+    POLICY,
+    REVIEWS,
+    SESSIONS,
+    VISION,
+    Memory,
+    is_thread_name,
+)
+from mdmem.format.policy import parse_policy
+from mdmem.format.sessionlog import Session, parse_session_name, scan_log, session_of
+from mdmem.format.textfile import TextFile, decode
+from mdmem.format.threads import parse_thread
+from mdmem.format.vision import parse_vision
+
+T = TypeVar("T")
+Parsed = dict[tuple[str, str, bytes], Any]  # (kind, path, bytes) -> what the parser made
+
+
+def memory_of(label: str, files: Mapping[str, bytes], parsed: Parsed | None = None) -> Memory:
+    """The memory whose files (paths relative to the memory folder, '/'-separated) are
+    `files`; `label` is the folder's name as paths are shown."""
+    cache: Parsed = {} if parsed is None else parsed
+
+    def document(relative: str, parse: Callable[[TextFile], T], absent: T) -> T:
+        data = files.get(relative)
+        if data is None:
+            return absent
+        return _parsed(
+            cache, relative, data, lambda: parse(decode(data, f"{label}/{relative}")), absent
+        )
+
+    archives = [
+        name for name in files if _in_folder(name, ARCHIVE) and not name.endswith(f"/{INDEX}")
+    ]
+    threads = [
+        name
+        for name in files
+        if _in_folder(name, OPEN_THREADS) and is_thread_name(name.split("/")[-1])
+    ]
+    empty = Document(TextFile(f"{label}/{CONTINUITY}", ()), (), (), ())
+    no_entries: tuple[BlockedEntry, ...] = ()
+    return Memory(
+        root=Path(label),
+        continuity=document(CONTINUITY, parse_document, empty),
+        archives=_present(document(name, _archive, None) for name in sorted(archives)),
+        sessions=_sessions(label, files, cache),
+        policy=document(POLICY, parse_policy, parse_policy(None)),
+        reviews=document(REVIEWS, _same, None),
+        index=document(f"{ARCHIVE}/{INDEX}", _same, None),
+        blocked=document(BLOCKED, parse_blocked, no_entries),
+        vision=document(VISION, parse_vision, None),
+        threads=_present(document(name, parse_thread, None) for name in sorted(threads)),
+        thread_layout=any(name.startswith(f"{OPEN_THREADS}/") for name in files),
+    )
+
+
+def _archive(file: TextFile) -> Document:
+    return parse_document(file, unique_ids=False)
+
+
+def _same(file: TextFile) -> TextFile:
+    return file
+
+
+def _present(documents: Any) -> tuple[Document, ...]:
+    return tuple(document for document in documents if document is not None)
+
+
+def _in_folder(name: str, folder: str) -> bool:
+    """A file directly in `folder` (not below it) with a markdown name."""
+    head, _, rest = name.partition("/")
+    return head == folder and "/" not in rest and rest.endswith(".md")
+
+
+def _sessions(label: str, files: Mapping[str, bytes], cache: Parsed) -> tuple[Session, ...]:
+    """The session logs, in ledger order; a log whose name or bytes cannot be read is
+    left out."""
+    sessions = []
+    for relative in sorted(
+        (name for name in files if _in_folder(name, SESSIONS)), key=lambda n: n[:-3]
+    ):
+        display = f"{label}/{relative}"
+        data = files[relative]
+
+        def scanned(display: str = display, data: bytes = data) -> Session:
+            name = parse_session_name(display.rsplit("/", 1)[-1], display)
+            return session_of(name, display, scan_log(data, display))
+
+        session = _parsed(cache, relative, data, scanned, None)
+        if session is not None:
+            sessions.append(session)
+    return tuple(sessions)
+
+
+def _parsed(cache: Parsed, relative: str, data: bytes, parse: Callable[[], T], absent: T) -> T:
+    """`parse()`, once per (path, bytes); on a ParseError, `absent`, the error left out."""
+    key = ("file", relative, data)
+    if key in cache:
+        found: T = cache[key]
+        return found
+    try:
+        made = parse()
+    except ParseError as error:
+        leave_out(error)
+        made = absent
+    cache[key] = made
+    return made

@@ -1,0 +1,52 @@
+"""`mdmem diff`: what a change did to the memory, for the person reviewing the pull request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from mdmem.cli.main import main
+from mdmem.cli.options import (
+    handles_errors,
+    json_option,
+    left_out_json,
+    resolve_root,
+    root_option,
+    serves_what_it_can,
+)
+
+
+@main.command()
+@root_option
+@json_option
+@click.argument("base", required=False)
+@click.argument("head", required=False)
+@handles_errors
+@serves_what_it_can
+def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -> None:
+    """What changed in the memory from BASE to HEAD, in plain words, as markdown for a pull
+    request: facts added, reworded, superseded, invalidated, forgotten (with the reason),
+    restored, made core or no longer core (flagged for a person), threads opened and
+    closed, tier moves a review made, the sessions added and what they cited, facts that
+    name a path the change deleted or renamed, and lint's new findings.
+
+    BASE defaults to where the branch left its upstream or the default branch (their
+    merge base), HEAD to the working tree. Both are read from git's objects, never from
+    another branch's working tree. Exit 0 whatever changed.
+
+    Example: mdmem diff main HEAD --json
+    """
+    from mdmem.changes.read import diff as run_diff
+    from mdmem.changes.render import markdown
+    from mdmem.safety.secrets import redact, redact_all
+
+    changes = run_diff(resolve_root(root), base, head)
+    if as_json:
+        answer = changes.as_dict()
+        if left_out := left_out_json():
+            answer["warnings"] = left_out
+        click.echo(json.dumps(redact_all(answer), indent=2))
+    else:
+        click.echo(redact(markdown(changes)))
