@@ -126,13 +126,15 @@ def test_the_mcp_reading_tools_serve_the_rest_and_name_it(tmp_path: Path) -> Non
             result = await server.call_tool(name, arguments)
             assert not result.is_error, result.content
             key = f"{name}-{arguments.get('format', 'text')}"
-            answers[key] = result.structured_content or result.content[0].text
+            answers[key] = result.structured_content
+            answers[f"{key}-shown"] = result.content[0].text
 
     anyio.run(ask)
     warning = {"path": "memory/continuity.md", "line": line, "message": BROKEN_FOOTER}
-    for key in ("lookup-text", "status-text", "context-json"):
+    for key in ("lookup-text", "status-text", "context-text", "context-json"):
         assert isinstance(answers[key], dict) and answers[key]["warnings"] == [warning], key
-    assert f"memory/continuity.md:{line}: {BROKEN_FOOTER}" in str(answers["context-text"])
+    # a markdown answer names it in its text too, where an agent reads it
+    assert f"memory/continuity.md:{line}: {BROKEN_FOOTER}" in str(answers["context-text-shown"])
 
 
 def test_a_file_with_conflict_markers_is_left_out_whole(tmp_path: Path) -> None:

@@ -31,10 +31,12 @@ from mdmem.writing.facts import (
     AGENT_INVARIANT,
     born_footer,
     check_line,
+    check_scope_and_tags,
     item_lines,
     refuse_misspelt,
     same_section,
     thread_lines,
+    unsafe,
     with_footers,
     with_item,
 )
@@ -43,8 +45,6 @@ from mdmem.writing.references import event_line, label, record, record_event
 
 ADDED, DUPLICATE = "added", "duplicate"
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
-TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
-NOT_IN_FOOTER = ("|", "<!--", "-->", "\n", "\r")
 THREAD_PREFIX = "contradiction"
 MAX_SECTION = 100  # characters of a section's title
 NOTHING_WRITTEN = "nothing written"
@@ -152,7 +152,7 @@ def check_request(request: NewFact) -> None:
     section = request.section
     if len(section) > MAX_SECTION:  # the message never quotes a section that long
         raise MdmemError(f"section is {len(section):,} characters; the limit is {MAX_SECTION}")
-    if not section.strip() or section != section.strip() or _unsafe(section, "#"):
+    if not section.strip() or section != section.strip() or unsafe(section, "#"):
         raise MdmemError(f"section {section!r} must be a heading's title, like 'Key Decisions'")
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
@@ -162,19 +162,6 @@ def check_request(request: NewFact) -> None:
             "like post-only-mutations"
         )
     check_scope_and_tags(request.scope, request.tags)
-
-
-def check_scope_and_tags(scope: str | None, tags: Sequence[str]) -> None:
-    """Refuse a tag or a scope the footer cannot carry."""
-    bad = [tag for tag in tags if not TAG.match(tag)]
-    if bad:
-        raise MdmemError(f"tag {bad[0]!r} must be one word (letters, digits, - _ . +)")
-    if scope is not None and (not scope.strip() or _unsafe(scope)):
-        raise MdmemError(f"scope {scope!r} must be path globs, like src/api/**")
-
-
-def _unsafe(value: str, *starts: str) -> bool:
-    return value.startswith(starts) or any(mark in value for mark in NOT_IN_FOOTER)
 
 
 def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:

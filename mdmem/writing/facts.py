@@ -5,6 +5,7 @@ its new text out; every line it does not write stays byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from mdmem.errors import MdmemError
@@ -15,6 +16,9 @@ from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJEC
 from mdmem.format.textfile import body
 
 FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
+
+TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+NOT_IN_FOOTER = ("|", "<!--", "-->", "\n", "\r")
 
 
 def born_footer(
@@ -159,3 +163,17 @@ def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
             f"continuity.md has no section {section!r}; did you mean {titles[near[0]]!r}? "
             f"To make a new section of that name, add --new-section; {nothing}"
         )
+
+
+def check_scope_and_tags(scope: str | None, tags: Sequence[str]) -> None:
+    """Refuse a tag or a scope the footer cannot carry."""
+    bad = [tag for tag in tags if not TAG.match(tag)]
+    if bad:
+        raise MdmemError(f"tag {bad[0]!r} must be one word (letters, digits, - _ . +)")
+    if scope is not None and (not scope.strip() or unsafe(scope)):
+        raise MdmemError(f"scope {scope!r} must be path globs, like src/api/**")
+
+
+def unsafe(value: str, *starts: str) -> bool:
+    """Whether a value starts with one of `starts` or holds what ends a footer field."""
+    return value.startswith(starts) or any(mark in value for mark in NOT_IN_FOOTER)

@@ -23,13 +23,13 @@ from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts, newest
-from mdmem.writing.addition import check_scope_and_tags
 from mdmem.writing.apply import log_events
 from mdmem.writing.current import SessionLog, current_session
 from mdmem.writing.facts import (
     AGENT_CORE,
     born_footer,
     check_line,
+    check_scope_and_tags,
     item_lines,
     thread_lines,
     with_footers,
