@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -66,7 +67,7 @@ def test_a_fresh_install_then_a_second_that_changes_nothing(project: Path, clien
     target = project / FILES[client]
     code, out, _ = install(project, client)
     entry = expected(client, project)
-    command = " ".join([str(entry["command"]), *entry["args"]])  # type: ignore[misc]
+    command = shlex.join([str(entry["command"]), *entry["args"]])  # type: ignore[misc]
     assert (code, out) == (
         0,
         f"Added the mdmem server in {target} ({CLIENTS[client].label}): {command}\n",

@@ -4,6 +4,7 @@ a client. Only the command that serves imports the MCP SDK (the `mcp` extra)."""
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -69,10 +70,13 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
 def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) -> None:
     """Register the server in the project's configuration for CLIENT: `.mcp.json` (claude,
     Claude Code), `.cursor/mcp.json` (cursor) or `.vscode/mcp.json` (vscode), in the folder
-    that holds the memory folder. The entry runs this interpreter, `python -m mdmem mcp
-    --root MEMORY`, so a virtual environment's mdmem serves. Other servers and fields are
-    kept, and the file is written all at once; nothing is written when the entry is there
-    already. An `mdmem` entry that runs something else, or a file that is not JSON, is refused.
+    that holds the memory folder. The entry names no path of this machine, so a team can
+    commit it: `sh` goes to the project's folder (the client's own variable for it) and
+    runs `mdmem mcp --root MEMORY` there, through the project's `.venv` when mdmem was
+    installed from it, else `mdmem` on PATH; a clone serves its own memory. Other servers
+    and fields are kept, and the file is written all at once; nothing is written when the
+    entry is there already. An `mdmem` entry that runs something else, or a file that is
+    not JSON, is refused.
 
     Example: mdmem mcp install claude
     """
@@ -81,7 +85,7 @@ def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) ->
         click.echo(json.dumps(done.as_dict(), indent=2, sort_keys=True))
         return
     where = f"{done.path} ({CLIENTS[client].label})"
-    command = " ".join([done.entry["command"], *done.entry["args"]])
+    command = shlex.join([done.entry["command"], *done.entry["args"]])
     if done.outcome == "unchanged":
         click.echo(f"{where} runs the mdmem server already: nothing written")
     else:
