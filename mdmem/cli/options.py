@@ -78,12 +78,9 @@ def serves_what_it_can(func: F) -> F:
 
 def left_out_json() -> list[dict[str, object]]:
     """The items the running reading command left out, for its JSON answer's `warnings`."""
-    from mdmem.format.leftout import left_out_now
+    from mdmem.format.leftout import warnings
 
-    return [
-        {"path": error.path, "line": error.line, "message": error.message}
-        for error in left_out_now()
-    ]
+    return warnings()
 
 
 def handles_errors(func: F) -> F:

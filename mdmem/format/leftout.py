@@ -15,9 +15,7 @@ from contextvars import ContextVar
 
 from mdmem.errors import ParseError
 
-# The errors of the items a reading command left out of its answer (SPEC §2: a reading
-# command never refuses a whole memory for one item it cannot read). None, the default:
-# an item that cannot be read is refused, as the review and the write commands need.
+# None, the default: an item that cannot be read is refused.
 _LEFT_OUT: ContextVar[list[ParseError] | None] = ContextVar("mdmem_left_out", default=None)
 
 
@@ -58,7 +56,9 @@ def leave_out(error: ParseError) -> None:
     collected.append(error)
 
 
-def left_out_now() -> tuple[ParseError, ...]:
-    """The errors of the items left out so far, once each, in the order met."""
-    collected = _LEFT_OUT.get() or []
-    return tuple({str(error): error for error in collected}.values())
+def warnings(errors: list[ParseError] | None = None) -> list[dict[str, object]]:
+    """`errors` (by default, those of the items left out so far), once each, in the order
+    met, as a JSON answer's `warnings` name them."""
+    collected = _LEFT_OUT.get() if errors is None else errors
+    unique = {str(error): error for error in collected or []}.values()
+    return [{"path": e.path, "line": e.line, "message": e.message} for e in unique]

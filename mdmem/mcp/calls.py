@@ -31,6 +31,7 @@ from mcp.types import CallToolResult, TextContent
 
 from mdmem.errors import MdmemError, shown
 from mdmem.format.leftout import leaving_out, strictly
+from mdmem.format.leftout import warnings as left_out_warnings
 from mdmem.safety.secrets import redact, redact_all
 from mdmem.store.journal import finish_interrupted
 
@@ -127,10 +128,7 @@ def _answer(
                 payload = call(root)
         except MdmemError as exc:
             return CallToolResult(content=[_text(spoken(shown(exc), arguments))], is_error=True)
-    warnings = [
-        {"path": error.path, "line": error.line, "message": error.message}
-        for error in {str(error): error for error in left_out}.values()
-    ]
+    warnings = left_out_warnings(left_out)
     notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
                     f"{item['message']})" for item in warnings)  # fmt: skip
     if isinstance(payload, str):
