@@ -9,7 +9,8 @@ A bundle or a repository is cloned into a scratch folder and checked out at ever
 that touched `memory/`, oldest first: each state is a memory someone really had. A memory
 folder given alone is copied and read as one state. At each state every reading command
 runs in a fresh process (`review --dry-run`, `lint`, `status`, `context`, `lookup`,
-`show`, `stats`, `trend`, `report`, `export --dry-run`), and each run is counted as:
+`show`, `stats`, `trend`, `report`, `export --dry-run`, and in a repository `diff` from
+its first commit), and each run is counted as:
 
 - ok: exit 0, or 1 from lint (findings);
 - refusal: any other exit status with mdmem's own message (the whole memory refused);
