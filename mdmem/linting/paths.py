@@ -16,10 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mdmem.format.document import Document, Fact
 from mdmem.format.scope import globs, matches, normalised
-from mdmem.linting.findings import Finding, finding
+
+if TYPE_CHECKING:  # `context`'s mark asks for the gone paths, never for findings
+    from mdmem.linting.findings import Finding
 
 CODE = "W028"
 # Extensions a bare file name must end in to be read as one (`os.path` is no file).
@@ -121,27 +124,29 @@ class RepoFiles:
     folders: frozenset[str]  # every folder that holds a file, at any depth
     names: frozenset[str]  # every file's name
     memory: str  # the memory folder, relative to the top ("memory")
+    # The files outside the memory folder, which a scope glob is matched against (a
+    # memory's own paths are never checked, and its session logs may be ten thousand).
+    code: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, files: Iterable[str], memory: str) -> RepoFiles:
         every = frozenset(files)
         folders: set[str] = set()
-        for path in every:
-            parts = path.split("/")[:-1]
-            folders.update("/".join(parts[: depth + 1]) for depth in range(len(parts)))
+        for path in every:  # each folder once: ten thousand logs share one
+            folder = path.rpartition("/")[0]
+            while folder and folder not in folders:
+                folders.add(folder)
+                folder = folder.rpartition("/")[0]
         names = frozenset(path.rsplit("/", 1)[-1] for path in every)
-        return cls(every, frozenset(folders), names, memory.strip("/"))
+        memory = memory.strip("/")
+        prefix = f"{memory}/" if memory else ""
+        code = tuple(sorted(p for p in every if not (prefix and p.startswith(prefix))))
+        return cls(every, frozenset(folders), names, memory, code)
 
     @property
     def holds_code(self) -> bool:
         """Whether the repository holds anything but the memory and mdmem's own files."""
-        prefix = f"{self.memory}/" if self.memory else ""
-        return any(
-            not (prefix and path.startswith(prefix))
-            and path not in MDMEM_FILES
-            and not path.startswith(".")
-            for path in self.files
-        )
+        return holds_code(self.code, "")
 
     def holds(self, path: str) -> bool:
         """A file or a folder of that path; a bare name, a file of that name anywhere."""
@@ -151,7 +156,18 @@ class RepoFiles:
         return path in self.files or path in self.folders
 
     def glob_matches(self, glob: str) -> bool:
-        return any(matches(glob, path) for path in self.files)
+        return any(matches(glob, path) for path in self.code)
+
+
+def holds_code(files: Iterable[str], memory: str) -> bool:
+    """Whether `files` hold anything but the memory folder's and mdmem's own files."""
+    prefix = f"{memory.strip('/')}/" if memory.strip("/") else ""
+    return any(
+        not (prefix and path.startswith(prefix))
+        and path not in MDMEM_FILES
+        and not path.startswith(".")
+        for path in files
+    )
 
 
 def named_paths(lines: Iterable[str], known_tops: frozenset[str]) -> list[str]:
@@ -234,6 +250,8 @@ def _renamed(path: str, renamed: Mapping[str, str]) -> str | None:
 
 def path_findings(gone: Iterable[GonePath]) -> list[Finding]:
     """W028 for each gone path, naming the fact and the path (and the rename git saw)."""
+    from mdmem.linting.findings import finding  # lint's, not context's
+
     found = []
     for item in gone:
         what = "scope glob" if item.scope else "path"
