@@ -27,17 +27,21 @@ def working_files(root: Path) -> RepoFiles | None:
     return RepoFiles.of(listed, memory) if holds_code(listed, memory) else None
 
 
-def gone_in_working_tree(root: Path, documents: Iterable[Document]) -> list[GonePath]:
+def gone_in_working_tree(
+    root: Path, documents: Iterable[Document], *, with_renames: bool = True
+) -> list[GonePath]:
     """The paths the live facts of `documents` name that the working tree does not hold,
-    with the renames git saw (history read only when a path is gone)."""
+    with the renames git saw (history read only when a path is gone; `with_renames=False`:
+    not asked, for a reader that only marks the fact)."""
     files = working_files(root)
     if files is None:
         return []
     documents = tuple(documents)
     top = top_level(root)
-    if top is None or not gone_paths(documents, files, {}):
+    gone = [] if top is None else gone_paths(documents, files, {})
+    if not gone or top is None:
         return []
-    return once_held(top, gone_paths(documents, files, renames(top)))
+    return once_held(top, gone_paths(documents, files, renames(top)) if with_renames else gone)
 
 
 def once_held(top: Path, gone: list[GonePath], until: str = "HEAD") -> list[GonePath]:

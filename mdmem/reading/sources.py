@@ -117,7 +117,7 @@ def _gone(root: Path, documents: tuple[Document, ...]) -> dict[str, tuple[str, .
     from mdmem.linting.gone import gone_in_working_tree
 
     found: dict[str, tuple[str, ...]] = {}
-    for item in gone_in_working_tree(root, documents):
+    for item in gone_in_working_tree(root, documents, with_renames=False):  # marked only
         found[item.fact_id] = (*found.get(item.fact_id, ()), item.path)
     return found
 
