@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from mdmem.cli import main
 from tests.helpers import git, snapshot
-from tests.test_mcp_server import call, drive, sdk  # noqa: F401  (sdk: the fixture)
+from tests.test_mcp_server import call, drive, over_stdio, sdk  # noqa: F401  (sdk: the fixture)
 from tests.test_write_commands import repo as repo  # the fixture: a committed memory
 
 Session = Any
@@ -139,24 +139,14 @@ def serve_from_entry(
     folder: Path, environment: dict[str, str], scenario: Callable[[Session], Awaitable[None]]
 ) -> None:
     """Start the server as a client would from `folder`'s committed `.mcp.json`."""
-    from mcp import ClientSession, StdioServerParameters, stdio_client
+    from mcp import StdioServerParameters
 
     entry = json.loads((folder / ".mcp.json").read_text("utf-8"))["mcpServers"]["mdmem"]
     args = [expanded(arg, environment) for arg in entry["args"]]
     server = StdioServerParameters(
         command=entry["command"], args=args, env=environment, cwd=folder.parent
     )
-
-    async def run() -> None:
-        with (folder.parent / "stderr.txt").open("w") as errors:
-            async with (
-                stdio_client(server, errlog=errors) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                await scenario(session)
-
-    anyio.run(run)
+    over_stdio(server, folder.parent / "stderr.txt", scenario)
 
 
 def a_virtual_environment(folder: Path) -> None:

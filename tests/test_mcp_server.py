@@ -58,13 +58,22 @@ Session = Any  # mcp.ClientSession, imported once the SDK is known to be there
 def drive(repo: Path, scenario: Callable[[Session], Awaitable[None]]) -> str:
     """Run `mdmem mcp` in `repo` as a subprocess and `scenario` with a client session
     connected to it over stdio; the server's stderr."""
-    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    from mcp import StdioServerParameters
 
     errors = repo.parent / "server-stderr.txt"
     environment = {"XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"], "MDMEM_LOCK_TIMEOUT": "20"}
     server = StdioServerParameters(
         command=sys.executable, args=["-m", "mdmem", "mcp"], env=environment, cwd=repo
     )
+    over_stdio(server, errors, scenario)
+    return errors.read_text("utf-8")
+
+
+def over_stdio(server: Any, errors: Path, scenario: Callable[[Session], Awaitable[None]]) -> None:
+    """Start `server` (StdioServerParameters), its stderr to `errors`, and run `scenario`
+    with a client session connected to it."""
+    from mcp import ClientSession, stdio_client
 
     async def run() -> None:
         with errors.open("w", encoding="utf-8") as log:
@@ -76,7 +85,6 @@ def drive(repo: Path, scenario: Callable[[Session], Awaitable[None]]) -> str:
                 await scenario(session)
 
     anyio.run(run)
-    return errors.read_text("utf-8")
 
 
 async def call(session: Session, name: str, **arguments: Any) -> Any:
