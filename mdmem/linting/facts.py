@@ -21,10 +21,6 @@ def placed(memory: Memory, vision: Document | None) -> list[tuple[Document, Fact
     return [(document, fact) for document in documents for fact in document.facts]
 
 
-def is_superseded(fact: Fact) -> bool:
-    return fact.is_superseded
-
-
 def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]:
     """Legacy facts without a footer (one warning per section), and ids that appear more
     than once."""
@@ -154,7 +150,7 @@ def _target_state(
     if target not in every:
         return "was forgotten" if target in forgotten else "names no fact"
     document, fact = every[target]
-    if is_superseded(fact):
+    if fact.is_superseded:
         return "is superseded"
     if document.path in archives:
         return "is archived"

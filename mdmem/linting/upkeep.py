@@ -10,7 +10,7 @@ from mdmem.errors import ParseError
 from mdmem.format.document import Fact
 from mdmem.format.memory import INVARIANTS_SECTION, Memory
 from mdmem.format.sessionlog import SessionName, parse_session_name
-from mdmem.linting.facts import is_superseded, placed
+from mdmem.linting.facts import placed
 from mdmem.linting.findings import Finding, finding
 from mdmem.reviewing.decide import Decision
 from mdmem.reviewing.stamps import last_review_through, read_stamps
@@ -108,7 +108,7 @@ def shape_findings(memory: Memory) -> list[Finding]:
         )
     for fact in continuity.facts:
         tier = fact.get("tier")
-        if fact.section == INVARIANTS_SECTION and tier != "core" and not is_superseded(fact):
+        if fact.section == INVARIANTS_SECTION and tier != "core" and not fact.is_superseded:
             found.append(
                 finding(
                     "W009",
@@ -125,7 +125,7 @@ def shape_findings(memory: Memory) -> list[Finding]:
 def _decays(fact: Fact) -> bool:
     if fact.is_core:
         return False
-    return not fact.is_open_thread and not is_superseded(fact)
+    return not fact.is_open_thread and not fact.is_superseded
 
 
 def footers_may_lag(memory: Memory) -> bool:
