@@ -1,4 +1,7 @@
-"""The one root exception of mdmem and the subclasses the CLI maps to exit codes."""
+"""The one root exception of mdmem and the subclasses the CLI maps to exit codes.
+
+It imports nothing of mdmem: a message may quote user text, and whoever shows it
+(`mdmem.safety.shown`) masks any secret in it."""
 
 from __future__ import annotations
 
@@ -13,43 +16,26 @@ EXIT_CANNOT_WRITE = 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 
-def quote(value: str, context: str | None = None) -> str:
-    """`value` quoted for an error message, with any secret in it masked.
-
-    Masked before quoting, since quoting escapes characters a secret's pattern needs.
-    `context` is the line the value came from: a value that overlaps a secret only the
-    whole line reveals (`password: VALUE`) is masked whole.
-    """
-    from mdmem.safety.secrets import (  # an error is rare: no patterns built before
-        find_secrets,
-        redact,
-    )
-
-    masked = redact(value)
-    hidden_by_context = context is not None and find_secrets(context)
-    if masked == value and hidden_by_context and value not in redact(context or ""):
-        masked = "[REDACTED]"
-    return repr(masked)
-
-
-def shown(exc: MdmemError) -> str:
-    """The line a user (or an agent, through a tool) is shown for a refusal: `mdmem: ` and
-    the message, any secret in it masked, the last line of defence for user text it quotes."""
-    from mdmem.safety.secrets import redact  # loaded when there is an error to show
-
-    return f"mdmem: {redact(str(exc))}"
-
-
 class MdmemError(Exception):
     """Anything mdmem refuses to do, with a message a user can act on."""
 
     exit_code = EXIT_BAD_INPUT
 
-    def __init__(self, message: str, path: Path | str | None = None, line: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        path: Path | str | None = None,
+        line: int | None = None,
+        *,
+        context: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.path = None if path is None else str(path)
         self.line = line
+        # The line a quoted value came from: where it shows a secret the value alone does
+        # not (`password: VALUE`), whoever shows the message masks the value too.
+        self.context = context
 
     def __str__(self) -> str:
         if self.path is None:

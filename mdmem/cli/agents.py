@@ -22,7 +22,7 @@ from mdmem.cli.options import (
     serves_what_it_can,
     session_option,
 )
-from mdmem.errors import MdmemError, shown
+from mdmem.errors import MdmemError
 
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 
@@ -93,6 +93,7 @@ def session_start(root: Path | None, as_json: bool) -> None:
     from mdmem.adopting.agents import pin_session
     from mdmem.adopting.agents import session_start as starting
     from mdmem.safety.secrets import redact
+    from mdmem.safety.shown import shown
 
     try:
         found = resolve_root(root)
@@ -143,6 +144,8 @@ def check(root: Path | None, as_json: bool, named: str | None) -> None:
     try:
         said = reminder(resolve_root(root), named or None, named_by())
     except MdmemError as exc:
+        from mdmem.safety.shown import shown  # the scanner, only for an error to show
+
         said = shown(exc)
     if as_json:
         _echo_json({"systemMessage": said} if said else {})

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from mdmem.errors import EXIT_INTERRUPTED, MdmemError, shown
+from mdmem.errors import EXIT_INTERRUPTED, MdmemError
 from mdmem.store.folders import find_root
 from mdmem.store.journal import finish_interrupted
 
@@ -62,6 +62,7 @@ def serves_what_it_can(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from mdmem.format.leftout import leaving_out
+        from mdmem.safety.shown import shown  # the secret scanner: see `handles_errors`
 
         with leaving_out() as left_out:
             try:
@@ -91,11 +92,14 @@ def handles_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MdmemError as exc:
-            message = shown(exc)
-            click.echo(message, err=True)
+            # Imported only when there is an error to show: the secret scanner's import is
+            # ~6 ms of every command's start (benchmarks/README.md, the reading commands).
+            from mdmem.safety.shown import masked, shown
+
+            click.echo(shown(exc), err=True)
             if kwargs.get("as_json") or kwargs.get("output") == "json":
                 # A program that reads the answer from stdout finds the refusal there too.
-                text = shown(MdmemError(exc.message)).removeprefix("mdmem: ")  # masked, as ever
+                text = masked(exc.message, exc.context)
                 where, code = exc.path, exc.exit_code
                 error = {"message": text, "path": where, "line": exc.line, "exit_code": code}
                 click.echo(json.dumps({"error": error}, indent=2))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NoReturn
 
-from mdmem.errors import ParseError, quote
+from mdmem.errors import ParseError
 
 # Kebab-case of at least two words; real memories also carry ids with dots from version
 # numbers (`release-4.6.2`), read as ids too (mdmem never makes one). A dot must be
@@ -233,30 +233,35 @@ def _refuse(segments: list[str], line_body: str, path: str, line: int) -> NoRetu
         key = key.strip()
         if not colon or not _KEY.match(key):
             raise ParseError(
-                f"footer field {quote(segment.strip(), line_body)} is not 'key: value'", path, line
+                f"footer field {segment.strip()!r} is not 'key: value'",
+                path,
+                line,
+                context=line_body,
             )
         if key in values:
-            raise ParseError(f"footer field {quote(key, line_body)} appears twice", path, line)
+            raise ParseError(f"footer field {key!r} appears twice", path, line, context=line_body)
         values[key] = value.strip()
     first, fact_id = next(iter(values.items()))
     if first != "id":
-        raise ParseError(f"footer must open with 'id', not {quote(first, line_body)}", path, line)
+        message = f"footer must open with 'id', not {first!r}"
+        raise ParseError(message, path, line, context=line_body)
     if not ID_RE.match(fact_id):
         raise ParseError(
-            f"id {quote(fact_id, line_body)} is not kebab-case of at least two words "
-            "(like 'post-only-mutations')",
+            f"id {fact_id!r} is not kebab-case of at least two words (like 'post-only-mutations')",
             path,
             line,
+            context=line_body,
         )
-    raise ParseError(_invalid_value(values, line_body) or "footer cannot be read", path, line)
+    message = _invalid_value(values) or "footer cannot be read"
+    raise ParseError(message, path, line, context=line_body)
 
 
-def _invalid_value(values: dict[str, str], context: str) -> str | None:
+def _invalid_value(values: dict[str, str]) -> str | None:
     """What is wrong with the first invalid value of the fields the review reads, or None."""
     for key, (valid, message) in _RULES.items():
         value = values.get(key)
         if value is not None and not valid(value):
-            return message.format(key=key, value=quote(value, context))
+            return message.format(key=key, value=repr(value))
     return None
 
 

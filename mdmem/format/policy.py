@@ -6,7 +6,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from mdmem.errors import PolicyError, quote
+from mdmem.errors import PolicyError
 from mdmem.format.fences import Fences
 from mdmem.format.textfile import TextFile, body
 
@@ -75,13 +75,13 @@ def _value(key: str, text: str, path: str, line: int, context: str) -> int | boo
     if key == "auto_core":
         switch = _SWITCH.get(text.strip("`*").lower())
         if switch is None:
-            raise PolicyError(
-                f"auto_core must be true or false, not {quote(text, context)}", path, line
-            )
+            message = f"auto_core must be true or false, not {text!r}"
+            raise PolicyError(message, path, line, context=context)
         return switch
     match = _INTEGER.match(text.strip("`*"))
     if match is None:
-        raise PolicyError(f"{key} must be a whole number, not {quote(text, context)}", path, line)
+        message = f"{key} must be a whole number, not {text!r}"
+        raise PolicyError(message, path, line, context=context)
     number = int(match["number"])
     if number < 0 or number > MAX_VALUE:
         raise PolicyError(f"{key} must be between 0 and {MAX_VALUE}, not {number}", path, line)

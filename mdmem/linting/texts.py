@@ -11,6 +11,7 @@ from mdmem.format.textfile import conflict_marker_lines
 from mdmem.linting.findings import Finding, finding
 from mdmem.safety.poison import find_poison
 from mdmem.safety.secrets import allowed_lines, find_secrets
+from mdmem.safety.shown import masked
 
 
 def parse_finding(error: ParseError, fallback_path: str) -> Finding:
@@ -18,7 +19,7 @@ def parse_finding(error: ParseError, fallback_path: str) -> Finding:
         "E001",
         error.path or fallback_path,
         error.line or 1,
-        error.message,
+        masked(error.message, error.context),
         "fix the file at this line; mdmem reads nothing else of it until then",
     )
 

@@ -29,10 +29,11 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 
-from mdmem.errors import MdmemError, shown
+from mdmem.errors import MdmemError
 from mdmem.format.leftout import leaving_out, strictly
 from mdmem.format.leftout import warnings as left_out_warnings
 from mdmem.safety.secrets import redact, redact_all
+from mdmem.safety.shown import shown
 from mdmem.store.journal import finish_interrupted
 
 SESSION_VARIABLE = "MDMEM_SESSION"

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.adopting.launch import portable_line
-from mdmem.errors import MdmemError, ParseError, quote
+from mdmem.errors import MdmemError, ParseError
 from mdmem.store import jsonfile
 from mdmem.store.folders import make_folders, project_of
 from mdmem.store.lock import locked
@@ -73,7 +73,7 @@ class Installed:
 def client_of(name: str) -> Client:
     """The client called `name`, refused when mdmem knows no such client."""
     if name not in CLIENTS:
-        raise MdmemError(f"no such client {quote(name)}: the clients are {', '.join(CLIENTS)}")
+        raise MdmemError(f"no such client {name!r}: the clients are {', '.join(CLIENTS)}")
     return CLIENTS[name]
 
 

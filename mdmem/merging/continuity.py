@@ -46,6 +46,7 @@ from mdmem.merging.outcomes import kept_facts, merge_items
 from mdmem.merging.placing import place
 from mdmem.merging.rendering import render
 from mdmem.merging.versions import Sides, read_version
+from mdmem.safety.shown import masked
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,8 @@ def merge_continuity(
             read_version(theirs, f"{path} (theirs)"),
         )
     except ParseError as exc:
-        return fallback(merge_lines(base, ours, theirs, union=union), str(exc), union)
+        reason = masked(str(exc), exc.context)  # the driver prints it
+        return fallback(merge_lines(base, ours, theirs, union=union), reason, union)
     outcomes = merge_items(sides, union)
     merged = Merged(*render(sides, outcomes, place(sides, outcomes, union)))
     if merged.clean:
@@ -84,7 +86,7 @@ def merge_continuity(
             _check(merged.text, kept_facts(outcomes), path)
         except ParseError as exc:
             lines = merge_lines(base, ours, theirs, union=union)
-            return fallback(lines, f"the fact merge gave {exc}", union)
+            return fallback(lines, f"the fact merge gave {masked(str(exc), exc.context)}", union)
     return merged
 
 
