@@ -45,8 +45,7 @@ if TYPE_CHECKING:
     from mdmem.reviewing.summary import ReviewSummary
     from mdmem.store.folders import find_root
     from mdmem.store.load import load
-    from mdmem.writing.apply_backfill import backfill
-    from mdmem.writing.backfill import BackfillPlan, plan_backfill
+    from mdmem.writing.backfill import BackfillPlan, backfill, plan_backfill
 
 _HOME = {
     "lookup": "mdmem.reading.search",
@@ -72,7 +71,7 @@ _HOME = {
     "ReviewPlan": "mdmem.reviewing.plan",
     "ReviewSummary": "mdmem.reviewing.summary",
     "plan_review": "mdmem.reviewing.plan",
-    "backfill": "mdmem.writing.apply_backfill",
+    "backfill": "mdmem.writing.backfill",
     "BackfillPlan": "mdmem.writing.backfill",
     "plan_backfill": "mdmem.writing.backfill",
     "migrate": "mdmem.migrating.migrate",

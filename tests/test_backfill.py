@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from mdmem.cli import main
 from mdmem.linting.run import lint
 from mdmem.store.load import load
-from mdmem.writing import apply_backfill
+from mdmem.writing import backfill
 from mdmem.writing.backfill import plan_backfill
 from tests.helpers import git, make_repo, snapshot, where
 
@@ -100,7 +100,7 @@ SESSION = (
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A committed memory with legacy facts in three sections; the clock at STAMP."""
-    monkeypatch.setattr(apply_backfill, "utc_stamp", lambda: STAMP)
+    monkeypatch.setattr(backfill, "utc_stamp", lambda: STAMP)
     folder = tmp_path / "repo"
     (folder / "memory" / "sessions").mkdir(parents=True)
     (folder / CONTINUITY).write_text(LEGACY, encoding="utf-8")
@@ -144,7 +144,7 @@ def test_dry_run_writes_nothing(repo: Path) -> None:
 def test_a_second_run_finds_nothing_to_do(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert run(repo, "backfill").exit_code == 0
     done = snapshot(repo)
-    monkeypatch.setattr(apply_backfill, "utc_stamp", lambda: "2026-03-03-100000")
+    monkeypatch.setattr(backfill, "utc_stamp", lambda: "2026-03-03-100000")
     result = run(repo, "backfill")
     assert result.exit_code == 0, result.output
     assert result.output == (
@@ -272,7 +272,7 @@ def test_the_file_keeps_its_bytes(tmp_path: Path, text: str, expected: str) -> N
     memory = tmp_path / "memory"
     memory.mkdir()
     (memory / "continuity.md").write_bytes(text.encode("utf-8"))
-    plan = apply_backfill.backfill(memory, stamp=STAMP)
+    plan = backfill.backfill(memory, stamp=STAMP)
     line = footer("cache-per-tenant").rstrip("\n")
     assert (memory / "continuity.md").read_bytes() == expected.format(footer=line).encode("utf-8")
     assert [fact.id for fact in plan.facts] == ["cache-per-tenant"]
@@ -320,7 +320,7 @@ def test_an_item_that_cannot_take_a_footer_is_refused(
 
 
 def test_a_log_newer_than_now_is_refused(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(apply_backfill, "utc_stamp", lambda: "2026-03-01-085959")
+    monkeypatch.setattr(backfill, "utc_stamp", lambda: "2026-03-01-085959")
     before = snapshot(repo)
     result = run(repo, "backfill")
     assert result.exit_code == 3

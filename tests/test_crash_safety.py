@@ -35,7 +35,7 @@ from click.testing import CliRunner, Result
 from mdmem.cli import main
 from mdmem.store import journal, writer
 from mdmem.store.load import load
-from mdmem.writing import apply, apply_backfill
+from mdmem.writing import backfill, session
 from tests.helpers import GIT_ENV, snapshot
 
 DEMO = Path(__file__).resolve().parent.parent / "templates" / "demo" / "memory"
@@ -151,10 +151,10 @@ class Trial:
 
 @pytest.fixture
 def trial(pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Trial:
-    monkeypatch.setattr(apply_backfill, "utc_stamp", lambda: BACKFILL_STAMP)
+    monkeypatch.setattr(backfill, "utc_stamp", lambda: BACKFILL_STAMP)
     # `session start` names its log by the clock: the same name on every run.
     monkeypatch.setattr(
-        apply, "utc_now", lambda: dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
+        session, "utc_now", lambda: dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
     )
     return Trial(pristine, tmp_path, monkeypatch)
 

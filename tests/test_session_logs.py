@@ -1,10 +1,9 @@
-"""`writing.logs`: new log names, and the current session chosen from a folder's names and
+"""`writing.logs`: new log names, and the uncommitted logs found from a folder's names and
 what HEAD holds, without reading a log."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -13,20 +12,6 @@ from mdmem.writing import logs
 
 X = "2026-07-01-130000"
 SLUGS = [f"{X}-{chr(ord('a') + index)}" for index in range(20)]  # X-a ... X-t
-
-
-def asked(
-    committed: set[str], calls: list[int] | None = None
-) -> Callable[[Sequence[str] | None], frozenset[str]]:
-    """What git would answer: the committed names among those asked about (None: all)."""
-
-    def answer(filenames: Sequence[str] | None) -> frozenset[str]:
-        if calls is not None:
-            calls.append(-1 if filenames is None else len(filenames))
-        names = committed if filenames is None else committed & set(filenames)
-        return frozenset(names)
-
-    return answer
 
 
 @pytest.mark.parametrize(
@@ -48,15 +33,8 @@ def asked(
 )
 def test_current(stems: list[str], committed: set[str], current: str | None) -> None:
     filenames = [f"{stem}.md" for stem in stems] + ["notes.md", "README", f"{X}.md.mdmem-tmp"]
-    names = {f"{stem}.md" for stem in committed}
-    assert logs.current(filenames, asked(names)) == current
-
-
-def test_the_common_case_asks_git_once_about_a_few_names() -> None:
-    filenames = [f"2026-06-{day:02d}-090000.md" for day in range(1, 31)]
-    calls: list[int] = []
-    assert logs.current(filenames, asked(set(filenames[:-1]), calls)) == "2026-06-30-090000"
-    assert calls == [logs.NEWEST_FIRST]
+    names = frozenset(f"{stem}.md" for stem in committed)
+    assert (*logs.uncommitted(filenames, names), None)[0] == current
 
 
 def test_free_stem_takes_the_next_free_second() -> None:

@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 
 from mdmem.cli import main
 from mdmem.store.resources import templates_dir
-from mdmem.writing import apply, logs
+from mdmem.writing import logs, session
 from tests.helpers import git, make_repo, snapshot
 from tests.test_lock import HOLD
 
@@ -104,7 +104,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     )
     make_repo(tmp_path / "repo")
     monkeypatch.chdir(tmp_path / "repo")
-    monkeypatch.setattr(apply, "utc_now", lambda: NOW)
+    monkeypatch.setattr(session, "utc_now", lambda: NOW)
     monkeypatch.delenv("MDMEM_SESSION", raising=False)
     return tmp_path / "repo"
 
@@ -282,7 +282,7 @@ def test_a_staged_log_is_still_the_current_session(repo: Path) -> None:
 
 def test_an_uncommitted_log_behind_many_committed_ones_is_found(repo: Path) -> None:
     folder = repo / "memory" / "sessions"
-    for minute in range(logs.NEWEST_FIRST + 4):
+    for minute in range(20):
         (folder / f"2026-07-02-10{minute:02d}00.md").write_text("# s\n", "utf-8")
     (folder / "notes.md").write_text("not a log\n", "utf-8")
     git(repo, "add", "-A")

@@ -104,12 +104,12 @@ def pin_session(root: Path, env_file: Path, agent_session: str | None) -> str:
     pinned for every later command of that agent by `export MDMEM_SESSION=STEM` appended
     to `env_file` (CLAUDE_ENV_FILE, which Claude Code sources before each Bash command).
     What the agent is told."""
-    from mdmem.writing import newest
-    from mdmem.writing.apply import start_session
+    from mdmem.writing.current import uncommitted
+    from mdmem.writing.session import start_session
 
     word = "".join(c for c in (agent_session or "").lower() if c.isalnum())[:8]
     slug = f"claude-{word}" if word else "claude"
-    found, _ = newest.find_all(root)
+    found = uncommitted(root)
     mine = [stem for stem in found if stem.endswith(f"-{slug}")]
     stem = mine[0] if mine else start_session(root, slug).log.stem
     with env_file.open("a", encoding="utf-8") as variables:
@@ -120,9 +120,9 @@ def pin_session(root: Path, env_file: Path, agent_session: str | None) -> str:
 def reminder(root: Path, named: str | None = None, source: str = "--session") -> str | None:
     """The reminder a finished turn gets when the current session log (the one `named`,
     else the newest one git has not committed) cites no fact; None when it cites one."""
-    from mdmem.writing.apply import citations
     from mdmem.writing.current import current_session
     from mdmem.writing.logs import NO_SESSION
+    from mdmem.writing.session import citations
 
     try:
         log = current_session(root, named, source)

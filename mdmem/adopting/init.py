@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mdmem.adopting import drivers, hooks, skeleton, summary, usage
+from mdmem.adopting import drivers, hooks, skeleton, usage
+from mdmem.adopting.summary import HookStep, InitResult
 from mdmem.errors import MdmemError, WriteError
 from mdmem.format.memory import CONTINUITY
 from mdmem.format.textfile import TextFile
@@ -29,7 +30,7 @@ from mdmem.store.folders import exists, project_of
 from mdmem.store.lock import locked
 from mdmem.store.resources import read_shipped, shipped, templates_dir
 from mdmem.store.writer import recover, write_files
-from mdmem.writing.apply import utc_now
+from mdmem.writing.session import utc_now
 
 if TYPE_CHECKING:
     import git
@@ -56,58 +57,6 @@ _COMMENTS = {
     GITATTRIBUTES: "# mdmem: memory files merge fact by fact; the review's log as a union",
 }
 _OWN_FILES = (GITIGNORE, GITATTRIBUTES, *SHIPPED, usage.AGENTS)
-
-
-@dataclass(frozen=True)
-class HookStep:
-    action: str  # "install", "update", or "chain": install, keeping the hook that was there
-    path: str  # the hook, relative to the project when inside it
-    chained: str | None  # where the hook that was there is kept, run first
-
-    def as_dict(self) -> dict[str, str | None]:
-        return {"action": self.action, "path": self.path, "chained": self.chained}
-
-
-@dataclass(frozen=True)
-class InitResult:
-    """What init did (or, with `dry_run`, would do)."""
-
-    project: Path
-    dry_run: bool
-    fresh: bool  # a new memory was laid out
-    created: tuple[str, ...]  # new files, relative to the project
-    extended: tuple[str, ...]  # files that gained lines or mdmem's usage block
-    updated: tuple[str, ...]  # files whose usage block was rewritten
-    session: str | None  # the first session log's stem
-    facts: tuple[str, ...]  # ids of the facts init created (recorded in that log)
-    hook: HookStep | None  # what was done with the pre-commit hook
-    configured: tuple[str, ...]  # git config keys set
-    notices: tuple[str, ...]
-    python: str  # the interpreter the hook and the drivers name
-    replaced: str | None  # the interpreter the drivers named before, when another
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.created or self.extended or self.updated or self.hook or self.configured)
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "project": str(self.project),
-            "dry_run": self.dry_run,
-            "changed": self.changed,
-            "fresh": self.fresh,
-            "created": list(self.created),
-            "extended": list(self.extended),
-            "updated": list(self.updated),
-            "session": self.session,
-            "facts": list(self.facts),
-            "hook": None if self.hook is None else self.hook.as_dict(),
-            "configured": list(self.configured),
-            "python": self.python,
-            "replaced": self.replaced,
-            "notices": list(self.notices),
-            "next": summary.next_steps(self),
-        }
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from mdmem import backfill as run_backfill
 from mdmem.cli.main import main
 from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
-
-if TYPE_CHECKING:
-    from mdmem.writing.backfill import BackfillPlan
+from mdmem.writing.backfill import BackfillPlan
 
 
 @main.command()
@@ -30,8 +28,6 @@ def backfill(root: Path | None, as_json: bool, dry_run: bool) -> None:
 
     Example: mdmem backfill --dry-run
     """
-    from mdmem import backfill as run_backfill
-
     plan = run_backfill(resolve_root(root), dry_run=dry_run)
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), "dry_run": dry_run}, indent=2, sort_keys=True))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -17,9 +16,8 @@ from mdmem.cli.options import (
     session_option,
 )
 from mdmem.cli.write import echo_json
-
-if TYPE_CHECKING:
-    from mdmem.writing.adding import Added
+from mdmem.writing.add import Added, add_fact
+from mdmem.writing.add_plan import NewFact
 
 
 @main.command()
@@ -76,9 +74,6 @@ def add(
 
     Example: mdmem add "Mutations use POST only; no PUT or PATCH" --section "Key Decisions"
     """
-    from mdmem.writing.adding import add_fact
-    from mdmem.writing.addition import NewFact
-
     words = tuple(tag.strip() for tag in (tags or "").split(",") if tag.strip())
     request = NewFact(text, section, fact_id, words, scope, anti_pattern, supersedes, new_section)
     done = add_fact(resolve_root(root), request, named or None, named_by())

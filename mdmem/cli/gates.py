@@ -16,6 +16,11 @@ from mdmem.cli.options import (
     session_option,
 )
 from mdmem.cli.write import echo_json
+from mdmem.writing.forget import forget as forget_fact
+from mdmem.writing.forget import forget_text, tombstones
+from mdmem.writing.gates import close_thread, make_core, open_thread, supersede_usage
+from mdmem.writing.gates import restore as restore_fact
+from mdmem.writing.gates import supersede as supersede_fact
 
 
 @main.command()
@@ -59,14 +64,11 @@ def supersede(
 
     Example: mdmem supersede version-in-uri --by version-in-accept-header
     """
-    from mdmem.writing.gates import supersede as run
-    from mdmem.writing.gates import supersede_usage
-
     problem = supersede_usage(by, text, section, invalidate, scope is not None or tags is not None)
     if problem is not None:
         raise click.UsageError(problem)
     words = None if tags is None else tuple(t.strip() for t in tags.split(",") if t.strip())
-    done = run(
+    done = supersede_fact(
         resolve_root(root),
         old,
         by,
@@ -104,9 +106,7 @@ def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> No
 
     Example: mdmem restore refunds-sync-call
     """
-    from mdmem.writing.gates import restore as run
-
-    done = run(resolve_root(root), old, named or None, named_by())
+    done = restore_fact(resolve_root(root), old, named or None, named_by())
     archived = not done.place.live
     if as_json:
         fields = {"old": done.old, "where": done.place.display, "archived": archived}
@@ -149,16 +149,15 @@ def forget(
 
     Example: mdmem forget mock-the-database --reason "hid a migration bug in prod"
     """
-    from mdmem.writing.forgetting import forget as run
-    from mdmem.writing.forgetting import forget_text
-
     if fact_id is None and text is None:
         raise click.UsageError("give the ID of a fact, or --text TEXT for a rule never in memory")
     if text is not None:
         done = forget_text(resolve_root(root), text, reason, fact_id, named or None, named_by())
     else:
         assert fact_id is not None
-        done = run(resolve_root(root), fact_id, reason, named or None, named_by(), core=core)
+        done = forget_fact(
+            resolve_root(root), fact_id, reason, named or None, named_by(), core=core
+        )
     where = None if done.place is None else done.place.display
     if as_json:
         fields = {"id": done.fact_id, "from": where, "blocked": done.date}
@@ -185,8 +184,6 @@ def blocked(root: Path | None, as_json: bool) -> None:
 
     Example: mdmem blocked --json
     """
-    from mdmem.writing.forgetting import tombstones
-
     found = tombstones(resolve_root(root))
     if as_json:
         keys = ("fact_id", "blocked", "reason", "summary", "where")
@@ -209,8 +206,6 @@ def core(fact_id: str, root: Path | None, as_json: bool) -> None:
 
     Example: mdmem core money-integer-minor-units
     """
-    from mdmem.writing.gates import make_core
-
     done = make_core(resolve_root(root), fact_id)
     _marked(fact_id, done.place.display, done.changed, as_json, "core", "is core already")
 
@@ -229,8 +224,6 @@ def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> No
 
     Example: mdmem thread "Decide the retry budget for the outbox worker"
     """
-    from mdmem.writing.gates import open_thread
-
     done = open_thread(resolve_root(root), text, named or None, named_by())
     if as_json:
         echo_json(done.as_dict())
@@ -255,8 +248,6 @@ def done(fact_id: str, root: Path | None, as_json: bool) -> None:
 
     Example: mdmem done retry-budget-open
     """
-    from mdmem.writing.gates import close_thread
-
     closed = close_thread(resolve_root(root), fact_id)
     _marked(fact_id, closed.place.display, closed.changed, as_json, "done", "")
 

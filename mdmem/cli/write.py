@@ -17,6 +17,8 @@ from mdmem.cli.options import (
     root_option,
     session_option,
 )
+from mdmem.writing.current import current_session
+from mdmem.writing.session import citations, reference, start_session
 
 
 def echo_json(payload: dict[str, Any]) -> None:
@@ -39,8 +41,6 @@ def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | N
     """
     if ctx.invoked_subcommand is not None:
         return
-    from mdmem.writing.apply import citations
-    from mdmem.writing.current import current_session
 
     log = current_session(resolve_root(root), named or None, named_by())
     found = citations(log)
@@ -72,8 +72,6 @@ def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
 
     Example: mdmem session start --slug refunds-queue
     """
-    from mdmem.writing.apply import start_session
-
     started = start_session(resolve_root(root), slug)
     if as_json:
         echo_json(started.as_dict())
@@ -113,8 +111,6 @@ def ref(
 
     Example: mdmem ref post-only-mutations webhook-fire-forget
     """
-    from mdmem.writing.apply import reference
-
     chosen = [key for key in KEYS if flags[key]]
     if len(chosen) > 1:
         raise click.UsageError(f"give one of --{', --'.join(KEYS)}, not {len(chosen)}")

@@ -13,6 +13,10 @@ from pydantic import Field
 from mdmem.errors import MdmemError
 from mdmem.mcp.calls import Connection, answer, arguments_of
 from mdmem.mcp.reads import SessionArgument
+from mdmem.writing.add import add_fact
+from mdmem.writing.add_plan import NewFact
+from mdmem.writing.gates import open_thread, supersede, supersede_usage
+from mdmem.writing.session import reference, start_session
 
 
 def _hints(*, destructive: bool, idempotent: bool) -> ToolAnnotations:
@@ -65,7 +69,6 @@ class Writes:
         what you cite and add there, whatever logs other agents start, until git commits
         it. Returns its stem (`session`) and path. Each call starts another log, which
         this connection writes to from then on."""
-        from mdmem.writing.apply import start_session
 
         def call(root: Path) -> dict[str, Any]:
             started = start_session(root, slug)
@@ -93,7 +96,6 @@ class Writes:
         the line is not added twice. Refused, nothing written: an id no fact has (the
         nearest are named), a superseded one (its successor is named), a forgotten one.
         Returns what was added and what was there already."""
-        from mdmem.writing.apply import reference
 
         def call(root: Path) -> dict[str, Any]:
             return reference(root, ids, key, *self._named(session)).as_dict()
@@ -141,9 +143,6 @@ class Writes:
         unless `supersedes` names it; a contradiction of another fact opens an Open
         Thread; a core fact is neither made nor replaced here (a person's, through the
         command line). Returns the outcome, the id, path and line, and the lines logged."""
-        from mdmem.writing.adding import add_fact
-        from mdmem.writing.addition import NewFact
-
         words = tuple(tags or ())
         fields = (text, section, id, words, scope, anti_pattern, supersedes, new_section)
         request = NewFact(*fields, agent=True)
@@ -179,7 +178,6 @@ class Writes:
         (so a second call is refused), a forgotten one, a core one (a person's: open a
         thread instead), a successor that is not live. Returns OLD, its successor, and
         whether the successor was created."""
-        from mdmem.writing.gates import supersede, supersede_usage
 
         def call(root: Path) -> dict[str, Any]:
             problem = supersede_usage(by, by_text, section, invalidate)
@@ -204,7 +202,6 @@ class Writes:
         recorded `Created`. An open
         thread that says the same is named instead, and nothing is written (created
         false). Refused: secret material, text near a forgotten fact. Returns its id."""
-        from mdmem.writing.gates import open_thread
 
         def call(root: Path) -> dict[str, Any]:
             return open_thread(root, text, *self._named(session)).as_dict()

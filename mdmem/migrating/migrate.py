@@ -21,7 +21,7 @@ from mdmem.store.files import read_bytes
 from mdmem.store.load import load, read_optional
 from mdmem.store.lock import locked
 from mdmem.store.writer import recover, write_files
-from mdmem.writing.apply_backfill import utc_stamp
+from mdmem.writing.backfill import utc_stamp
 from mdmem.writing.logs import free_stem
 
 # Folders a folder's walk never enters: version control, dependencies, caches.

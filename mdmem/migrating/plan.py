@@ -21,7 +21,7 @@ from mdmem.migrating import render
 from mdmem.migrating.decide import Decided, Outcome, decide, fact_lines
 from mdmem.migrating.rules import Source
 from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX, inverts
-from mdmem.writing.addition import THREAD_PREFIX
+from mdmem.writing.add_plan import THREAD_PREFIX
 from mdmem.writing.backfill import newest_log_name
 from mdmem.writing.facts import thread_lines
 from mdmem.writing.ids import free_id

@@ -15,8 +15,8 @@ from mdmem.migrating.decide import BLOCKED, FOLDED, IMPORTED, REFUSED, Outcome, 
 from mdmem.migrating.rules import Tombstone
 from mdmem.writing.backfill import WRAP
 from mdmem.writing.facts import born_footer, with_item
-from mdmem.writing.marks import with_tombstone
 from mdmem.writing.references import record, record_event
+from mdmem.writing.tombstones import with_tombstone
 
 
 def footer_fields(

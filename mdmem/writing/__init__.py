@@ -1,9 +1,10 @@
-"""The agent's write path: session logs started and found, facts cited in them, ids for
-new facts, footers for legacy ones.
+"""The agent's write path, a module per command and the pieces they share.
 
-`logs`, `references`, `known`, `ids`, `facts`, `conflicts` and `backfill` are pure (log
-names and the template, `record` of ids on a log's `## Memory References` line, which
-ids a session may cite, a new id from a text, a fact's lines and footer, what a new text
-meets, the backfill plan); `apply` and `apply_backfill` are the edges that read the few
-files a command needs, lock the memory and write atomically.
+Pure: `logs` (log names, the template), `references` (`record` on a log's `## Memory
+References`), `known` (which ids a session may cite), `ids`, `facts` (a fact's lines and
+footer), `conflicts` (what a new text meets), `tombstones` (`blocked.md`'s entries),
+`add_plan` (what `mdmem add` does). The edges that read the few files a command needs,
+lock the memory and write atomically: `current` (the current session, read only),
+`gathered` (the facts a command reads), `session` (`session start`, `ref`), `add`,
+`gates`, `forget`, `backfill` (its plan pure too).
 """

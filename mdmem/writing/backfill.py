@@ -3,16 +3,18 @@
 Legacy facts are the footerless items of fact sections (`Document.legacy_facts`), which
 memories kept before footers hold. Each gets the footer a fact is born with (SPEC §3),
 created by one new session log that lists them all under `- Created:`, so the ledger
-stays the only source of usage. Pure: the log's time comes in as a value; the plan is
-whole-file texts, written by `mdmem.writing.apply_backfill`.
+stays the only source of usage. `plan_backfill` is pure (the log's time comes in as a
+value, the plan is whole-file texts); `backfill` reads the clock and the memory under its
+lock and writes the plan all or nothing. No commit: the user reviews, then commits.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from mdmem.errors import MdmemError, ParseError, SecretError
+from mdmem.errors import MdmemError, ParseError, SecretError, WriteError
 from mdmem.format.document import Document, Item, parse_document
 from mdmem.format.edit import Edit, apply_edits
 from mdmem.format.footer import new_footer
@@ -21,9 +23,14 @@ from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
 from mdmem.format.sessionlog import REFERENCES_HEADING, SessionName, parse_session_name
 from mdmem.format.textfile import TextFile, body, ending
 from mdmem.safety.harm import first_harm
+from mdmem.store.load import load
+from mdmem.store.lock import locked
+from mdmem.store.writer import recover, write_files
 from mdmem.writing.facts import FOOTER_INDENT, born_footer
 from mdmem.writing.ids import derive_id
+from mdmem.writing.logs import log_stem
 from mdmem.writing.references import record
+from mdmem.writing.session import utc_now
 
 SLUG = "backfill"
 _MARKER = re.compile(r"^\s*[-*+][ \t]+(?:\[[ xX]\][ \t]+)?")
@@ -62,6 +69,31 @@ class BackfillPlan:
                 for f in self.facts
             ],
         }
+
+
+def utc_stamp() -> str:
+    """Now, UTC, as a session log's name gives it: `YYYY-MM-DD-HHMMSS`."""
+    return log_stem(utc_now(), None)
+
+
+def backfill(root: Path, *, dry_run: bool = False, stamp: str | None = None) -> BackfillPlan:
+    """Give every legacy fact of continuity.md a footer, created by one new session log.
+
+    `stamp` (`YYYY-MM-DD-HHMMSS`, UTC) names the log; by default, now. With `dry_run`,
+    or when there is nothing to do, nothing is written. An existing file is never
+    overwritten.
+    """
+    root = Path(root).resolve()
+    with locked(root):
+        recover(root)
+        plan = plan_backfill(load(root), stamp or utc_stamp())
+        if dry_run or not plan.writes:
+            return plan
+        log = root / plan.log
+        if log.exists() or log.is_symlink():
+            raise WriteError(f"{plan.root_label}/{plan.log} exists already; run backfill again")
+        write_files(root, plan.writes)
+        return plan
 
 
 def plan_backfill(memory: Memory, stamp: str) -> BackfillPlan:

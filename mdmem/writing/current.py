@@ -1,17 +1,21 @@
-"""The current session: the log a command writes to, named or found (`newest`), and the
-one `status` shows. Kept apart from the write path, which `status` never runs."""
+"""The current session: the log a command writes to, named or found (the newest log HEAD
+does not hold), and the one `status` shows. Kept apart from the write path, which
+`status` never runs."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.memory import SESSIONS
 from mdmem.format.sessionlog import slugged
-from mdmem.writing import logs, newest
+from mdmem.git import committed as git_committed
+from mdmem.git.discover import top_level
+from mdmem.writing import logs
 
 NEWEST = "the one uncommitted log"  # how the current session was found, when not named
 
@@ -23,7 +27,6 @@ class SessionLog:
     root: Path
     stem: str
     source: str  # NEWEST, or the option or variable that named it
-    seen: newest.Seen | None = field(default=None, compare=False, repr=False)  # see `newest`
 
     @property
     def relative(self) -> str:
@@ -53,21 +56,21 @@ def current_session(root: Path, named: str | None = None, source: str = "--sessi
         log = SessionLog(root, logs.named_stem(named, source), source)
         if not log.path.is_file():
             log = SessionLog(root, _slugged(log, f"{source} {named}"), source)
-        if newest.committed(root, [log.path.name]):
+        if committed(root, [log.path.name]):
             raise MdmemError(logs.COMMITTED_LOG, log.display)
         return log
-    found, seen = newest.find_all(root)
+    found = uncommitted(root)
     if not found:
         raise MdmemError(logs.NO_SESSION)
     if len(found) > 1:
         raise MdmemError(logs.many_sessions(found))
-    return SessionLog(root, found[0], NEWEST, seen)
+    return SessionLog(root, found[0], NEWEST)
 
 
 def newest_uncommitted(root: Path) -> SessionLog | None:
     """The newest log HEAD does not hold, whoever started it (None: none)."""
-    found, seen = newest.find_all(root)
-    return SessionLog(root, found[0], NEWEST, seen) if found else None
+    found = uncommitted(root)
+    return SessionLog(root, found[0], NEWEST) if found else None
 
 
 def current_or_none(
@@ -83,14 +86,40 @@ def current_or_none(
         return None
 
 
+def uncommitted(root: Path) -> tuple[str, ...]:
+    """The stems of every log HEAD does not hold, newest first: the folder listed, and git
+    asked once for HEAD's tree of it. Outside git, where nothing tells whose a log is, the
+    newest log alone."""
+    found = logs.uncommitted(_listing(root), committed(root, None))
+    return found if top_level(root) is not None else found[:1]
+
+
+def committed(root: Path, filenames: Sequence[str] | None) -> frozenset[str]:
+    """The names among `filenames` (None: in the whole sessions folder) of the logs HEAD
+    holds; none outside a git repository."""
+    top = top_level(root)
+    if top is None or (filenames is not None and not filenames):
+        return frozenset()
+    folder = Path(os.path.relpath(root / SESSIONS, top)).as_posix()
+    if filenames is None:  # the whole folder: one listing of HEAD's tree
+        paths = git_committed.committed_in(top, folder)
+    else:
+        paths = git_committed.committed(top, [f"{folder}/{name}" for name in filenames])
+    cut = len(folder) + 1
+    return frozenset(path[cut:] for path in paths)
+
+
+def _listing(root: Path) -> list[str]:
+    folder = root / SESSIONS
+    return os.listdir(folder) if folder.is_dir() else []
+
+
 def _slugged(log: SessionLog, named: str) -> str:
     """The stem of the one uncommitted log that is `log`'s time and a slug: a log's time
     alone names it too; refused when there is none, or more than one."""
-    folder = log.root / SESSIONS
-    listed = os.listdir(folder) if folder.is_dir() else []
-    found = slugged(log.stem, [name[:-3] for name in listed if name.endswith(".md")])
-    committed = newest.committed(log.root, [f"{stem}.md" for stem in found])
-    found = [stem for stem in found if f"{stem}.md" not in committed]
+    found = slugged(log.stem, [name[:-3] for name in _listing(log.root) if name.endswith(".md")])
+    held = committed(log.root, [f"{stem}.md" for stem in found])
+    found = [stem for stem in found if f"{stem}.md" not in held]
     if len(found) == 1:
         return found[0]
     if found:

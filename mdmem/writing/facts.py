@@ -1,6 +1,7 @@
 """Facts as the write path writes them into `continuity.md`: born footers (SPEC §3), items
-appended at the end of their section, Open Threads, footer changes. Pure: a document in,
-its new text out; every line it does not write stays byte for byte.
+appended at the end of their section, Open Threads opened and checked off, footer
+changes. Pure: a document in, its new text out; every line it does not write stays byte
+for byte.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from mdmem.format.edit import Edit, append_point, apply_edits, blank
 from mdmem.format.footer import new_footer
 from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import body
+from mdmem.linting.nearest import Nearest
 
 FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
 
 TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 NOT_IN_FOOTER = ("|", "<!--", "-->", "\n", "\r")
+_OPEN_BOX = re.compile(r"^[-*+][ \t]+\[( )\]")
 
 
 def born_footer(
@@ -147,8 +150,6 @@ def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
     """A section continuity lacks is made, unless its name is a typo of one it has ("Key
     Decisons"), which would open a second home for that section that nobody meant;
     `nothing`: what the refusal leaves undone, as the command says it."""
-    from mdmem.linting.nearest import Nearest
-
     titles = {found.title.casefold(): found.title for found in document.sections if found.title}
     if section.casefold() in titles:
         return
@@ -177,3 +178,14 @@ def check_scope_and_tags(scope: str | None, tags: Sequence[str]) -> None:
 def unsafe(value: str, *starts: str) -> bool:
     """Whether a value starts with one of `starts` or holds what ends a footer field."""
     return value.startswith(starts) or any(mark in value for mark in NOT_IN_FOOTER)
+
+
+def checked_off(document: Document, fact: Fact) -> str:
+    """`document`'s text with the open thread's `[ ]` made `[x]`: that one character."""
+    line = document.lines[fact.start]
+    box = _OPEN_BOX.match(line)
+    if box is None:
+        raise MdmemError(f"{fact.id!r} is not an open thread (`- [ ] ...`)")
+    done = line[: box.start(1)] + "x" + line[box.end(1) :]
+    lines = apply_edits(document.lines, [Edit(fact.start, fact.start + 1, (done,))], "\n")
+    return document.file.with_lines(lines).text()

@@ -1,8 +1,8 @@
 """The human gates' edge (SPEC §8, §9): supersede, restore, core, open and check off a thread.
 
-Each command locks the memory, reads the current session log (when it records an event)
-and the few documents `gathered.gather` needs, refuses before it writes anything, and
-writes every file it changes in one all-or-nothing `write_files`.
+Each command locks the memory, reads the current session log (`session.read_current`,
+when it records an event) and the few documents `gathered.gather` needs, refuses before
+it writes anything, and writes every file it changes in one all-or-nothing `write_files`.
 """
 
 from __future__ import annotations
@@ -15,21 +15,19 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.format.document import Fact, parse_document
 from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, OPEN_THREADS_SECTION
-from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
 from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
-from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
-from mdmem.writing import conflicts, newest
-from mdmem.writing.apply import log_events
-from mdmem.writing.current import SessionLog, current_session
+from mdmem.writing import conflicts
+from mdmem.writing.current import SessionLog
 from mdmem.writing.facts import (
     AGENT_CORE,
     born_footer,
     check_line,
     check_scope_and_tags,
+    checked_off,
     item_lines,
     thread_lines,
     with_footers,
@@ -37,30 +35,11 @@ from mdmem.writing.facts import (
 )
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
-from mdmem.writing.marks import checked_off
 from mdmem.writing.references import record, record_event
+from mdmem.writing.session import read_current
 
 NOTHING = "nothing written"
 Changes = Mapping[str, str | None]
-
-
-@dataclass(frozen=True)
-class Current:
-    """The session log a command records in, as read under the lock."""
-
-    log: SessionLog
-    text: str
-    events: tuple[Event, ...]
-
-    @property
-    def date(self) -> str:
-        return self.log.stem[:10]
-
-
-def current(root: Path, named: str | None, source: str) -> Current:
-    log = current_session(root, named, source)
-    data = read_bytes(log.path, log.display)
-    return Current(log, decode(data, log.display).text(), log_events(data, log.display))
 
 
 @dataclass(frozen=True)
@@ -115,7 +94,7 @@ def supersede(
     if text is not None:
         check_line(text, "by_text" if agent else "--by-text")
     with locked(root):
-        session = current(root, named, source)
+        session = read_current(root, named, source)
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
         place = memory.found(old)
         if agent and place.fact.is_core:
@@ -146,7 +125,7 @@ def supersede(
         files[session.log.relative] = record_event(
             log_text, "superseded", old, new, session.log.display
         ).text
-        newest.write(root, files, session.log.seen)
+        write_files(root, files)
     return Superseded(session.log, old, new, home if text is not None else None, linked)
 
 
@@ -251,7 +230,7 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
     recomputes it), and `supersedes: OLD` dropped from its successors."""
     check_shape([old])
     with locked(root):
-        session = current(root, named, source)
+        session = read_current(root, named, source)
         memory = gather(root, [old])
         place = memory.found(old, superseded_near=True)
         if old not in memory.superseded(session.events):
@@ -266,7 +245,7 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
         files[session.log.relative] = record_event(
             session.text, "restored", old, None, session.log.display
         ).text
-        newest.write(root, files, session.log.seen)
+        write_files(root, files)
     return Restored(session.log, old, place, tier, unlinked)
 
 
@@ -354,7 +333,7 @@ def open_thread(
     check_line(text, "the text")
     refuse_harm(text, NOTHING)
     with locked(root):
-        session = current(root, named, source)
+        session = read_current(root, named, source)
         memory = gather(root, [], everything=True)
         entries = tuple(memory.blocked.values())
         for meeting in conflicts.meetings(text, OPEN_THREADS_SECTION, memory.documents, entries):
@@ -371,7 +350,7 @@ def open_thread(
             files[thread_relative(thread_id)] = thread_file_text(lines, "\n")
         else:
             files[CONTINUITY] = with_item(memory.continuity, OPEN_THREADS_SECTION, lines)
-        newest.write(root, files, session.log.seen)
+        write_files(root, files)
     written = thread_relative(thread_id) if memory.thread_layout else None
     return Opened(session.log, thread_id, True, written)
 

@@ -1,4 +1,4 @@
-"""Session logs the write path makes and finds: new names, the template, the current log.
+"""Session logs the write path makes and finds: new names, the template, the uncommitted logs.
 
 Pure: the clock's reading, the folder's listing and what git has committed come in as
 values. A log's name is `YYYY-MM-DD-HHMMSS[-slug].md` in UTC (SPEC §2); a new log
@@ -8,7 +8,6 @@ never replaces one, so a name already taken moves to the next free second.
 from __future__ import annotations
 
 import datetime as dt
-import heapq
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -20,7 +19,6 @@ SLUG_RULE = "lowercase letters, digits and single hyphens, like api-refunds"
 TITLE_MARK = "{title}"
 UNTITLED = "untitled"
 FREE_SECONDS = 60  # seconds after the clock's one a new log may take before giving up
-NEWEST_FIRST = 16  # logs asked about at once when looking for the current one
 
 START = "'mdmem session start [--slug S]'"
 NO_SESSION = (
@@ -95,39 +93,6 @@ def named_stem(value: str, source: str = "--session") -> str:
     return stem
 
 
-def current(
-    filenames: Sequence[str],
-    committed: Callable[[Sequence[str] | None], frozenset[str]],
-    newest_committed: str | None = None,
-) -> str | None:
-    """The current session: the stem of the newest log whose file name `committed` (file
-    names, or None for the whole folder -> those HEAD holds) leaves out; None when every
-    log is committed. `newest_committed`, when known, is the greatest file name HEAD holds
-    in the folder ('' for none): a name above it is not committed without asking.
-
-    Only the newest few names are asked about first (none when the newest log among them
-    is above `newest_committed`); the whole folder, in one listing of HEAD's tree, only
-    when all of them are committed (then there is most likely no current session at
-    all). Names that are no session log's are passed over (lint reports them).
-
-    Stems sort in ledger order as text, and file names nearly so: `X-slug.md` sorts
-    before `X.md` (`-` before `.`), though stem X comes first. So the few names are the
-    newest by file name, put in stem order; the one found is the newest log unless the
-    names left out may hold logs that extend its stem, which then all get looked at.
-    """
-    first = sorted(heapq.nlargest(NEWEST_FIRST, filenames), key=_stem, reverse=True)
-    newest = _first_log(first)
-    if newest_committed is None or newest is None or f"{newest}.md" <= newest_committed:
-        found = committed(first if newest_committed is None else _upto(first, newest_committed))
-    else:
-        found = frozenset()  # the newest log is above every name HEAD holds
-    stem = _first_log(name for name in first if name not in found)
-    if len(filenames) <= NEWEST_FIRST or (stem is not None and not min(first).startswith(stem)):
-        return stem
-    uncommitted = set(filenames) - committed(None)
-    return _first_log(sorted(uncommitted, key=_stem, reverse=True))
-
-
 def uncommitted(filenames: Iterable[str], held: frozenset[str]) -> tuple[str, ...]:
     """The stems of the session logs among `filenames` that `held` (the file names HEAD
     holds) lacks, newest first; names that are no session log's are passed over."""
@@ -139,22 +104,3 @@ def uncommitted(filenames: Iterable[str], held: frozenset[str]) -> tuple[str, ..
             except ParseError:
                 continue
     return tuple(sorted(stems, reverse=True))
-
-
-def _upto(filenames: Sequence[str], bound: str) -> list[str]:
-    return [name for name in filenames if name <= bound]
-
-
-def _stem(filename: str) -> str:
-    return filename[:-3] if filename.endswith(".md") else filename
-
-
-def _first_log(filenames: Iterable[str]) -> str | None:
-    """The stem of the first of the file names that is a session log's."""
-    for filename in filenames:
-        if filename.endswith(".md"):
-            try:
-                return parse_session_name(filename, filename).stem
-            except ParseError:
-                continue
-    return None

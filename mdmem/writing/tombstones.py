@@ -1,17 +1,14 @@
-"""The edits of the human gates: footers marked (superseded, restored, core), an Open
-Thread checked off, a fact moved to `blocked.md` as a tombstone (SPEC §9) and taken out
-of the file it was in (and of the archive's index). Pure: documents in, new texts out;
-every line not named stays byte for byte.
+"""Tombstones: a fact moved to `blocked.md` as an entry (SPEC §9), taken out of the file
+it was in (and of the archive's index), or a text blocked that was never a fact. Pure:
+documents in, new texts out; every line not named stays byte for byte.
 """
 
 from __future__ import annotations
 
-import re
-
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BLOCKED_SECTION
 from mdmem.format.document import Document, Fact, parse_document
-from mdmem.format.edit import Edit, apply_edits, removal
+from mdmem.format.edit import apply_edits, removal
 from mdmem.format.footer import new_footer
 from mdmem.format.textfile import TextFile, body, split_lines
 from mdmem.writing.facts import FOOTER_INDENT, with_item
@@ -26,7 +23,6 @@ reworded or not. Only editing this file by hand lifts a block.
 ## Blocked
 """
 KEPT_FIELDS = ("created", "origin")  # provenance a tombstone keeps from the fact's footer
-_OPEN_BOX = re.compile(r"^[-*+][ \t]+\[( )\]")
 
 
 def check_reason(reason: str) -> str:
@@ -66,14 +62,3 @@ def index_without(index: TextFile, fact_id: str) -> str | None:
     """`archive/INDEX.md`'s text without the fact's line; None when it has none."""
     lines = [line for line in index.lines if not line.startswith(f"- {fact_id} ")]
     return None if len(lines) == len(index.lines) else index.with_lines(lines).text()
-
-
-def checked_off(document: Document, fact: Fact) -> str:
-    """`document`'s text with the open thread's `[ ]` made `[x]`: that one character."""
-    line = document.lines[fact.start]
-    box = _OPEN_BOX.match(line)
-    if box is None:
-        raise MdmemError(f"{fact.id!r} is not an open thread (`- [ ] ...`)")
-    done = line[: box.start(1)] + "x" + line[box.end(1) :]
-    lines = apply_edits(document.lines, [Edit(fact.start, fact.start + 1, (done,))], "\n")
-    return document.file.with_lines(lines).text()

@@ -16,22 +16,25 @@ from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.memory import ARCHIVE, BLOCKED, INDEX
 from mdmem.safety.harm import first_harm, refuse_harm
+from mdmem.safety.secrets import redact
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
-from mdmem.writing import conflicts, newest
+from mdmem.store.writer import write_files
+from mdmem.writing import conflicts
 from mdmem.writing.current import SessionLog
 from mdmem.writing.facts import item_lines
-from mdmem.writing.gates import NOTHING, current
+from mdmem.writing.gates import NOTHING
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.ids import derive_id
-from mdmem.writing.marks import (
+from mdmem.writing.references import record_event
+from mdmem.writing.session import read_current
+from mdmem.writing.tombstones import (
     check_reason,
     index_without,
     tombstone_lines,
     with_tombstone,
     without_fact,
 )
-from mdmem.writing.references import record_event
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ def forget(
     why = check_reason(reason)
     refuse_harm(why, NOTHING)
     with locked(root):
-        session = current(root, named, source)
+        session = read_current(root, named, source)
         memory = gather(root, [fact_id])
         if fact_id in memory.blocked:
             entry = memory.blocked[fact_id]
@@ -86,7 +89,7 @@ def forget(
         index = read_optional(root, f"{ARCHIVE}/{INDEX}") if not place.live else None
         if index is not None and (text := index_without(index, fact_id)) is not None:
             files[f"{ARCHIVE}/{INDEX}"] = text
-        newest.write(root, files, session.log.seen)
+        write_files(root, files)
     replaced = tuple((place.fact.get("supersedes") or "").replace(",", " ").split())
     return Forgotten(session.log, fact_id, place, session.date, why, label, replaced)
 
@@ -109,7 +112,7 @@ def forget_text(
     if fact_id is not None:
         check_shape([fact_id])
     with locked(root):
-        session = current(root, named, source)
+        session = read_current(root, named, source)
         memory = gather(root, [], everything=True)
         if fact_id is not None and fact_id in memory.taken():
             raise MdmemError(
@@ -134,7 +137,7 @@ def forget_text(
                 session.text, "forgotten", fact_id, None, session.log.display
             ).text,
         }
-        newest.write(root, files, session.log.seen)
+        write_files(root, files)
     return Forgotten(session.log, fact_id, None, session.date, why, label)
 
 
@@ -165,8 +168,6 @@ class Tombstone:
 
 def tombstones(root: Path) -> tuple[Tombstone, ...]:
     """The entries of `blocked.md` in file order (none when it does not exist)."""
-    from mdmem.safety.secrets import redact
-
     file = read_optional(root, BLOCKED)
     entries: tuple[BlockedEntry, ...] = () if file is None else parse_blocked(file)
     return tuple(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mdmem.errors import MdmemError
@@ -71,16 +71,16 @@ class NewFact:
 
 @dataclass(frozen=True)
 class Known:
-    """What a new fact is compared with: continuity, vision, the archive's superseded
-    facts (cut out, see `writing.archived`), the blocked entries, the current log's typed
-    lines, and every id already taken (continuity, archive, vision, blocked)."""
+    """What a new fact is compared with: continuity, vision, the archive, the blocked
+    entries, the current log's typed lines, and every id already taken (continuity, the
+    thread files, the archive, vision, blocked)."""
 
     continuity: Document
     vision: Document | None
     archived: tuple[Document, ...]
     blocked: tuple[BlockedEntry, ...]
     events: tuple[Event, ...]
-    taken: Container[str]
+    taken: frozenset[str]
 
     @property
     def shown(self) -> tuple[Document, ...]:
@@ -227,7 +227,9 @@ def _duplicate(
 ) -> Addition:
     """The fact already says it: cited instead. A text that says it with more words (a
     detail the fact lacks) is still not added twice, but the note says how to keep them."""
-    document, fact = _find(documents, fact_id)
+    found = _found(documents, fact_id)
+    assert found is not None, f"{fact_id} was met, so it is in a document"
+    document, fact = found
     recorded = record(session.text, "referenced", [fact_id], session.path)
     lines = (f"{label('referenced')}: {fact_id}",) if recorded.changed else ()
     tier = fact.get("tier")
@@ -324,15 +326,15 @@ def _threads(
     text: str,
     fact_id: str,
     contradicted: Sequence[str],
-    memory_taken: Container[str],
+    memory_taken: frozenset[str],
     session: Session,
 ) -> tuple[str, list[Thread]]:
     """`text` with an Open Thread for each fact the new one contradicts, and those threads."""
     threads = []
-    taken = _Taken(memory_taken, {fact_id})
+    taken = {*memory_taken, fact_id}
     for old in contradicted:
         thread_id = free_id(f"{THREAD_PREFIX}-{fact_id}", taken)
-        taken.extra.add(thread_id)
+        taken.add(thread_id)
         thread = f"Contradiction: {fact_id} conflicts with {old} — resolve"
         lines = thread_lines(thread, thread_id, session.date, session.stem)
         text = with_item(_reparsed(document, text), OPEN_THREADS_SECTION, lines)
@@ -354,17 +356,6 @@ def _extra(request: NewFact) -> dict[str, str]:
     return extra
 
 
-class _Taken:
-    """Ids taken: those the memory holds, and those this add has just given."""
-
-    def __init__(self, memory: Container[str], extra: set[str]) -> None:
-        self.memory = memory
-        self.extra = extra
-
-    def __contains__(self, fact_id: object) -> bool:
-        return fact_id in self.extra or fact_id in self.memory
-
-
 def _reparsed(document: Document, text: str) -> Document:
     return parse_document(decode(text.encode("utf-8"), document.path), unique_ids=False)
 
@@ -375,18 +366,15 @@ def _line_of(text: str, item: Sequence[str]) -> int:
     return text.count("\n", 0, footer_at) + 1 - (len(item) - 1)
 
 
-def _find(documents: Sequence[Document], fact_id: str) -> tuple[Document, Fact]:
+def _found(documents: Sequence[Document], fact_id: str) -> tuple[Document, Fact] | None:
     for document in documents:
         for fact in document.facts:
             if fact.id == fact_id:
                 return document, fact
-    raise AssertionError(f"{fact_id} was met, so it is in a document")
+    return None
 
 
 def _where(documents: Sequence[Document], fact_id: str) -> str:
     """`path:line` of the fact with this id, or the archive when no document read has it."""
-    for document in documents:
-        for fact in document.facts:
-            if fact.id == fact_id:
-                return f"{document.path}:{fact.line}"
-    return "in the archive"
+    found = _found(documents, fact_id)
+    return "in the archive" if found is None else f"{found[0].path}:{found[1].line}"

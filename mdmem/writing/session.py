@@ -1,8 +1,7 @@
-"""The write path's edge: reads the few files a command needs, locks, writes all or nothing.
+"""`session start`, `ref` and what a command that records in the current log reads of it:
+the few files a command needs read, the memory locked, one all-or-nothing write.
 
-No command here reads every session log: the current session comes from a memo while
-the sessions folder and HEAD's tree of it are unchanged (`newest`), else from listing the
-folder and asking git about the newest few names; an id is looked up in
+No command here reads a session log but the current one; an id is looked up in
 continuity, then only if need be in vision, the archive files INDEX.md names for it,
 and last in every archive file (an index a review has not refreshed yet).
 """
@@ -23,8 +22,12 @@ from mdmem.format.textfile import decode, decode_text
 from mdmem.git.discover import git_folder
 from mdmem.store.files import read_bytes
 from mdmem.store.lock import locked
-from mdmem.writing import logs, newest
+from mdmem.store.resources import templates_dir
+from mdmem.store.writer import write_files
+from mdmem.writing import known, logs
 from mdmem.writing.current import NEWEST, SessionLog, current_session, newest_uncommitted
+from mdmem.writing.gathered import check_shape, gather
+from mdmem.writing.references import REFERENCE_KEYS, record
 
 TEMPLATE = "session.md"
 
@@ -66,8 +69,6 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
     """Create a new session log from the template, at the first free second from `now`:
     one log a second, so that the new log sorts after every log of that second (the
     current session is the newest in ledger order)."""
-    from mdmem.store.resources import templates_dir
-
     if slug is not None:
         logs.check_slug(slug)
     template = (templates_dir() / TEMPLATE).read_text("utf-8")
@@ -79,7 +80,7 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
         stem = logs.free_stem(moment, slug, lambda stem: logs.second_of(stem) in seconds)
         log = SessionLog(root, stem, NEWEST)
         files = {log.relative: logs.log_text(template, slug)}
-        newest.write(root, files, newest.remembered(root), created=stem)
+        write_files(root, files)
     return Started(log, earlier)
 
 
@@ -114,9 +115,6 @@ def reference(
     Refuses (nothing written) a token that is not an id, an id no fact has, a superseded
     one and a blocked one.
     """
-    from mdmem.writing.gathered import check_shape  # status, which finds a log, needs none
-    from mdmem.writing.references import REFERENCE_KEYS, record
-
     if key not in REFERENCE_KEYS:
         raise MdmemError(f"cannot record {key!r}: the keys are {', '.join(REFERENCE_KEYS)}")
     check_shape(ids)
@@ -126,8 +124,28 @@ def reference(
         check_ids(root, ids, log_events(data, log.display))
         recorded = record(decode(data, log.display).text(), key, ids, log.display)
         if recorded.changed:
-            newest.write(root, {log.relative: recorded.text}, log.seen)
+            write_files(root, {log.relative: recorded.text})
     return Referenced(log, key, recorded.added, recorded.already)
+
+
+@dataclass(frozen=True)
+class Current:
+    """The session log a command records in, as read under the lock."""
+
+    log: SessionLog
+    text: str
+    events: tuple[Event, ...]
+
+    @property
+    def date(self) -> str:
+        return self.log.stem[:10]
+
+
+def read_current(root: Path, named: str | None, source: str) -> Current:
+    """The current session's log (see `current_session`), read."""
+    log = current_session(root, named, source)
+    data = read_bytes(log.path, log.display)
+    return Current(log, decode(data, log.display).text(), log_events(data, log.display))
 
 
 def log_events(data: bytes, display: str) -> tuple[Event, ...]:
@@ -142,9 +160,6 @@ def _events(scan: Scan) -> tuple[Event, ...]:
 
 def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> None:
     """Refuse, naming every problem at once, ids a session may not cite."""
-    from mdmem.writing import known
-    from mdmem.writing.gathered import gather
-
     memory = gather(root, ids)
     blocked = memory.blocked
     documents = [*memory.documents, *([] if memory.vision is None else [memory.vision])]
