@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 from mdmem.errors import MdmemError
@@ -71,16 +71,16 @@ class NewFact:
 
 @dataclass(frozen=True)
 class Known:
-    """What a new fact is compared with: continuity, vision, the archive, the blocked
-    entries, the current log's typed lines, and every id already taken (continuity, the
-    thread files, the archive, vision, blocked)."""
+    """What a new fact is compared with: continuity, vision, the archive's superseded
+    facts (cut out, see `writing.archived`), the blocked entries, the current log's typed
+    lines, and every id already taken (continuity, archive, vision, blocked)."""
 
     continuity: Document
     vision: Document | None
     archived: tuple[Document, ...]
     blocked: tuple[BlockedEntry, ...]
     events: tuple[Event, ...]
-    taken: frozenset[str]
+    taken: Container[str]
 
     @property
     def shown(self) -> tuple[Document, ...]:
@@ -326,15 +326,15 @@ def _threads(
     text: str,
     fact_id: str,
     contradicted: Sequence[str],
-    memory_taken: frozenset[str],
+    memory_taken: Container[str],
     session: Session,
 ) -> tuple[str, list[Thread]]:
     """`text` with an Open Thread for each fact the new one contradicts, and those threads."""
     threads = []
-    taken = {*memory_taken, fact_id}
+    taken = _Taken(memory_taken, {fact_id})
     for old in contradicted:
         thread_id = free_id(f"{THREAD_PREFIX}-{fact_id}", taken)
-        taken.add(thread_id)
+        taken.extra.add(thread_id)
         thread = f"Contradiction: {fact_id} conflicts with {old} — resolve"
         lines = thread_lines(thread, thread_id, session.date, session.stem)
         text = with_item(_reparsed(document, text), OPEN_THREADS_SECTION, lines)
@@ -354,6 +354,17 @@ def _extra(request: NewFact) -> dict[str, str]:
     if request.tags:
         extra["tags"] = ",".join(dict.fromkeys(request.tags))
     return extra
+
+
+class _Taken:
+    """Ids taken: those the memory holds, and those this add has just given."""
+
+    def __init__(self, memory: Container[str], extra: set[str]) -> None:
+        self.memory = memory
+        self.extra = extra
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self.extra or fact_id in self.memory
 
 
 def _reparsed(document: Document, text: str) -> Document:
