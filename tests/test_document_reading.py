@@ -686,7 +686,7 @@ def strict_footer(line: str) -> object:
         values[key] = value.strip()
     if next(iter(values)) != "id" or not ID_RE.match(values["id"]):
         return "id"
-    if _invalid_value(values, line) is not None:
+    if _invalid_value(values) is not None:
         return "value"
     return values
 
