@@ -17,10 +17,15 @@ from typing import Any
 
 from mdmem.adopting import claude
 from mdmem.errors import MdmemError
+from mdmem.reading.context import render_markdown
+from mdmem.reading.sources import context
 from mdmem.store import jsonfile
 from mdmem.store.folders import make_folders, project_of
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
+from mdmem.writing.current import current_session, uncommitted
+from mdmem.writing.logs import NO_SESSION
+from mdmem.writing.session import citations, start_session
 
 USAGE = (
     "Cite what you use in this session's log: `mdmem session start` once (unless a log is "
@@ -86,8 +91,6 @@ def install_claude(
 
 def session_start(root: Path) -> str:
     """What a session starts with: the memory's context, then how to cite what it uses."""
-    from mdmem.reading.context import render_markdown
-    from mdmem.reading.sources import context
 
     return render_markdown(context(root, None)) + "\n" + USAGE + "\n"
 
@@ -104,8 +107,6 @@ def pin_session(root: Path, env_file: Path, agent_session: str | None) -> str:
     pinned for every later command of that agent by `export MDMEM_SESSION=STEM` appended
     to `env_file` (CLAUDE_ENV_FILE, which Claude Code sources before each Bash command).
     What the agent is told."""
-    from mdmem.writing.current import uncommitted
-    from mdmem.writing.session import start_session
 
     word = "".join(c for c in (agent_session or "").lower() if c.isalnum())[:8]
     slug = f"claude-{word}" if word else "claude"
@@ -120,9 +121,6 @@ def pin_session(root: Path, env_file: Path, agent_session: str | None) -> str:
 def reminder(root: Path, named: str | None = None, source: str = "--session") -> str | None:
     """The reminder a finished turn gets when the current session log (the one `named`,
     else the newest one git has not committed) cites no fact; None when it cites one."""
-    from mdmem.writing.current import current_session
-    from mdmem.writing.logs import NO_SESSION
-    from mdmem.writing.session import citations
 
     try:
         log = current_session(root, named, source)

@@ -9,13 +9,14 @@ import functools
 import gc
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from mdmem.errors import EXIT_INTERRUPTED, MdmemError
+from mdmem.format.leftout import leaving_out, warnings
 from mdmem.store.folders import find_root
 from mdmem.store.journal import finish_interrupted
 
@@ -61,26 +62,26 @@ def serves_what_it_can(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from mdmem.format.leftout import leaving_out
-        from mdmem.safety.shown import shown  # the secret scanner: see `handles_errors`
-
         with leaving_out() as left_out:
             try:
                 return func(*args, **kwargs)
             finally:
-                for message in dict.fromkeys(shown(error) for error in left_out):
-                    warning = message.replace("mdmem: ", "mdmem: warning: ", 1)
-                    click.echo(
-                        f"{warning} (left out of this answer; `mdmem lint` lists it)", err=True
-                    )
+                if left_out:
+                    _warn(left_out)
 
     return wrapper  # type: ignore[return-value]
 
 
+def _warn(left_out: Sequence[MdmemError]) -> None:
+    from mdmem.safety.shown import shown  # the secret scanner: see `handles_errors`
+
+    for message in dict.fromkeys(shown(error) for error in left_out):
+        warning = message.replace("mdmem: ", "mdmem: warning: ", 1)
+        click.echo(f"{warning} (left out of this answer; `mdmem lint` lists it)", err=True)
+
+
 def left_out_json() -> list[dict[str, object]]:
     """The items the running reading command left out, for its JSON answer's `warnings`."""
-    from mdmem.format.leftout import warnings
-
     return warnings()
 
 
