@@ -321,19 +321,12 @@ def _follows_a_footer(markup: str, line_start: int, line: str) -> bool:
 
 
 def _fact_text(text: str, line_starts: list[int]) -> Callable[[int], bool]:
-    """Whether an offset of `text` lies in a fact's text; the items are read when first asked
-    (most files hold no comment but footers and notes, and are never read so)."""
-    in_fact: list[bool] = []
-
-    def holds(offset: int) -> bool:
-        if not in_fact:
-            lines = quotes_as_items(split_lines(text))
-            in_fact.extend([False] * (len(lines) + 1))
-            for span in fact_text_spans(lines):
-                in_fact[span.start : span.stop] = [True] * len(span)
-        return in_fact[bisect.bisect_right(line_starts, offset) - 1]
-
-    return holds
+    """Whether an offset of `text` lies in a fact's text."""
+    lines = quotes_as_items(split_lines(text))
+    in_fact = [False] * (len(lines) + 1)
+    for span in fact_text_spans(lines):
+        in_fact[span.start : span.stop] = [True] * len(span)
+    return lambda offset: in_fact[bisect.bisect_right(line_starts, offset) - 1]
 
 
 def _comment_hits(markup: str, in_fact: Callable[[int], bool]) -> Iterator[tuple[int, str, str]]:
