@@ -6,13 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.words import Claim, claim, item_claim, normalised_tokens, stem
 from mdmem.linting.run import lint
-from mdmem.safety.blocklist import SUPERSEDED_KEPT_PERCENT, blocking, blocklist, crosses, near
+from mdmem.safety.blocklist import SUPERSEDED_KEPT_PERCENT, crosses, near
 from mdmem.store.resources import shipped
 from tests.paraphrases import ACCEPTED, REFUSED
 from tests.test_lint import fact, write_memory
@@ -169,23 +167,6 @@ def test_crossing_a_contrast(text: str, other: str, result: bool) -> None:
 
 def entry(index: int, text: str) -> BlockedEntry:
     return BlockedEntry(f"rule-{index}", "2026-02-01", "forgotten", (f"- {text}\n",), "b.md", 1)
-
-
-VOCABULARY = st.sampled_from(["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa"])
-TEXTS = st.builds(
-    lambda words, negative: ("never " if negative else "") + " ".join(words),
-    st.lists(VOCABULARY, max_size=7),
-    st.booleans(),
-)
-
-
-@given(st.lists(TEXTS, max_size=6), TEXTS)
-def test_the_index_finds_the_first_near_entry(entries: list[str], text: str) -> None:
-    """The blocklist's index only skips entries that cannot be near: it names the same entry
-    as comparing the text with every entry in file order."""
-    blocked = [entry(index, words) for index, words in enumerate(entries)]
-    first = next((e for e in blocked if near(claim(text), item_claim(e.text))), None)
-    assert blocking(claim(text), blocklist(blocked)) == first
 
 
 def test_the_table_in_decay_md_holds() -> None:

@@ -20,8 +20,7 @@ excludes, about the same thing (below).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
@@ -34,8 +33,6 @@ NEAR_PERCENT = 90
 # Of the words a crossing text names besides the excluded one, the share the other text
 # must hold too (a detail such as an example's number may be its own), at least two.
 SAME_SUBJECT_PERCENT = 75
-# Text near an entry of n words misses at most this share of them (see `blocklist`).
-_MISSED_PERCENT = 100 - min(KEPT_PERCENT, NEAR_PERCENT)
 
 
 def near(text: Claim, other: Claim, *, kept: int = KEPT_PERCENT) -> bool:
@@ -74,26 +71,9 @@ def least_shared(words: int) -> int:
     return max(1, min(CONTAINED_MIN, words))
 
 
-@dataclass(frozen=True)
-class Blocklist:
-    """The entries of `blocked.md` with their claims, and an index from a few words of each
-    entry to its place: text near an entry holds at least one of them (see `blocklist`)."""
-
-    entries: tuple[tuple[BlockedEntry, Claim], ...]
-    keys: Mapping[str, tuple[int, ...]]
-
-
-def blocklist(entries: Iterable[BlockedEntry]) -> Blocklist:
-    """The blocklist of `entries`, in file order. Text near an entry misses at most
-    `_MISSED_PERCENT * n // 100` of its n words, so it holds one of any one more of them:
-    each entry is indexed under that many of its words (the longest, then by name)."""
-    claimed = tuple((entry, item_claim(entry.text)) for entry in entries)
-    keys: dict[str, list[int]] = {}
-    for place, (_, entry_claim) in enumerate(claimed):
-        count = _MISSED_PERCENT * len(entry_claim.words) // 100 + 1
-        for word in sorted(entry_claim.words, key=lambda word: (-len(word), word))[:count]:
-            keys.setdefault(word, []).append(place)
-    return Blocklist(claimed, {word: tuple(places) for word, places in keys.items()})
+def blocklist(entries: Iterable[BlockedEntry]) -> tuple[tuple[BlockedEntry, Claim], ...]:
+    """The entries of `blocked.md` with their claims, in file order."""
+    return tuple((entry, item_claim(entry.text)) for entry in entries)
 
 
 def blocked_facts(
@@ -110,12 +90,6 @@ def blocked_facts(
                 yield document, fact, entry
 
 
-def blocking(text: Claim, blocked: Blocklist) -> BlockedEntry | None:
+def blocking(text: Claim, blocked: Iterable[tuple[BlockedEntry, Claim]]) -> BlockedEntry | None:
     """The first entry (in file order) that `text` comes near, else None."""
-    keys = blocked.keys
-    places = {place for word in text.words if word in keys for place in keys[word]}
-    for place in sorted(places):
-        entry, entry_claim = blocked.entries[place]
-        if near(text, entry_claim):
-            return entry
-    return None
+    return next((entry for entry, entry_claim in blocked if near(text, entry_claim)), None)
