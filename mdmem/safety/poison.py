@@ -41,8 +41,9 @@ class PoisonHit:
 # 1. Setting the reader's instructions aside: ignore, disregard, forget or override,
 #    said of instructions, directions, prompts, rules or guidelines that are the reader's
 #    (yours, or previous, prior, above, earlier, preceding, original, system, safety ones),
-#    or of bare ones ("the instructions") that no place or purpose follows: "the rules in
-#    .eslintrc", "the instructions for Windows" are a tool's, which a fact may set aside.
+#    or of bare ones that end the clause ("override the instructions."): whatever follows
+#    bare ones says whose they are ("the rules in .eslintrc", "the prompt npm prints"),
+#    a tool's or a document's, which a fact may set aside.
 # 2. Taking the reader's place: a new identity ("you are now" with a name, an article or
 #    "in charge"/"in ... mode"; a state such as "you are now able to" is not one), an
 #    unrestricted role, a new system prompt; and sending secret material to an address.
@@ -51,10 +52,10 @@ class PoisonHit:
 # tokens to ...") forbids the attack rather than making it: a benign mention.
 _ORDERS = r"(?:instructions|directions|prompts?|rules|guidelines)"
 _READERS = r"(?:previous|prior|above|earlier|preceding|original|system|safety)"
-_PLACE = r"(?:in|for|of|per|from|at|under|inside|within|with|on)"
+_CLAUSE_ENDS = r"(?=\s*(?:[.,;:!?)]|\Z)|\s+(?:and|or|then|but)\b)"
 _SET_ASIDE = (
     rf"\s+(?:all\s+)?(?:of\s+)?(?:your\s+(?:\w+\s+)?{_ORDERS}"
-    rf"|(?:the\s+|any\s+)?(?:{_READERS}\s+{_ORDERS}|{_ORDERS}(?!\s+{_PLACE}\b)))"
+    rf"|(?:the\s+|any\s+)?(?:{_READERS}\s+{_ORDERS}|{_ORDERS}{_CLAUSE_ENDS}))"
 )
 _SECRETS = r"(?:secrets?|credentials|api[\s_-]?keys?|tokens?|passwords?|private\s+keys?|\.env)"
 _INJECTION_FAMILIES: tuple[tuple[str, str], ...] = (
@@ -71,7 +72,7 @@ _INJECTION_FAMILIES: tuple[tuple[str, str], ...] = (
     ("system-prompt-label", r"system\s+prompt\s*:"),
     (
         "exfiltrate-secrets",
-        r"(?:send|post|upload|e-?mail|forward|leak|exfiltrate)\s+(?:all\s+)?(?:the\s+|your\s+)?"
+        r"(?:send|upload|e-?mail|forward|leak|exfiltrate)\s+(?:all\s+)?(?:the\s+|your\s+)?"
         r"(?:\w+\s+)?" + _SECRETS + r"\s+to\s+(?:https?://|[\w.+-]+@[\w-]+\.)",
     ),
     ("conceal-from-user", r"(?:do\s+not|don['\u2019]t)\s+tell\s+the\s+user"),
