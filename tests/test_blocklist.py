@@ -6,13 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.words import Claim, claim, item_claim, normalised_tokens, stem
 from mdmem.linting.run import lint
-from mdmem.safety.blocklist import blocking, blocklist, near
+from mdmem.safety.blocklist import SUPERSEDED_KEPT_PERCENT, crosses, near
 from mdmem.store.resources import shipped
 from tests.paraphrases import ACCEPTED, REFUSED
 from tests.test_lint import fact, write_memory
@@ -133,25 +131,42 @@ def test_near_is_integer(text: frozenset[str], entry: frozenset[str], result: bo
     assert near(Claim(text, True), Claim(entry, False)) is False
 
 
+@pytest.mark.parametrize(
+    ("text", "other", "result"),
+    [
+        pytest.param(words(3), words(6), True, id="half-kept-3-words"),
+        pytest.param(words(3), words(7), False, id="less-than-half-kept"),
+        pytest.param(words(2), words(4), False, id="half-kept-2-words"),
+        pytest.param(words(2), words(2), True, id="same-2-words"),
+    ],
+)
+def test_a_superseded_text_is_near_with_half_its_words(
+    text: frozenset[str], other: frozenset[str], result: bool
+) -> None:
+    kept = SUPERSEDED_KEPT_PERCENT
+    assert near(Claim(text, False), Claim(other, False), kept=kept) is result
+
+
+@pytest.mark.parametrize(
+    ("text", "other", "result"),
+    [
+        pytest.param("Use black", "Use ruff, not black", True, id="only-the-excluded-word"),
+        pytest.param("Never use black for formatting", "Use ruff for formatting, not black",
+                     True, id="a-prohibition-of-it"),
+        pytest.param("Never use black for the docs site", "Use ruff for formatting, not black",
+                     False, id="about-something-else"),
+        pytest.param("Never use ruff for formatting", "Use ruff for formatting, not black",
+                     False, id="no-excluded-word"),
+        pytest.param("Payment tests pass amounts as float dollars in 1999", "Payment tests pass "
+                     "amounts as integer cents, never float dollars", True, id="and-a-detail"),
+    ],
+)  # fmt: skip
+def test_crossing_a_contrast(text: str, other: str, result: bool) -> None:
+    assert crosses(claim(text), claim(other)) is result
+
+
 def entry(index: int, text: str) -> BlockedEntry:
     return BlockedEntry(f"rule-{index}", "2026-02-01", "forgotten", (f"- {text}\n",), "b.md", 1)
-
-
-VOCABULARY = st.sampled_from(["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa"])
-TEXTS = st.builds(
-    lambda words, negative: ("never " if negative else "") + " ".join(words),
-    st.lists(VOCABULARY, max_size=7),
-    st.booleans(),
-)
-
-
-@given(st.lists(TEXTS, max_size=6), TEXTS)
-def test_the_index_finds_the_first_near_entry(entries: list[str], text: str) -> None:
-    """The blocklist's index only skips entries that cannot be near: it names the same entry
-    as comparing the text with every entry in file order."""
-    blocked = [entry(index, words) for index, words in enumerate(entries)]
-    first = next((e for e in blocked if near(claim(text), item_claim(e.text))), None)
-    assert blocking(claim(text), blocklist(blocked)) == first
 
 
 def test_the_table_in_decay_md_holds() -> None:

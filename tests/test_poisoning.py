@@ -2,7 +2,7 @@
 
 Facts are instructions by nature, so imperatives are never flagged; what is flagged
 tries to hide from the person reading the rendered file or to override the agent
-reading it (mdmem/poison.py). The shipped demo memory, a realistic one, has none.
+reading it (mdmem/safety/poison.py). The shipped demo memory, a realistic one, has none.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,6 +54,7 @@ _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # a hyphenated word is read whole f
 _NESTED_ITEM = re.compile(r"^\s+(?:[-*+]|\d{1,9}[.)])\s")
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
 _SKIPPED = STOP_WORDS | AFFIRMERS
+_UNCOUNTED = _SKIPPED | NEGATORS
 EXCLUDED = "!"  # marks a word of a contrast clause ("use ruff, not black": !black)
 
 
@@ -103,7 +105,7 @@ def claim(text: str) -> Claim:
             kept = kept[1:]
         negative = negative or not NEGATORS.isdisjoint(kept)
         content = [word for word in kept if word not in NEGATORS]
-        words |= _stems(content, EXCLUDED if contrast else "")
+        words.update(_stems(content, EXCLUDED if contrast else ""))
     return Claim(frozenset(words), negative)
 
 
@@ -118,15 +120,16 @@ def is_prohibition(text: str) -> bool:
     return False
 
 
-def _stems(words: list[str], mark: str) -> set[str]:
-    """The stems of content words, each with `mark`. A hyphenated word's parts count one by
-    one: unit-tests is unit tests, and the no of --no-verify says nothing of polarity."""
-    stems: set[str] = set()
+def _stems(words: list[str], mark: str) -> list[str]:
+    """The stems of content words, each with `mark`, in order. A hyphenated word's parts
+    count one by one: unit-tests is unit tests, and the no of --no-verify says nothing of
+    polarity."""
+    stems: list[str] = []
     for word in words:
-        if "-" in word:
-            stems.update(mark + stem(part) for part in word.split("-") if part not in STOP_WORDS)
-        else:
-            stems.add(mark + stem(word))
+        parts = (
+            [part for part in word.split("-") if part not in STOP_WORDS] if "-" in word else [word]
+        )
+        stems += [mark + stem(part) for part in parts]
     return stems
 
 
@@ -139,17 +142,9 @@ def normalised_tokens(text: str) -> frozenset[str]:
 def word_counts(text: str) -> dict[str, int]:
     """How often each of `normalised_tokens(text)` occurs in the text (a hyphenated word's
     parts counted one by one), for a reader's rank: the same words, counted."""
-    counts: dict[str, int] = {}
     prepared = _FILLER_PHRASE.sub(" ", _prepared(text))
-    for word in _WORD.findall(prepared):
-        if word in _SKIPPED or word in NEGATORS:
-            continue
-        for part in word.split("-") if "-" in word else (word,):
-            if "-" in word and part in STOP_WORDS:
-                continue
-            key = stem(part)
-            counts[key] = counts.get(key, 0) + 1
-    return counts
+    content = [word for word in _WORD.findall(prepared) if word not in _UNCOUNTED]
+    return dict(Counter(_stems(content, "")))
 
 
 def item_claim(lines: Sequence[str]) -> Claim:

@@ -16,7 +16,7 @@ from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, Memory
 from mdmem.format.textfile import body
 from mdmem.format.words import Claim, item_claim
 from mdmem.linting.findings import Finding, finding
-from mdmem.safety.blocklist import NEAR_PERCENT, brings_back
+from mdmem.safety.blocklist import NEAR_PERCENT, SUPERSEDED_KEPT_PERCENT, near
 
 RETIRE = (
     "`mdmem supersede ID --by NEW` (or `--by-text TEXT`) when it is false, `mdmem forget ID "
@@ -178,7 +178,7 @@ def _brings_back(fact: Fact, own: Claim, old: Fact, old_claim: Claim) -> bool:
         return own.negative == old_claim.negative and 100 * len(same) >= NEAR_PERCENT * len(
             own.words | old_claim.words
         )
-    return brings_back(own, old_claim)
+    return near(own, old_claim, kept=SUPERSEDED_KEPT_PERCENT)
 
 
 def _ids(value: str | None) -> set[str]:

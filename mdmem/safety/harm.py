@@ -25,7 +25,9 @@ class Harm:
 def first_harm(text: str) -> Harm | None:
     """Secret material in `text`, else the first sign of poisoning, else a character no
     memory file may hold (a byte-order mark, a control character), else None."""
-    from mdmem.safety.secrets import find_secrets  # patterns built only when text is checked
+    # Both scanners imported only when a text is checked: a fifth of importing the gates,
+    # which `restore`, `core` and `supersede --by` load to check no text (benchmarks/README.md).
+    from mdmem.safety.secrets import find_secrets
 
     secrets = find_secrets(text)
     if secrets:

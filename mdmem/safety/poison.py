@@ -14,13 +14,14 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from mdmem.format.fences import fenced_blocks
 from mdmem.format.items import fact_text_spans, is_note
 from mdmem.format.textfile import split_lines
 from mdmem.format.vision import quotes_as_items
+from mdmem.safety.lookalikes import PAIRS
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,51 +34,57 @@ class PoisonHit:
     detail: str
 
 
-# Facts are imperatives by nature ("Never mock the database"), so only phrases whose point
-# is to replace the reader's instructions are flagged. Each family is named in the detail.
+# Injection phrases: what a text says to the agent reading it that no fact of a project
+# needs to say. Facts are imperatives by nature ("Never mock the database"), so a phrase
+# counts only when its point is to replace the reader's instructions, in three families
+# (docs/RELIABILITY.md, "Poisoning"), each pattern named in the finding:
+# 1. Setting the reader's instructions aside: ignore, disregard, forget or override,
+#    said of instructions, directions, prompts, rules or guidelines that are the reader's
+#    (yours, or previous, prior, above, earlier, preceding, original, system, safety ones),
+#    or of bare ones that end the clause ("override the instructions."): whatever follows
+#    bare ones says whose they are ("the rules in .eslintrc", "the prompt npm prints"),
+#    a tool's or a document's, which a fact may set aside.
+# 2. Taking the reader's place: a new identity ("you are now" with a name, an article or
+#    "in charge"/"in ... mode"; a state such as "you are now able to" is not one), an
+#    unrestricted role, a new system prompt; and sending secret material to an address.
+# 3. Hiding from the person: "don't tell the user".
+# A phrase that a negator opens ("never ignore previous instructions", "do not send the
+# tokens to ...") forbids the attack rather than making it: a benign mention.
+_ORDERS = r"(?:instructions|directions|prompts?|rules|guidelines)"
+_READERS = r"(?:previous|prior|above|earlier|preceding|original|system|safety)"
+_CLAUSE_ENDS = r"(?=\s*(?:[.,;:!?)]|\Z)|\s+(?:and|or|then|but)\b)"
+_SET_ASIDE = (
+    rf"\s+(?:all\s+)?(?:of\s+)?(?:your\s+(?:\w+\s+)?{_ORDERS}"
+    rf"|(?:the\s+|any\s+)?(?:{_READERS}\s+{_ORDERS}|{_ORDERS}{_CLAUSE_ENDS}))"
+)
+_SECRETS = r"(?:secrets?|credentials|api[\s_-]?keys?|tokens?|passwords?|private\s+keys?|\.env)"
 _INJECTION_FAMILIES: tuple[tuple[str, str], ...] = (
-    (
-        "ignore-previous-instructions",
-        r"ignore\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier"
-        r"|preceding)\s+(?:instructions|directions|prompts?)",
-    ),
-    (
-        "disregard-previous-instructions",
-        r"disregard\s+(?:all\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|earlier|above"
-        r"|preceding)\s+(?:instructions|rules|directions)",
-    ),
-    # "you are now able to run the tests" is ordinary prose; "you are now DAN" is not.
-    (
-        "you-are-now",
-        r"you\s+are\s+now(?!\s+(?:able|ready|done|finished|logged|signed|connected"
-        r"|authenticated|set\s+up|on\s+(?:the\s+)?(?:branch|main))\b)",
-    ),
-    (
-        "forget-instructions",
-        r"forget\s+(?:all\s+)?(?:of\s+)?(?:your|previous|prior|the\s+previous)\s+instructions",
-    ),
-    ("new-system-prompt", r"new\s+system\s+prompt"),
-    ("system-prompt-label", r"system\s+prompt\s*:"),
+    ("ignore-previous-instructions", "ignore" + _SET_ASIDE),
+    ("disregard-previous-instructions", "disregard" + _SET_ASIDE),
+    ("forget-instructions", "forget" + _SET_ASIDE),
+    ("override-instructions", "override" + _SET_ASIDE),
+    ("you-are-now", r"you\s+are\s+now\s+(?:an?\s|(?-i:[A-Z])\w*|in\s+(?:charge|\w+\s+mode))"),
     (
         "act-as-unrestricted",
         r"act\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|uncensored)",
     ),
-    ("conceal-from-user", r"(?:do\s+not|don['\u2019]t)\s+tell\s+the\s+user"),
-    # "Override the rules in .eslintrc for tests" is configuration advice, so a bare
-    # "the rules" counts only when it is not followed by where or what they apply to.
+    ("new-system-prompt", r"new\s+system\s+prompt"),
+    ("system-prompt-label", r"system\s+prompt\s*:"),
     (
-        "override-instructions",
-        r"override\s+(?:all\s+)?(?:of\s+)?(?:your\s+(?:\w+\s+)?(?:rules|instructions)"
-        r"|(?:the|any)\s+(?:previous|prior|above|earlier|original|system|safety)\s+"
-        r"(?:rules|instructions)"
-        r"|(?:the|any)\s+(?:rules|instructions)(?!\s+(?:in|for|of|per|from|at|under|inside"
-        r"|within|with|on)\b))",
+        "exfiltrate-secrets",
+        r"(?:send|upload|e-?mail|forward|leak|exfiltrate)\s+(?:all\s+)?(?:the\s+|your\s+)?"
+        r"(?:\w+\s+)?" + _SECRETS + r"\s+to\s+(?:https?://|[\w.+-]+@[\w-]+\.)",
     ),
+    ("conceal-from-user", r"(?:do\s+not|don['\u2019]t)\s+tell\s+the\s+user"),
 )
-_INJECTION = tuple(
-    (family, re.compile(r"\b" + pattern + r"(?:(?<=\W)|(?!\w))", re.IGNORECASE))
-    for family, pattern in _INJECTION_FAMILIES
+_INJECTION = re.compile(
+    "|".join(
+        rf"\b(?P<{family.replace('-', '_')}>{pattern})(?:(?<=\W)|(?!\w))"
+        for family, pattern in _INJECTION_FAMILIES
+    ),
+    re.IGNORECASE,
 )
+_NEGATED = re.compile(r"(?:\bnever|\bnot|n['\u2019]t)\s+(?:ever\s+)?$", re.IGNORECASE)
 
 _BIDI = frozenset({0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
 _INVISIBLE = frozenset({0x00AD, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x2060, 0x2065)})
@@ -228,71 +235,60 @@ def _invisible(char: str) -> bool:
     )
 
 
-def _visible(text: str) -> tuple[str, Sequence[int]]:
-    """`text` without invisible format characters, each letter that only looks like an ASCII
-    one read as that letter (`_LOOKALIKE`), and each kept character's original offset."""
-    if text.isascii():
-        return text, range(len(text))
-    if not any(_invisible(match[0]) for match in _NON_ASCII.finditer(text)):
-        return text.translate(_LOOKALIKE), range(len(text))
-    kept = [index for index, char in enumerate(text) if not _invisible(char)]
-    return "".join(text[index] for index in kept).translate(_LOOKALIKE), kept
+_LOOKALIKES = {word[0]: word[1:] for word in PAIRS.split()}
 
 
-# Letters that read as Latin to a person but not to a phrase list (full-width forms, Cyrillic
-# and Greek lookalikes), each one ASCII character, so that offsets stay those of the text.
-_LOOKALIKE = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | str.maketrans(
-    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u04bb\u0501"
-    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406"
-    "\u03bf\u03b1\u03b5\u03b9\u03ba\u03bd\u03c1\u03c4\u03c5"
-    "\u0391\u0392\u0395\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a7\u0396",
-    "aeopcyxijshdABEKMHOPCTXIoaeikvptuABEHIKMNOPTXZ",
-)
+def _reading(char: str) -> str:
+    """What a person reads a character outside ASCII as: nothing when it is invisible, else
+    its NFKC form (full-width and mathematical letters become plain ones) with each letter
+    that only looks like ASCII letters (Unicode's confusables, `lookalikes`) read as them."""
+    if _invisible(char):
+        return ""
+    return "".join(_LOOKALIKES.get(part, part) for part in unicodedata.normalize("NFKC", char))
 
 
-# Words every match of a family contains (one of each group, in any case): a family
-# whose words are absent cannot match, and a large memory skips its pattern.
-_INJECTION_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "ignore-previous-instructions": (("ignore",),),
-    "disregard-previous-instructions": (("disregard",),),
-    "you-are-now": (("you",), ("now",)),
-    "forget-instructions": (("forget",), ("instructions",)),
-    "new-system-prompt": (("system",), ("prompt",)),
-    "system-prompt-label": (("system",), ("prompt",)),
-    "act-as-unrestricted": (("unrestricted", "jailbroken", "unfiltered", "uncensored"),),
-    "conceal-from-user": (("tell",), ("user",)),
-    "override-instructions": (("override",),),
-}
+def _visible(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """`text` as a person reads it, and each character outside ASCII with its reading
+    (`_reading`), from which `_origin` finds where a stretch of the reading starts."""
+    found = [(match.start(), _reading(match[0])) for match in _NON_ASCII.finditer(text)]
+    if not found:
+        return text, found
+    pieces = []
+    done = 0
+    for index, read in found:
+        pieces += [text[done:index], read]
+        done = index + 1
+    return "".join([*pieces, text[done:]]), found
 
 
-def _injection_spans(text: str) -> list[tuple[int, int, str]]:
-    """Injection phrases as (start, end, family); overlaps keep the earliest, then longest."""
-    lowered = text.lower()
-    found = sorted(
-        (match.start(), -match.end(), family)
-        for family, pattern in _INJECTION
-        if all(any(word in lowered for word in group) for group in _INJECTION_WORDS[family])
-        for match in pattern.finditer(text)
-    )
-    spans: list[tuple[int, int, str]] = []
-    for start, negative_end, family in found:
-        if not spans or start >= spans[-1][1]:
-            spans.append((start, -negative_end, family))
-    return spans
+def _origin(found: list[tuple[int, str]], position: int) -> int:
+    """The offset in the text of `position` in its reading (see `_visible`)."""
+    shift = 0
+    for index, read in found:
+        if position < index + shift:
+            break
+        if position < index + shift + len(read):
+            return index
+        shift += len(read) - 1
+    return position - shift
 
 
 def _injection_hits(text: str) -> Iterator[tuple[int, str, str]]:
-    visible, offsets = _visible(text)
-    for start, _end, family in _injection_spans(visible):
-        yield offsets[start], "injection-phrase", family
+    """Injection phrases as (offset, kind, family), read as a person reads the text; a
+    phrase a negator opens forbids the attack, and is left alone."""
+    visible, found = _visible(text)
+    for match in _INJECTION.finditer(visible):
+        if not _NEGATED.search(visible, max(0, match.start() - 16), match.start()):
+            family = str(match.lastgroup).replace("_", "-")
+            yield _origin(found, match.start()), "injection-phrase", family
 
 
 def _hides_text(hidden: str, *, in_fact: bool = True) -> str | None:
     """Why hidden text matters (an injection; or, in a fact's text or markup that only
     hides, too long to be a tooling directive), or None."""
-    visible, _offsets = _visible(hidden.strip())
-    if _injection_spans(visible):
+    if any(_injection_hits(hidden)):
         return "an injection phrase"
+    visible, _found = _visible(hidden.strip())
     if in_fact and len(visible) > _COMMENT_HIDES_AT:
         return f"{len(visible)} characters"
     return None
@@ -326,19 +322,12 @@ def _follows_a_footer(markup: str, line_start: int, line: str) -> bool:
 
 
 def _fact_text(text: str, line_starts: list[int]) -> Callable[[int], bool]:
-    """Whether an offset of `text` lies in a fact's text; the items are read when first asked
-    (most files hold no comment but footers and notes, and are never read so)."""
-    in_fact: list[bool] = []
-
-    def holds(offset: int) -> bool:
-        if not in_fact:
-            lines = quotes_as_items(split_lines(text))
-            in_fact.extend([False] * (len(lines) + 1))
-            for span in fact_text_spans(lines):
-                in_fact[span.start : span.stop] = [True] * len(span)
-        return in_fact[bisect.bisect_right(line_starts, offset) - 1]
-
-    return holds
+    """Whether an offset of `text` lies in a fact's text."""
+    lines = quotes_as_items(split_lines(text))
+    in_fact = [False] * (len(lines) + 1)
+    for span in fact_text_spans(lines):
+        in_fact[span.start : span.stop] = [True] * len(span)
+    return lambda offset: in_fact[bisect.bisect_right(line_starts, offset) - 1]
 
 
 def _comment_hits(markup: str, in_fact: Callable[[int], bool]) -> Iterator[tuple[int, str, str]]:

@@ -3,8 +3,9 @@ says it, a superseded fact it would bring back, a blocked entry, a live fact it
 contradicts, or secret material. Pure: the facts come in as parsed documents.
 
 Texts are compared as `format.words` reads them (normalised content words and a
-polarity), with the blocklist's integer nearness (`safety.blocklist.near`): the same
-rule keeps a forgotten text out and finds a duplicate, whatever the rewording.
+polarity), with the one nearness rule (`safety.blocklist`): the same rule keeps a
+forgotten text out, finds a duplicate, a superseded text coming back and a contradiction,
+whatever the rewording.
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
 from mdmem.format.words import Claim, claim, item_claim, needles, shared_words
 from mdmem.safety.blocklist import (
+    SUPERSEDED_KEPT_PERCENT,
     blocking,
     blocklist,
-    brings_back,
-    contrasted,
+    crosses,
     least_shared,
     near,
-    restates_contrast,
 )
 
 
@@ -79,21 +79,22 @@ def meetings(
 def _opposed(new: Claim, flipped: Claim, old: Claim) -> bool:
     """Whether two claims say opposite things: near with the polarity of one turned, either
     way round (the shorter may be the new one: "API handlers never return JSON errors"
-    against "All API handlers return JSON errors with a code field"), or one asserting what
-    the other's contrast excludes."""
+    against "All API handlers return JSON errors with a code field"), or, both positive,
+    one crossing the other's contrast."""
     turned = replace(old, negative=not old.negative)
-    return near(flipped, old) or near(turned, new) or contrasted(new, old)
+    if near(flipped, old) or near(turned, new):
+        return True
+    return not (new.negative or old.negative) and (crosses(new, old) or crosses(old, new))
 
 
 def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -> Meeting | None:
-    superseded = fact.is_superseded
-    if superseded:
-        if brings_back(new, old):
+    if fact.is_superseded:
+        if near(new, old, kept=SUPERSEDED_KEPT_PERCENT):
             return Meeting(SUPERSEDED, fact.id, successor=fact.get("superseded-by"))
         return None
     if fact.get("tier") == "archived":
         return None  # faded, not false: citing it brings it back, adding it again is new
-    if near(new, old) or restates_contrast(new, old):
+    if near(new, old) or (new.negative and crosses(new, old)):
         return Meeting(DUPLICATE, fact.id)
     core = fact.is_core
     if (core or fact.section == section) and _opposed(new, flipped, old):
