@@ -57,7 +57,6 @@ _SET_ASIDE = (
     rf"\s+(?:all\s+)?(?:of\s+)?(?:your\s+(?:\w+\s+)?{_ORDERS}"
     rf"|(?:the\s+|any\s+)?(?:{_READERS}\s+{_ORDERS}|{_ORDERS}{_CLAUSE_ENDS}))"
 )
-_SECRETS = r"(?:secrets?|credentials|api[\s_-]?keys?|tokens?|passwords?|private\s+keys?|\.env)"
 _INJECTION_FAMILIES: tuple[tuple[str, str], ...] = (
     ("ignore-previous-instructions", "ignore" + _SET_ASIDE),
     ("disregard-previous-instructions", "disregard" + _SET_ASIDE),
@@ -70,11 +69,6 @@ _INJECTION_FAMILIES: tuple[tuple[str, str], ...] = (
     ),
     ("new-system-prompt", r"new\s+system\s+prompt"),
     ("system-prompt-label", r"system\s+prompt\s*:"),
-    (
-        "exfiltrate-secrets",
-        r"(?:send|upload|e-?mail|forward|leak|exfiltrate)\s+(?:all\s+)?(?:the\s+|your\s+)?"
-        r"(?:\w+\s+)?" + _SECRETS + r"\s+to\s+(?:https?://|[\w.+-]+@[\w-]+\.)",
-    ),
     ("conceal-from-user", r"(?:do\s+not|don['\u2019]t)\s+tell\s+the\s+user"),
 )
 _INJECTION = re.compile(
