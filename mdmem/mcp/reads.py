@@ -81,17 +81,21 @@ class Reads:
         tier: Annotated[Tier | None, Field(description="Only facts with this tier.")] = None,
         path: PathArgument = None,
         limit: Annotated[int | None, Field(ge=1, description="At most N hits per list.")] = None,
+        explain: Annotated[
+            bool, Field(description="Say how each hit scored (BM25 per word, length, tier).")
+        ] = False,
     ) -> CallToolResult:
         """Search the memory by words when you need a particular fact: a convention, a
         decision, why something is the way it is. Returns the hits best first, each with
-        path, line, id, tier, text and score; superseded facts apart, each with the id
-        that replaced it; session-log lines with `sessions`. Empty lists when nothing
-        matches. Follow up with `show` for one fact's whole story."""
+        path, line, id, tier, text and score (and with `explain`, how it scored);
+        superseded facts apart, each with the id that replaced it; session-log lines with
+        `sessions`. Empty lists when nothing matches. Follow up with `show` for one fact's
+        whole story."""
         from mdmem.reading.search import lookup as run
 
         def call(root: Path) -> dict[str, Any]:
             found = run(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
-            return found.as_dict()
+            return found.as_dict(explain)
 
         return await answer(self.root, call, arguments_of(self.lookup), reading=True)
 
