@@ -15,6 +15,7 @@ that changed are parsed.
 
 from __future__ import annotations
 
+import heapq
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
@@ -45,6 +46,8 @@ if TYPE_CHECKING:  # a lookup through a kept index parses nothing
     from mdmem.format.document import Document
 
 SIZE = 6
+# A hit's sort key: (-score, id, path, line, document number, fact number, codes).
+Key = tuple[int, str, str, int, int, int, tuple[int, ...]]
 _CHECKBOXES = (None, " ", "x")
 
 
@@ -207,9 +210,9 @@ def rank_indexes(
         (codes for found in matched for codes in found.values()),
         len(query.words),
     )
-    live: list[tuple[int, str, str, int, int, int, tuple[int, ...]]] = []
-    gone: list[tuple[int, str, str, int, int, int, tuple[int, ...]]] = []
-    old: list[tuple[int, str, str, int, int, int, tuple[int, ...]]] = []
+    live: list[Key] = []
+    gone: list[Key] = []
+    old: list[Key] = []
     for order, (index, found) in enumerate(zip(indexes, matched, strict=True)):
         places, ids = index.places, index.ids
         for number, codes in found.items():
@@ -223,17 +226,22 @@ def rank_indexes(
             points = score(codes, index.lengths[number], corpus, label, history)
             key = (-points, ids[number], index.path, places[at], order, number, tuple(codes))
             (gone if places[at + 4] else old if history else live).append(key)
-    live.sort()
-    live += sorted(old)  # what holds now first, then history (`ranking.order`)
-    gone.sort()
+    total = len(live) + len(old)
+    shown = _best(live, limit)  # what holds now first, then history (`ranking.order`)
+    shown += _best(old, None if limit is None else limit - len(shown))
 
-    def hits(items: list[tuple[int, str, str, int, int, int, tuple[int, ...]]]) -> tuple[Hit, ...]:
+    def hits(items: list[Key]) -> tuple[Hit, ...]:
         return tuple(
             Hit(entry_at(indexes[order], lines_of(indexes[order]), number), -points, codes)
-            for points, _, _, _, order, number, codes in items[:limit]
+            for points, _, _, _, order, number, codes in items
         )
 
-    return Ranking(hits(live), hits(gone), len(live), corpus)
+    return Ranking(hits(shown), hits(_best(gone, limit)), total, corpus)
+
+
+def _best(keys: list[Key], limit: int | None) -> list[Key]:
+    """The `limit` smallest keys, in order: only those shown are read back."""
+    return sorted(keys) if limit is None else heapq.nsmallest(limit, keys)
 
 
 def link_pairs(indexes: Sequence[Index]) -> list[tuple[str, str, str]]:
