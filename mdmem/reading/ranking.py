@@ -24,6 +24,7 @@ from mdmem.reading.scoring import (
     text_length,
     text_words,
 )
+from mdmem.safety.secrets import redact
 
 SESSION_WEIGHT = 1  # a line of a session log: history, scored apart from the facts
 
@@ -233,8 +234,6 @@ def _line(entry: Entry, tier: str) -> str:
 def shown_words(text: str, words: Iterable[str]) -> list[str]:
     """The query's words as an answer shows them: a word of secret material (one the
     masked query no longer holds, lowercased as it is) as `[REDACTED]`, never itself."""
-    from mdmem.safety.secrets import redact  # loaded only for an answer shown as data
-
     masked = redact(text).casefold()
     return [word if word in masked else "[REDACTED]" for word in words]
 
