@@ -212,9 +212,16 @@ def rank_indexes(
     )
     live: list[Key] = []
     gone: list[Key] = []
-    old: list[Key] = []
+    old: list[tuple[int, int, list[int], str]] = []  # history: scored only if shown
+
+    def key(order: int, number: int, codes: list[int], label: str, history: bool) -> Key:
+        index = indexes[order]
+        points = score(codes, index.lengths[number], corpus, label, history)
+        place = index.places[SIZE * number]
+        return (-points, index.ids[number], index.path, place, order, number, tuple(codes))
+
     for order, (index, found) in enumerate(zip(indexes, matched, strict=True)):
-        places, ids = index.places, index.ids
+        places = index.places
         for number, codes in found.items():
             at = SIZE * number
             label = tier(index, number)
@@ -223,12 +230,19 @@ def rank_indexes(
             if index.scopes and not in_scope(index.scopes.get(str(number)), path):
                 continue
             history = is_history(index.path, _CHECKBOXES[places[at + 5]])
-            points = score(codes, index.lengths[number], corpus, label, history)
-            key = (-points, ids[number], index.path, places[at], order, number, tuple(codes))
-            (gone if places[at + 4] else old if history else live).append(key)
-    total = len(live) + len(old)
-    shown = _best(live, limit)  # what holds now first, then history (`ranking.order`)
-    shown += _best(old, None if limit is None else limit - len(shown))
+            if places[at + 4]:
+                gone.append(key(order, number, codes, label, history))
+            elif history:
+                old.append((order, number, codes, label))
+            else:
+                live.append(key(order, number, codes, label, history))
+    # What holds now first, then history (`ranking.order`): history is scored only when
+    # what holds now leaves room for it (3,312 of the 3,533 hits of the 10,000-log
+    # benchmark query are history, 117 hold now).
+    shown = _best(live, limit)
+    if limit is None or len(shown) < limit:
+        history_keys = [key(*item, True) for item in old]
+        shown += _best(history_keys, None if limit is None else limit - len(shown))
 
     def hits(items: list[Key]) -> tuple[Hit, ...]:
         return tuple(
@@ -236,7 +250,7 @@ def rank_indexes(
             for points, _, _, _, order, number, codes in items
         )
 
-    return Ranking(hits(shown), hits(_best(gone, limit)), total, corpus)
+    return Ranking(hits(shown), hits(_best(gone, limit)), len(live) + len(old), corpus)
 
 
 def _best(keys: list[Key], limit: int | None) -> list[Key]:
