@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.format.memory import SESSIONS
-from mdmem.git import committed as git_committed
+from mdmem.git import revisions as git_committed
 from mdmem.git.discover import top_level
 from mdmem.store import cache
 from mdmem.writing import logs
