@@ -65,11 +65,6 @@ def read_continuity(root: Path) -> Document:
     return parse_document(read(path, f"{root.name}/{CONTINUITY}"), unique_ids=False)
 
 
-def read_threads(root: Path) -> tuple[Document, ...]:
-    """The thread files of the protocol's v4.39 layout, parsed (none without the folder)."""
-    return thread_documents(root)
-
-
 def live_entries(continuity: Document, threads: tuple[Document, ...]) -> list[Entry]:
     """The live facts: continuity's, then each thread file's."""
     return [entry for document in (continuity, *threads) for entry in entries_of(document)]
@@ -96,7 +91,7 @@ def context(
 
     path = None if path is None else project_path(root, path, cwd)
     continuity = read_continuity(root)
-    threads = read_threads(root)
+    threads = thread_documents(root)  # the protocol's v4.39 layout: none without the folder
     live = live_entries(continuity, threads)
     vision = optional(root, VISION)
     if vision is not None:
@@ -214,7 +209,7 @@ def status(
 
         kept = cache.lint_counts(root, names)
         counted = None if kept is None else Tally(*kept)
-    live = live_entries(continuity, read_threads(root))
+    live = live_entries(continuity, thread_documents(root))
     threads = tuple(entry for entry in live if entry.open_thread)
     return Status(
         session, session_source, through, len(later), policy.review_every, threads, counted
