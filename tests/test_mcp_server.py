@@ -112,6 +112,9 @@ def test_an_agent_session_through_the_server(repo: Path) -> None:
         new_id = seen["added"]["id"]
         seen["cited"] = await call(session, "reference", ids=[new_id, "retry-with-backoff"])
         seen["lookup"] = await call(session, "lookup", query="token expiry", limit=3)
+        seen["explained"] = await call(
+            session, "lookup", query="token expiry", limit=3, explain=True
+        )
         seen["context"] = await call(session, "context", task="token expiry", budget=800)
         seen["before_refusal"] = snapshot(repo)
         seen["refused"] = await session.call_tool(
@@ -170,6 +173,15 @@ def test_an_agent_session_through_the_server(repo: Path) -> None:
     # Created: counts as this session's reference already; the other id is added.
     assert (seen["cited"]["added"], seen["cited"]["already"]) == (["retry-with-backoff"], [new_id])
     assert seen["lookup"]["hits"][0]["id"] == new_id
+    # explain: each hit says how it scored, as `lookup --explain --json` says it.
+    cli = CliRunner().invoke(
+        main, ["lookup", "token", "expiry", "--limit", "3", "--explain", "--json"]
+    )
+    assert cli.exit_code == 0, cli.output
+    assert seen["explained"]["hits"] == json.loads(cli.stdout)["hits"]
+    explained = [hit.pop("explain") for hit in seen["explained"]["hits"]]
+    assert explained[0].endswith(f"= {seen['lookup']['hits'][0]['score']}")
+    assert seen["explained"]["hits"] == seen["lookup"]["hits"]
     assert new_id in seen["context"]["markdown"]
     assert seen["context"]["markdown"].startswith("Reference data from this project's memory")
 

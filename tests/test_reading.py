@@ -1014,3 +1014,26 @@ def test_show_of_an_unknown_id_names_the_nearest_whatever_blocked_md_holds(memor
     (memory / "blocked.md").write_text("# Blocked\n\n- a rule\n  <!-- id: Not Kebab -->\n", "utf-8")
     with pytest.raises(MdmemError, match="nearest known: webhook-backoff"):
         search.show(memory, "webhook-backof")
+
+
+_WORD_PIECES = st.sampled_from(
+    [
+        "retry", "retries", "Retried", "don't", "can\u2019t", "not", "never", "no", "must",
+        "make sure", "note that", "in order to", "the", "unit-tests", "no-verify", "a-b",
+        "x", "ran", "RUNS", "É", "ß", "_", "-", "--", "'", ",", ";", ".", ". ", " and ",
+        " but ", "(", ")", "!", "\u2014", "\n", " ", "  ", "tests", "1", "v2",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.one_of(_WORD_PIECES, st.text(max_size=6)), max_size=14))
+def test_word_counts_counts_the_words_of_normalised_tokens(pieces: list[str]) -> None:
+    """lookup ranks by `word_counts` and compares by `normalised_tokens`: on any text both
+    hold the same words."""
+    from mdmem.format.words import word_counts
+
+    text = " ".join(pieces)
+    counts = word_counts(text)
+    assert set(counts) == normalised_tokens(text)
+    assert all(count >= 1 for count in counts.values())

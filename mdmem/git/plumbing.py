@@ -17,7 +17,7 @@ from mdmem.errors import GitError
 from mdmem.git.discover import top_level
 
 if TYPE_CHECKING:
-    import git
+    import git  # GitPython only when git is asked: see the module's docstring
 
 
 def repository(path: Path) -> git.Repo | None:
@@ -25,7 +25,7 @@ def repository(path: Path) -> git.Repo | None:
     top = top_level(path)
     if top is None:
         return None
-    import git
+    import git  # GitPython only when git is asked: see the module's docstring
 
     try:
         return git.Repo(top)
@@ -50,7 +50,7 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable
     runs (the caller puts the files back) and the exception goes on. Once git has
     made the commit it stands, with the files it holds, whatever comes after.
     """
-    import git
+    import git  # GitPython only when git is asked: see the module's docstring
 
     top = Path(repo.working_tree_dir or ".").resolve()
     relatives = sorted({os.path.relpath(path.resolve(), top) for path in paths})
@@ -88,7 +88,7 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable
 
 def init_repository(path: Path) -> git.Repo:
     """A new repository with a fixed initial branch name."""
-    import git
+    import git  # GitPython only when git is asked: see the module's docstring
 
     return git.Repo.init(path, initial_branch="main")
 
@@ -197,7 +197,7 @@ def log_history(
 
 
 def is_ancestor(repo: git.Repo, ancestor: str, descendant: str) -> bool:
-    import git
+    import git  # GitPython only when git is asked: see the module's docstring
 
     try:
         repo.git.merge_base("--is-ancestor", ancestor, descendant)
@@ -322,7 +322,7 @@ def _chunks(items: Sequence[str]) -> list[Sequence[str]]:
 
 def config_value(repo: git.Repo, key: str) -> str | None:
     """A key of the repository's own config (`--local`), or None when it is not set."""
-    import git
+    import git  # GitPython only when git is asked: see the module's docstring
 
     try:
         value: str = repo.git.config("--local", "--get", key)
@@ -332,7 +332,7 @@ def config_value(repo: git.Repo, key: str) -> str | None:
 
 
 def set_config(repo: git.Repo, key: str, value: str) -> None:
-    import git
+    import git  # GitPython only when git is asked: see the module's docstring
 
     try:
         repo.git.config("--local", key, value)

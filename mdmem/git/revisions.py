@@ -1,9 +1,10 @@
-"""Two states of a repository, as git's objects hold them: for `mdmem diff` and the check of
+"""States of a repository, as git's objects hold them: which files HEAD holds (for the
+short commands of the write path), and two states of it for `mdmem diff` and the check of
 paths a fact names.
 
-Like `mdmem.git.committed`, each function runs one `git` process and parses its output:
-GitPython's import and its one call per blob cost more than the whole comparison of a
-large memory. Paths are relative to the repository's top folder, '/'-separated.
+Each function runs one `git` process and parses its output: GitPython's import costs
+more than a whole `mdmem ref`, and its one call per blob more than the whole comparison of
+a large memory. Paths are relative to the repository's top folder, '/'-separated.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import GitError, MdmemError
+
+_CHUNK = 1000  # paths per git process, well inside any command-line limit
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,38 @@ def ever_held(top: Path, paths: Sequence[str], until: str = "HEAD") -> frozenset
     if done.returncode != 0:
         return frozenset()
     return frozenset(path.lstrip("\n") for path in done.stdout.split("\0") if path.strip())
+
+
+def committed(top: Path, paths: Sequence[str]) -> frozenset[str]:
+    """The paths among `paths` that HEAD holds; none before the first commit.
+
+    One `git ls-tree` per thousand paths: git reads only the trees on the paths' way.
+    """
+    found: set[str] = set()
+    for start in range(0, len(paths), _CHUNK):
+        output = _ls_tree(top, ["--", *paths[start : start + _CHUNK]])
+        if output is None:
+            return frozenset()
+        found.update(filter(None, output.split("\0")))
+    return frozenset(found)
+
+
+def committed_in(top: Path, folder: str) -> frozenset[str]:
+    """Every path HEAD holds directly inside `folder` (relative to the top, no trailing /)."""
+    output = _ls_tree(top, ["--", f"{folder}/"])
+    return frozenset() if output is None else frozenset(filter(None, output.split("\0")))
+
+
+def _ls_tree(top: Path, arguments: list[str]) -> str | None:
+    """`git ls-tree -z --name-only --full-tree HEAD ARGUMENTS` run in `top`; None when the
+    repository has no commit yet."""
+    done = _git(top, ["ls-tree", "-z", "--name-only", "--full-tree", "HEAD", *arguments])
+    if done.returncode == 0:
+        return done.stdout
+    if _git(top, ["rev-parse", "--verify", "--quiet", "HEAD"]).returncode != 0:
+        return None  # no commit yet: nothing is committed
+    detail = done.stderr.strip() or f"exit {done.returncode}"
+    raise GitError(f"git could not list what HEAD holds: {detail}", top)
 
 
 def _checked(top: Path, arguments: list[str]) -> str:

@@ -250,7 +250,7 @@ def _renamed(path: str, renamed: Mapping[str, str]) -> str | None:
 
 def path_findings(gone: Iterable[GonePath]) -> list[Finding]:
     """W028 for each gone path, naming the fact and the path (and the rename git saw)."""
-    from mdmem.linting.findings import finding  # lint's, not context's
+    from mdmem.linting.findings import finding  # lint's, not context's: 11 ms of its start
 
     found = []
     for item in gone:

@@ -21,7 +21,6 @@ from mdmem.format.memory import ARCHIVE, BLOCKED, OPEN_THREADS, SESSIONS, VISION
 from mdmem.format.sessionlog import Session, parse_session_name, reference_lines, section_lines
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
-from mdmem.git.committed import committed_in
 from mdmem.git.plumbing import (
     blob_bytes,
     relative_path,
@@ -29,6 +28,7 @@ from mdmem.git.plumbing import (
     session_log_changes,
     top_folder,
 )
+from mdmem.git.revisions import committed_in
 from mdmem.linting.cache import TextCache, from_rows, history, to_rows
 from mdmem.linting.checks import memory_findings
 from mdmem.linting.findings import MEND_BEFORE_COMMIT, Finding, before_commit, finish, tally

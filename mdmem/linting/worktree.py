@@ -16,8 +16,8 @@ from mdmem.format.leftout import leaving_out
 from mdmem.format.memory import CONTINUITY, OPEN_THREADS, is_thread_name
 from mdmem.format.textfile import body, decode
 from mdmem.format.threads import parse_thread
-from mdmem.git.committed import committed_in
 from mdmem.git.plumbing import blob_bytes, has_head, head_blobs, relative_path, top_folder
+from mdmem.git.revisions import committed_in
 from mdmem.linting.handedits import Committed
 
 if TYPE_CHECKING:

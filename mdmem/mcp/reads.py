@@ -10,7 +10,13 @@ from typing import Annotated, Any, Literal
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
+from mdmem.linting import findings
+from mdmem.linting.run import lint as run_lint
 from mdmem.mcp.calls import Connection, answer, arguments_of
+from mdmem.reading import context as context_text
+from mdmem.reading import history, search, sources
+from mdmem.reading import status as status_text
+from mdmem.writing.current import current_or_none
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
@@ -60,13 +66,11 @@ class Reads:
         (or, with format json, the same as data too). Its last line asks you to cite only the
         facts you use (`mdmem ref ID [ID...]`): here, the `reference` tool with their ids,
         never every id shown (each id cited counts a use)."""
-        from mdmem.reading import context as rendering
-        from mdmem.reading.sources import context as run
 
         def call(root: Path) -> dict[str, Any]:
-            planned = run(root, task, path=path, budget=budget)
-            markdown = {"markdown": rendering.render_markdown(planned)}
-            return {**rendering.as_json(planned), **markdown} if format == "json" else markdown
+            planned = sources.context(root, task, path=path, budget=budget)
+            markdown = {"markdown": context_text.render_markdown(planned)}
+            return {**context_text.as_json(planned), **markdown} if format == "json" else markdown
 
         return await answer(self.root, call, arguments_of(self.context), reading=True)
 
@@ -81,17 +85,20 @@ class Reads:
         tier: Annotated[Tier | None, Field(description="Only facts with this tier.")] = None,
         path: PathArgument = None,
         limit: Annotated[int | None, Field(ge=1, description="At most N hits per list.")] = None,
+        explain: Annotated[
+            bool, Field(description="Say how each hit scored (BM25 per word, length, tier).")
+        ] = False,
     ) -> CallToolResult:
         """Search the memory by words when you need a particular fact: a convention, a
         decision, why something is the way it is. Returns the hits best first, each with
-        path, line, id, tier, text and score; superseded facts apart, each with the id
-        that replaced it; session-log lines with `sessions`. Empty lists when nothing
-        matches. Follow up with `show` for one fact's whole story."""
-        from mdmem.reading.search import lookup as run
+        path, line, id, tier, text and score (and with `explain`, how it scored);
+        superseded facts apart, each with the id that replaced it; session-log lines with
+        `sessions`. Empty lists when nothing matches. Follow up with `show` for one fact's
+        whole story."""
 
         def call(root: Path) -> dict[str, Any]:
-            found = run(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
-            return found.as_dict()
+            found = search.lookup(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
+            return found.as_dict(explain)
 
         return await answer(self.root, call, arguments_of(self.lookup), reading=True)
 
@@ -108,11 +115,9 @@ class Reads:
         session that created it, every session that cited it (newest first), what it
         replaced and what replaced it, its helpful and harmful votes; with `as_of`, the
         tier the ledger gave it at that point."""
-        from mdmem.reading import history
-        from mdmem.reading.search import show as run
 
         def call(root: Path) -> dict[str, Any]:
-            return history.as_dict(run(root, id, as_of))
+            return history.as_dict(search.show(root, id, as_of))
 
         return await answer(self.root, call, arguments_of(self.show), reading=True)
 
@@ -125,14 +130,11 @@ class Reads:
         Returns the current session log (the one the writing tools record in; null when
         none is started), the sessions since the last review and whether a review is due,
         lint's counts (from its last run while nothing changed) and the open threads."""
-        from mdmem.reading import status as rendering
-        from mdmem.reading.sources import status as run
-        from mdmem.writing.current import current_or_none
 
         def call(root: Path) -> dict[str, Any]:
             log = current_or_none(root, *self.connection.named(session))
             found, source = (None, None) if log is None else (log.display, log.source)
-            return rendering.as_dict(run(root, found, source, run_lint=lint))
+            return status_text.as_dict(sources.status(root, found, source, run_lint=lint))
 
         return await answer(self.root, call, arguments_of(self.status), reading=True)
 
@@ -149,18 +151,16 @@ class Reads:
         about committed session logs apart, in `committed_log_warnings`), and `passed`,
         false on an error (and with `strict` on a warning). Run it after you edit a
         memory file by hand."""
-        from mdmem.linting import findings as rendering
-        from mdmem.linting.run import lint as run
 
         def call(root: Path) -> dict[str, Any]:
-            found = run(root)
-            counted = rendering.tally(found)
+            found = run_lint(root)
+            counted = findings.tally(found)
             return {
                 "findings": [finding.as_dict() for finding in found],
                 "errors": counted.errors,
                 "warnings": counted.warnings,
                 "committed_log_warnings": counted.committed,
-                "passed": rendering.exit_code(found, strict) == 0,
+                "passed": findings.exit_code(found, strict) == 0,
             }
 
         return await answer(

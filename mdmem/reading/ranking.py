@@ -7,8 +7,7 @@ by place).
 from __future__ import annotations
 
 import dataclasses
-import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +24,7 @@ from mdmem.reading.scoring import (
     text_length,
     text_words,
 )
+from mdmem.safety.secrets import redact
 
 SESSION_WEIGHT = 1  # a line of a session log: history, scored apart from the facts
 
@@ -97,32 +97,23 @@ class LineHit:
     score: int
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    """A log line that holds a needle, and the most it can score (`LINE_EXACT` for each query
-    word one of whose needles it holds; a log line has no tags)."""
-
-    bound: int
-    path: str
-    session: str
-    number: int
-    text: str
-
-    def scored(self, query: Query) -> LineHit:
-        score = line_points(query, text_words(self.text)) * SESSION_WEIGHT
-        return LineHit(self.path, self.number, self.session, self.text.strip(), score)
-
-    def cannot_beat(self, hit: LineHit) -> bool:
-        """Whether this line, at its best, sorts after `hit` (`sorted_line_hits` order)."""
-        if self.bound != hit.score:
-            return self.bound < hit.score
-        return (self.session, -self.number) < (hit.session, -hit.line)
-
-
 def log_hits(path: str, session: str, text: str, query: Query) -> list[LineHit]:
     """The lines of one session log that score for the query, in file order: only the
     lines that hold a needle are normalised."""
-    return list(_scoring(_candidates(path, session, text, query), query))
+    lowered = text.lower()
+    numbers = {
+        lowered.count("\n", 0, position)
+        for needle in query.needles
+        for position in _positions(lowered, needle)
+    }
+    lines = text.split("\n")  # the lowercase text has the same lines, maybe not lengths
+    found = []
+    for number in sorted(numbers):
+        line = lines[number].rstrip("\r")
+        score = line_points(query, text_words(line)) * SESSION_WEIGHT
+        if score:
+            found.append(LineHit(path, number + 1, session, line.strip(), score))
+    return found
 
 
 def best_line_hits(
@@ -132,11 +123,10 @@ def best_line_hits(
     shown), in `sorted_line_hits` order, at most `limit` of them: the same in any order
     of the logs.
 
-    Under a limit, a log is looked at line by line only while its best line could still
-    take a place: the most a line can score is `LINE_EXACT` per query word whose needles it
-    holds, so a log's lines can score no more than that count over its whole text. Logs
-    are taken by that bound, highest first, and their lines best bound first (then the
-    newest, then by line), until no line left could take the place of the last one kept.
+    Under a limit, a log's lines are scored only while they could still take a place: no
+    line scores more than `LINE_EXACT` per query word whose needles it holds, so a log's
+    lines score no more than that count over its whole text. Logs are taken by that
+    bound, highest first, until the bound is below the last line kept.
     """
     held = []
     per_word = query.word_needles
@@ -151,58 +141,21 @@ def best_line_hits(
                     break
         if words:
             held.append((LINE_EXACT * SESSION_WEIGHT * words, name, text))
-
-    def lines_of(logs: Iterable[tuple[int, str, str]]) -> list[_Candidate]:
-        return [
-            line
-            for _, name, text in logs
-            for line in _candidates(folder + name, name[:-3], text, query)
-        ]
-
     if limit is None:
-        return sorted_line_hits(_scoring(lines_of(held), query))
+        return sorted_line_hits(
+            hit for _, name, text in held for hit in _hits(folder, name, text, query)
+        )
     held.sort(key=lambda log: -log[0])
     kept: list[LineHit] = []
-    for bound, group in itertools.groupby(held, key=lambda log: log[0]):
+    for bound, name, text in held:
         if len(kept) >= limit and bound < kept[-1].score:
             break
-        lines = lines_of(group)
-        lines.sort(key=lambda line: line.number)
-        lines.sort(key=lambda line: line.session, reverse=True)
-        lines.sort(key=lambda line: -line.bound)
-        for line in lines:
-            if len(kept) >= limit and line.cannot_beat(kept[-1]):
-                break
-            kept = sorted_line_hits([*kept, *_scoring([line], query)])[:limit]
+        kept = sorted_line_hits([*kept, *_hits(folder, name, text, query)])[:limit]
     return kept
 
 
-def _scoring(candidates: Iterable[_Candidate], query: Query) -> Iterator[LineHit]:
-    """The candidates that score, scored."""
-    for candidate in candidates:
-        hit = candidate.scored(query)
-        if hit.score:
-            yield hit
-
-
-def _candidates(path: str, session: str, text: str, query: Query) -> list[_Candidate]:
-    """The log's lines that hold a needle, in file order, each with its bound."""
-    lowered = text.lower()
-    positions = sorted(
-        position for needle in query.needles for position in _positions(lowered, needle)
-    )
-    if not positions:
-        return []
-    lines = text.split("\n")  # the lowercase text has the same lines, maybe not lengths
-    lowered_lines = lowered.split("\n")
-    found = []
-    for number in sorted({lowered.count("\n", 0, position) for position in positions}):
-        held = lowered_lines[number]
-        bound = sum(any(needle in held for needle in own) for own in query.word_needles)
-        line = lines[number].rstrip("\r")
-        best = LINE_EXACT * SESSION_WEIGHT * bound
-        found.append(_Candidate(best, path, session, number + 1, line))
-    return found
+def _hits(folder: str, name: str, text: str, query: Query) -> list[LineHit]:
+    return log_hits(folder + name, name[:-3], text, query)
 
 
 def _positions(text: str, needle: str) -> list[int]:
@@ -281,8 +234,6 @@ def _line(entry: Entry, tier: str) -> str:
 def shown_words(text: str, words: Iterable[str]) -> list[str]:
     """The query's words as an answer shows them: a word of secret material (one the
     masked query no longer holds, lowercased as it is) as `[REDACTED]`, never itself."""
-    from mdmem.safety.secrets import redact  # loaded only for an answer shown as data
-
     masked = redact(text).casefold()
     return [word if word in masked else "[REDACTED]" for word in words]
 

@@ -68,6 +68,8 @@ def _is_thread(path: Path) -> bool:
 
 def _parsed(root: Path, path: Path) -> Document:
     """One document of `documents`, parsed whole (a thread file as one, SPEC §2)."""
+    # The parsers only where a document is parsed: a lookup through its kept index imports
+    # neither (12 and 17 ms, the 1.5x start-up target of benchmarks/read.py).
     from mdmem.format.document import parse_document
     from mdmem.format.threads import parse_thread
 
@@ -205,8 +207,10 @@ def _logs(root: Path, shown: str) -> list[tuple[str, bytes]]:
 
 
 def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
+    # show's only: the log scanner (8 ms) and the review's decision code (42 ms), which
+    # lookup, under its 1.5x start-up target, must not import.
     from mdmem.format.sessionlog import Session, reference_lines, scan_log, session_of
-    from mdmem.reading import history  # the review's decision code: only show needs it
+    from mdmem.reading import history
 
     found = indexes(root)
     lines_of = _Lines(root)
@@ -218,7 +222,7 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
     )
     if not copies:
         _refuse_forgotten(root, fact_id)
-        from mdmem.linting.nearest import Nearest
+        from mdmem.linting.nearest import Nearest  # a reading command imports no lint code
 
         nearest = Nearest(known for index in found for known in index.ids).ranked(fact_id, 3)
         near = f"; nearest known: {', '.join(nearest)}" if nearest else ""
@@ -254,7 +258,7 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
 def _as_of(
     root: Path, copies: tuple[Entry, ...], sessions: tuple[Session, ...], asked: str, linked: bool
 ) -> history.AsOf:
-    from mdmem.format.policy import parse_policy
+    from mdmem.format.policy import parse_policy  # with history: see `show`
     from mdmem.reading import history
     from mdmem.reviewing import archive
 

@@ -42,7 +42,7 @@ def _stems(folder: Path, after: str | None = None, names: list[str] | None = Non
 
 def session_names(root: Path) -> list[SessionName]:
     """Every session log's name, in ledger order; a bad name is an error."""
-    from mdmem.format.sessionlog import parse_session_names
+    from mdmem.format.sessionlog import parse_session_names  # not lookup's: 8 ms of its start
 
     folder = root / SESSIONS
     stems = _stems(folder) if folder.is_dir() else []
@@ -50,7 +50,7 @@ def session_names(root: Path) -> list[SessionName]:
 
 
 def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
-    from mdmem.format.sessionlog import scan_log, session_of
+    from mdmem.format.sessionlog import scan_log, session_of  # see `session_names`
 
     shown = f"{root.name}/{SESSIONS}/{name.filename}"
     data = read_bytes(root / SESSIONS / name.filename, shown)
@@ -59,15 +59,10 @@ def _session(root: Path, name: SessionName) -> tuple[Session, bytes]:
 
 def read_continuity(root: Path) -> Document:
     """continuity.md, parsed once per command (an id twice is lint's to report)."""
-    from mdmem.format.document import parse_document  # not in a lookup through its index
+    from mdmem.format.document import parse_document  # not lookup's: 12 ms of its start
 
     path = root / CONTINUITY
     return parse_document(read(path, f"{root.name}/{CONTINUITY}"), unique_ids=False)
-
-
-def read_threads(root: Path) -> tuple[Document, ...]:
-    """The thread files of the protocol's v4.39 layout, parsed (none without the folder)."""
-    return thread_documents(root)
 
 
 def live_entries(continuity: Document, threads: tuple[Document, ...]) -> list[Entry]:
@@ -92,15 +87,15 @@ def context(
     cwd: Path | None = None,
 ) -> Context:
     """`cwd`: the working folder a relative `path` was given from (see `project_path`)."""
-    from mdmem.reading.context import plan_context  # lookup and status never plan one
+    from mdmem.reading.context import plan_context  # not lookup's nor status's: 11 ms
 
     path = None if path is None else project_path(root, path, cwd)
     continuity = read_continuity(root)
-    threads = read_threads(root)
+    threads = thread_documents(root)  # the protocol's v4.39 layout: none without the folder
     live = live_entries(continuity, threads)
     vision = optional(root, VISION)
     if vision is not None:
-        from mdmem.format.vision import parse_vision
+        from mdmem.format.vision import parse_vision  # context's only
 
         live += [_as_core(entry) for entry in entries_of(parse_vision(vision))]
     excluded, votes = _pending(root, continuity)
@@ -114,7 +109,7 @@ def context(
 
 def _gone(root: Path, documents: tuple[Document, ...]) -> dict[str, tuple[str, ...]]:
     """id -> the paths the fact names that the repository no longer holds (lint's W028)."""
-    from mdmem.linting.gone import gone_in_working_tree
+    from mdmem.linting.gone import gone_in_working_tree  # context's only: git's file list
 
     found: dict[str, tuple[str, ...]] = {}
     for item in gone_in_working_tree(root, documents, with_renames=False):  # marked only
@@ -134,7 +129,7 @@ def pending_names(
     """(the last review's through-session, the logs after it): what the footers do not
     count yet. `names`: the sessions folder's listing, when the caller has it."""
     from mdmem.format.sessionlog import parse_session_names
-    from mdmem.reviewing.stamps import last_review_through  # lookup never needs it
+    from mdmem.reviewing.stamps import last_review_through  # not lookup's: 12 to 16 ms
 
     through = last_review_through(continuity, optional(root, REVIEWS))
     folder = root / SESSIONS
@@ -169,7 +164,7 @@ def _blocked(root: Path, live: tuple[Document, ...]) -> frozenset[str]:
     blocked = blocked_entries(root)
     if not blocked:
         return frozenset()
-    from mdmem.safety.blocklist import blocked_facts  # context's only, and with entries
+    from mdmem.safety.blocklist import blocked_facts  # context's, with entries: 10 ms
 
     near = {fact.id for _, fact, _ in blocked_facts(live, blocked)}
     return frozenset(near | {entry.fact_id for entry in blocked})
@@ -180,7 +175,7 @@ def blocked_entries(root: Path) -> tuple[BlockedEntry, ...]:
     file = optional(root, BLOCKED)
     if file is None:
         return ()
-    from mdmem.format.blocked import parse_blocked  # its parser only for a blocked.md
+    from mdmem.format.blocked import parse_blocked  # only for a blocked.md: 1 to 8 ms
 
     return parse_blocked(file)
 
@@ -193,28 +188,28 @@ def status(
 ) -> Status:
     """The memory's state for `mdmem status`; the current session is the write path's to
     find (`mdmem.writing.current.current_session`), and is given. `run_lint`: lint now."""
-    from mdmem.format.policy import parse_policy
-    from mdmem.reading.status import Status
+    from mdmem.format.policy import parse_policy  # status's: 2 to 6 ms of lookup's start
+    from mdmem.reading.status import Status  # not lookup's nor context's: 10 ms
 
     continuity = read_continuity(root)
     folder = root / SESSIONS
     names = os.listdir(folder) if folder.is_dir() else []  # listed once: 100,000 names
     through, later = pending_names(root, continuity, names)
     policy = parse_policy(optional(root, POLICY))
-    from mdmem.linting.tally import Tally
+    from mdmem.linting.tally import Tally  # status's: lookup and context import no lint code
 
     counted: Tally | None
-    if run_lint:
+    if run_lint:  # lint's code only for `status --lint`: 137 ms
         from mdmem.linting.findings import tally
         from mdmem.linting.run import lint
 
         counted = tally(lint(root))
     else:
-        from mdmem.store import cache  # context keeps no cache
+        from mdmem.store import cache  # status's: context keeps no cache
 
         kept = cache.lint_counts(root, names)
         counted = None if kept is None else Tally(*kept)
-    live = live_entries(continuity, read_threads(root))
+    live = live_entries(continuity, thread_documents(root))
     threads = tuple(entry for entry in live if entry.open_thread)
     return Status(
         session, session_source, through, len(later), policy.review_every, threads, counted

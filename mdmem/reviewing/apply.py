@@ -89,7 +89,7 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
 def _uncommitted_logs(root: Path, top: Path) -> str | None:
     """What to say when the review counted session logs git does not hold: its commit
     names them (the stamp's through-session, origins), so they must be committed too."""
-    from mdmem.git.committed import committed_in
+    from mdmem.git.revisions import committed_in
 
     folder = (root / SESSIONS).resolve().relative_to(top).as_posix()
     held = committed_in(top, folder)

@@ -13,7 +13,7 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.format.memory import SESSIONS
 from mdmem.format.sessionlog import slugged
-from mdmem.git import committed as git_committed
+from mdmem.git import revisions
 from mdmem.git.discover import top_level
 from mdmem.writing import logs
 
@@ -102,9 +102,9 @@ def committed(root: Path, filenames: Sequence[str] | None) -> frozenset[str]:
         return frozenset()
     folder = Path(os.path.relpath(root / SESSIONS, top)).as_posix()
     if filenames is None:  # the whole folder: one listing of HEAD's tree
-        paths = git_committed.committed_in(top, folder)
+        paths = revisions.committed_in(top, folder)
     else:
-        paths = git_committed.committed(top, [f"{folder}/{name}" for name in filenames])
+        paths = revisions.committed(top, [f"{folder}/{name}" for name in filenames])
     cut = len(folder) + 1
     return frozenset(path[cut:] for path in paths)
 
