@@ -23,7 +23,7 @@ from mdmem.format.items import (
     refuse_hiding,
 )
 from mdmem.format.leftout import leave_out
-from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
 # Sections whose items are facts by their very name: an item there without a footer is a

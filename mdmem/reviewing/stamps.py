@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from mdmem.format.document import Document
-from mdmem.format.memory import PROJECT_STATE_SECTION
+from mdmem.format.sections import PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, ending
 from mdmem.reviewing.rows import throughs
 
