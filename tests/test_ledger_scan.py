@@ -1,4 +1,4 @@
-"""The session-log scanner's whole-text searches against a plain line loop (property_)."""
+"""The session-log scanner: sections, typed lines, log names (property_ against plain loops)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.errors import ParseError
-from mdmem.format.fences import Fences
 from mdmem.format.sessionlog import (
     EVENT_KEYS,
-    REFERENCES_HEADING,
     SessionName,
     _sections,
     _typed_lines,
@@ -21,63 +19,6 @@ from mdmem.format.sessionlog import (
     scan_log,
     session_of,
 )
-
-_HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
-
-
-def sections_by_lines(text: str) -> list[tuple[int, str]]:
-    """What the scanner must find, the slow obvious way: every line through `Fences`; each
-    section from its heading to the next `#`/`##` heading, which may open another."""
-    fences = Fences()
-    found: list[tuple[int, list[str]]] = []
-    inside = False
-    for index, line in enumerate(text.split("\n")):
-        fenced = fences.step(line)
-        if not fenced and line.rstrip() == REFERENCES_HEADING:
-            found.append((index + 1, []))
-            inside = True
-        elif inside and not fenced and _HEADING_END.match(line):
-            inside = False
-        elif inside:
-            found[-1][1].append(line)
-    return [(number, "\n".join(lines).rstrip("\n")) for number, lines in found]
-
-
-LINES = st.sampled_from(
-    [
-        REFERENCES_HEADING,
-        REFERENCES_HEADING + "  ",
-        "x" + REFERENCES_HEADING,
-        "## Memory References and more",
-        "## Notes",
-        "# Session",
-        "#",
-        "##",
-        "##\r",
-        "### Detail",
-        "#tag is not a heading",
-        " ## indented",
-        "- Referenced: cache-layout-01, queue-default-02",
-        "- Created: report-default-03 (tier: working)",
-        "  continues-here-04",
-        "",
-        "prose with api-key-05 in it",
-        "```",
-        "```python",
-        "````",
-        "  ```",
-        "~~~",
-        "~~~~ x",
-        "``` trailing-text-06",
-        "inline ``` marker",
-    ]
-)
-
-
-@given(st.lists(LINES, max_size=16), st.booleans())
-def test_property_fast_section_scan_equals_the_line_loop(lines: list[str], final: bool) -> None:
-    text = "\n".join(lines) + ("\n" if final else "")
-    assert _sections(text.encode("utf-8"), "log.md") == sections_by_lines(text)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +46,6 @@ def test_property_fast_section_scan_equals_the_line_loop(lines: list[str], final
 )
 def test_section_boundaries(text: str, expected: list[tuple[int, str]]) -> None:
     assert _sections(text.encode("utf-8"), "log.md") == expected
-    assert sections_by_lines(text) == expected
 
 
 def test_tokens_and_events_of_a_typical_log() -> None:
