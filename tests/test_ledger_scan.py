@@ -1,4 +1,4 @@
-"""The session-log scanner's whole-text searches against a plain line loop (property_)."""
+"""The session-log scanner: sections, typed lines, log names (property_ against plain loops)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdmem.errors import ParseError
-from mdmem.format.fences import Fences
 from mdmem.format.sessionlog import (
     EVENT_KEYS,
-    REFERENCES_HEADING,
     SessionName,
     _sections,
     _typed_lines,
@@ -21,63 +19,6 @@ from mdmem.format.sessionlog import (
     scan_log,
     session_of,
 )
-
-_HEADING_END = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
-
-
-def sections_by_lines(text: str) -> list[tuple[int, str]]:
-    """What the scanner must find, the slow obvious way: every line through `Fences`; each
-    section from its heading to the next `#`/`##` heading, which may open another."""
-    fences = Fences()
-    found: list[tuple[int, list[str]]] = []
-    inside = False
-    for index, line in enumerate(text.split("\n")):
-        fenced = fences.step(line)
-        if not fenced and line.rstrip() == REFERENCES_HEADING:
-            found.append((index + 1, []))
-            inside = True
-        elif inside and not fenced and _HEADING_END.match(line):
-            inside = False
-        elif inside:
-            found[-1][1].append(line)
-    return [(number, "\n".join(lines).rstrip("\n")) for number, lines in found]
-
-
-LINES = st.sampled_from(
-    [
-        REFERENCES_HEADING,
-        REFERENCES_HEADING + "  ",
-        "x" + REFERENCES_HEADING,
-        "## Memory References and more",
-        "## Notes",
-        "# Session",
-        "#",
-        "##",
-        "##\r",
-        "### Detail",
-        "#tag is not a heading",
-        " ## indented",
-        "- Referenced: cache-layout-01, queue-default-02",
-        "- Created: report-default-03 (tier: working)",
-        "  continues-here-04",
-        "",
-        "prose with api-key-05 in it",
-        "```",
-        "```python",
-        "````",
-        "  ```",
-        "~~~",
-        "~~~~ x",
-        "``` trailing-text-06",
-        "inline ``` marker",
-    ]
-)
-
-
-@given(st.lists(LINES, max_size=16), st.booleans())
-def test_property_fast_section_scan_equals_the_line_loop(lines: list[str], final: bool) -> None:
-    text = "\n".join(lines) + ("\n" if final else "")
-    assert _sections(text.encode("utf-8"), "log.md") == sections_by_lines(text)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +46,6 @@ def test_property_fast_section_scan_equals_the_line_loop(lines: list[str], final
 )
 def test_section_boundaries(text: str, expected: list[tuple[int, str]]) -> None:
     assert _sections(text.encode("utf-8"), "log.md") == expected
-    assert sections_by_lines(text) == expected
 
 
 def test_tokens_and_events_of_a_typical_log() -> None:
@@ -237,43 +177,6 @@ def test_a_time_in_other_digits_is_judged_by_its_value() -> None:
         parse_session_name("2026-01-07-\u0662\u0664\u0660\u0660\u0660\u0660.md", "log")  # 24:00
 
 
-# Pieces of log names, valid and nearly valid: impossible days and times, other digits,
-# capitals, a newline or a slash inside, a missing part.
-_NAME_PIECES = st.lists(
-    st.sampled_from(
-        [
-            "2026-01-07",
-            "2026-02-29",
-            "2024-02-29",
-            "2026-13-01",
-            "2026-00-10",
-            "2026-04-31",
-            "-",
-            "-000000",
-            "-235959",
-            "-240000",
-            "-126000",
-            "-120060",
-            "-1200",
-            "-\u0661\u0662\u0660\u0660\u0660\u0660",
-            "-a",
-            "-a-b",
-            "-A",
-            "--",
-            "-a-",
-            "0",
-            ".md",
-            ".MD",
-            "\n",
-            "/",
-            "x",
-        ]
-    ),
-    min_size=1,
-    max_size=5,
-).map("".join)
-
-
 def _one_by_one(filenames: list[str]) -> list[SessionName] | str:
     try:
         return [parse_session_name(name, "sessions/" + name) for name in filenames]
@@ -286,12 +189,6 @@ def _together(filenames: list[str]) -> list[SessionName] | str:
         return parse_session_names(filenames, "sessions/")
     except ParseError as error:
         return str(error)
-
-
-@given(st.lists(st.one_of(NAMES, _NAME_PIECES.map(lambda piece: piece + ".md"), _NAME_PIECES)))
-def test_property_a_listing_is_checked_as_its_names_one_by_one(filenames: list[str]) -> None:
-    """The one-match check of a whole listing accepts, parses and refuses as the loop does."""
-    assert _together(filenames) == _one_by_one(filenames)
 
 
 @pytest.mark.parametrize(

@@ -23,12 +23,12 @@ from mdmem.format.memory import (
     BLOCKED,
     CONTINUITY,
     INDEX,
-    OPEN_THREADS_SECTION,
     POLICY,
     REVIEWS,
     SESSIONS,
     VISION,
 )
+from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.textfile import TextFile, split_lines
 from mdmem.reviewing.archive import render_index
 from mdmem.reviewing.rows import header

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from mdmem.changes.read import diff as run_diff
+from mdmem.changes.render import markdown
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     handles_errors,
@@ -16,6 +18,7 @@ from mdmem.cli.options import (
     root_option,
     serves_what_it_can,
 )
+from mdmem.safety.secrets import redact, redact_all
 
 
 @main.command()
@@ -38,10 +41,6 @@ def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -
 
     Example: mdmem diff main HEAD --json
     """
-    from mdmem.changes.read import diff as run_diff
-    from mdmem.changes.render import markdown
-    from mdmem.safety.secrets import redact, redact_all
-
     changes = run_diff(resolve_root(root), base, head)
     if as_json:
         answer = changes.as_dict()

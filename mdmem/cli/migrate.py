@@ -9,6 +9,8 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.migrating.migrate import migrate as run_migrate
+from mdmem.migrating.summary import describe
 
 
 @main.command()
@@ -28,9 +30,6 @@ def migrate(sources: tuple[Path, ...], root: Path | None, as_json: bool, dry_run
 
     Example: mdmem migrate CLAUDE.md .cursor/rules --dry-run
     """
-    from mdmem import migrate as run_migrate
-    from mdmem.migrating.summary import describe
-
     plan = run_migrate(resolve_root(root), sources, dry_run=dry_run)
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), "dry_run": dry_run}, indent=2, sort_keys=True))

@@ -18,6 +18,10 @@ from mdmem.cli.options import (
     root_option,
     serves_what_it_can,
 )
+from mdmem.report.build import stats as run_stats
+from mdmem.report.build import trend as run_trend
+from mdmem.report.build import write_report
+from mdmem.report.stats import render_stats
 
 
 def _echo_json(payload: dict[str, object]) -> None:
@@ -42,9 +46,6 @@ def stats(root: Path | None, as_json: bool) -> None:
 
     Example: mdmem stats --json
     """
-    from mdmem.report.build import stats as run_stats
-    from mdmem.report.stats import render_stats
-
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
         found = run_stats(resolve_root(root), progress)
     if as_json:
@@ -67,8 +68,6 @@ def trend(root: Path | None, as_json: bool) -> None:
 
     Example: mdmem trend --json
     """
-    from mdmem.report.build import trend as run_trend
-
     found = run_trend(resolve_root(root))
     if as_json:
         _echo_json(found.as_dict())
@@ -95,8 +94,6 @@ def report(root: Path | None, as_json: bool, out: Path) -> None:
 
     Example: mdmem report --html memory-report.html
     """
-    from mdmem.report.build import write_report
-
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
         result = write_report(resolve_root(root), out, progress)
     if as_json:

@@ -14,6 +14,7 @@ from mdmem.cli.options import (
     json_option,
 )
 from mdmem.errors import EXIT_FINDINGS, EXIT_OK
+from mdmem.merging import driver as merge_module
 
 
 @main.command()
@@ -42,6 +43,8 @@ def init(path: Path | None, root: Path | None, dry_run: bool, ci: bool, as_json:
 
     Example: mdmem init --dry-run
     """
+    # Here, not at the top: they add 70% to the instructions of the merge driver, which
+    # git starts for every merged memory file.
     from mdmem.adopting import init as init_module
     from mdmem.adopting import summary
 
@@ -78,8 +81,6 @@ def merge_driver(
 
     Example: git config merge.mdmem.driver 'mdmem merge-driver %O %A %B %P'
     """
-    from mdmem.merging import driver as merge_module
-
     merged = merge_module.merge_files(base, ours, theirs, path, union=union)
     if as_json:
         payload = {

@@ -8,6 +8,7 @@ It keeps line numbers so every error and every edit names an exact place.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 from mdmem.errors import ParseError
@@ -23,9 +24,10 @@ from mdmem.format.items import (
     refuse_hiding,
 )
 from mdmem.format.leftout import leave_out
-from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
+_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 # Sections whose items are facts by their very name: an item there without a footer is a
 # legacy fact, even when no other item of the section has a footer yet.
 FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
@@ -148,22 +150,15 @@ class Document:
 
 def heading(line_body: str) -> tuple[int, str] | None:
     """(level, title) for an ATX heading line, else None."""
-    if not line_body.startswith("#"):
+    match = _HEADING.match(line_body) if line_body.startswith("#") else None
+    if match is None:
         return None
-    rest = line_body.lstrip("#")
-    level = len(line_body) - len(rest)
-    if "\n" in rest:  # never in a line's body; elsewhere, as `^#{1,6}...$` reads it:
-        rest = rest[:-1]  # a newline at the very end is let through, any other is not
-        if "\n" in rest:
-            return None
-    if level > 6 or rest[:1] not in ("", " ", "\t"):
-        return None
-    title = rest.strip(" \t")
+    title = match[2] or ""
     # A closing run of #s needs a space or tab before it (CommonMark): `## C#` keeps its #.
     unclosed = title.rstrip("#")
     if not unclosed or unclosed[-1] in " \t":
         title = unclosed
-    return level, title.strip()
+    return len(match[1]), title.strip()
 
 
 def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "") -> Document:

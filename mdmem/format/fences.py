@@ -82,8 +82,3 @@ def fenced_blocks(text: str) -> Blocks:
     if fences.open is not None:
         blocks.append((opened, len(text)))
     return blocks
-
-
-def inside(line_start: int, blocks: Blocks) -> bool:
-    """Whether the line starting at this offset lies in one of the blocks."""
-    return any(first <= line_start <= last for first, last in blocks)

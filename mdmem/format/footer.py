@@ -11,7 +11,6 @@ import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import NoReturn
 
 from mdmem.errors import ParseError
 
@@ -191,42 +190,6 @@ def parse_footer(line_body: str, path: str, line: int) -> Footer:
         raise ParseError("text after the footer comment on the same line", path, line)
     trail = rest[len(closed) :]
     segments = closed[4:-3].split("|")
-    key, _, fact_id = segments[0].partition(":")
-    values = {"id": fact_id.strip()}
-    try:  # a segment that is not a valid `key: value` reads as an empty pair: update fails
-        values.update(map(_FIELDS.__getitem__, segments[1:]))  # type: ignore[arg-type]
-    except ValueError:
-        _refuse(segments, line_body, path, line)
-    if key.strip() != "id" or len(values) != len(segments) or not ID_RE.match(values["id"]):
-        _refuse(segments, line_body, path, line)
-    return Footer(indent, tuple(segments), trail, values)
-
-
-class _Fields(dict[str, tuple[str, str] | tuple[()]]):
-    """Each footer segment read once: its key and value when it is `key: value` with a valid
-    key and a valid value for that key, else an empty pair. Footers repeat most of their
-    segments (`tier: core`, `uses: 2`, a date), so a memory of thousands of footers reads a
-    few hundred distinct ones; emptied when full, so that it stays small."""
-
-    def __missing__(self, segment: str) -> tuple[str, str] | tuple[()]:
-        key, colon, value = segment.partition(":")
-        key, value = key.strip(), value.strip()
-        rule = _RULES.get(key)
-        if not colon or not _KEY.match(key) or (rule is not None and not rule[0](value)):
-            return ()
-        if len(self) >= 16384:
-            self.clear()
-        pair = self[segment] = key, value
-        return pair
-
-
-_FIELDS = _Fields()
-
-
-def _refuse(segments: list[str], line_body: str, path: str, line: int) -> NoReturn:
-    """Raise the first problem of a footer that does not read, in this order: a field that
-    is not `key: value`, a key twice, the first key not `id`, an id that is not kebab-case,
-    a value the review cannot read."""
     values: dict[str, str] = {}
     for segment in segments:
         key, colon, value = segment.partition(":")
@@ -252,8 +215,10 @@ def _refuse(segments: list[str], line_body: str, path: str, line: int) -> NoRetu
             line,
             context=line_body,
         )
-    message = _invalid_value(values) or "footer cannot be read"
-    raise ParseError(message, path, line, context=line_body)
+    problem = _invalid_value(values)
+    if problem is not None:
+        raise ParseError(problem, path, line, context=line_body)
+    return Footer(indent, tuple(segments), trail, values)
 
 
 def _invalid_value(values: dict[str, str]) -> str | None:

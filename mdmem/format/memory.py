@@ -24,10 +24,6 @@ VISION = "vision.md"
 BLOCKED = "blocked.md"
 OPEN_THREADS = "open-threads"  # the protocol's v4.39 layout: one Open Thread per file
 THREAD_PREFIX = "thread-"  # open-threads/thread-<id>.md
-# Sections of continuity.md that commands other than the parser name.
-INVARIANTS_SECTION = "Architectural Invariants"
-OPEN_THREADS_SECTION = "Open Threads"
-PROJECT_STATE_SECTION = "Project State"
 
 
 def is_thread_name(name: str) -> bool:

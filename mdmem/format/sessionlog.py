@@ -1,8 +1,7 @@
 """Session logs: their names, and the `## Memory References` section of each log.
 
-Every review reads every log, so the section is found with searches over the whole text
-(only lines holding a fence marker or opening with `#` are looked at on their own), not
-with a markdown parser; `reviewing.ledger` indexes what it finds.
+The section is found line by line (headings and code fences), not with a markdown parser;
+`reviewing.ledger` indexes what it finds.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mdmem.errors import ParseError
-from mdmem.format.fences import Blocks, fenced_blocks, inside
+from mdmem.format.fences import Fences
 from mdmem.format.footer import ID_PATTERN, valid_date
 from mdmem.format.textfile import LONE_CR, check_conflict_markers, decode_text
 
@@ -38,7 +37,7 @@ _TOKEN = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
 _KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
 # A list item and the indented lines that continue it (its text starts after the marker).
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
-_NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)", re.MULTILINE)
+_NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
 # `OLD → NEW`, and as people also write it, `OLD -> NEW`, `OLD => NEW`, `OLD to NEW`.
 _ARROW = re.compile(r"→|->|=>|[ \t]to[ \t]")
 
@@ -201,53 +200,40 @@ def _without_notes(line: str) -> str:
 
 def _sections(data: bytes, path: str) -> list[tuple[int, str]]:
     """(1-based line of the heading, text of the lines after it up to the next `#`/`##`
-    heading outside a code fence) of each `## Memory References` section, in order.
-
-    Done with searches over the whole text rather than a loop over its lines: only the
-    lines that hold a fence marker or open with `#` are ever looked at on their own.
-    """
+    heading outside a code fence) of each `## Memory References` section, in order."""
     text = decode_text(data, path)
     if REFERENCES_HEADING not in text:
         return []
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
     check_conflict_markers(text, path)
+    lines = text.split("\n")
     return [
-        (text.count("\n", 0, position) + 1, text[begin:end].rstrip("\n"))
-        for position, begin, end in _spans(text)
+        (start + 1, "\n".join(lines[start + 1 : end]).rstrip("\n"))
+        for start, end in references_spans(lines)
     ]
-
-
-def _spans(text: str) -> list[tuple[int, int, int]]:
-    """Offsets of each section's heading, of the line after it, and of its end."""
-    fenced = fenced_blocks(text) if "```" in text or "~~~" in text else []
-    found: list[tuple[int, int, int]] = []
-    position = _heading_position(text, fenced)
-    while position >= 0:
-        begin = text.find("\n", position)
-        begin = len(text) if begin < 0 else begin + 1
-        end = _next_heading(text, begin, fenced)
-        found.append((position, begin, end))
-        position = _heading_position(text, fenced, end)
-    return found
 
 
 def references_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
     """(index of the `## Memory References` heading line, index of the line that ends the
-    section) of each such section in a log's lines, found as the scanner finds them.
+    section) of each such section in a log's lines, the scanner's and the writer's alike.
 
     A section ends at the next `#`/`##` heading outside a fence, or at the last line.
     """
-    text = "".join(lines)
-    if REFERENCES_HEADING not in text:
-        return []
-    return [
-        (
-            text.count("\n", 0, position),
-            len(lines) if end == len(text) else text.count("\n", 0, end),
-        )
-        for position, _, end in _spans(text)
-    ]
+    fences = Fences()
+    found: list[tuple[int, int]] = []
+    start: int | None = None
+    for index, line in enumerate(lines):
+        if fences.step(line.rstrip("\n")):
+            continue
+        if start is not None and _NEXT_HEADING.match(line):
+            found.append((start, index))
+            start = None
+        if start is None and line.rstrip() == REFERENCES_HEADING:
+            start = index
+    if start is not None:
+        found.append((start, len(lines)))
+    return found
 
 
 def references_span(lines: Sequence[str]) -> tuple[int, int] | None:
@@ -268,38 +254,6 @@ def item_key(line: str) -> str | None:
 def id_tokens(text: str) -> list[str]:
     """The id-shaped tokens of a text, in order, as the scanner finds them."""
     return _TOKEN.findall(text)
-
-
-def _outside(line_start: int, fenced: Blocks) -> bool:
-    return not fenced or not inside(line_start, fenced)
-
-
-def _next_heading(text: str, begin: int, fenced: Blocks) -> int:
-    """Offset of the first `#`/`##` heading line outside a fence at or after `begin` (a
-    line start), or the end of the text."""
-    heading_first = text.startswith("#", begin) and _NEXT_HEADING.match(text, begin)
-    if heading_first and _outside(begin, fenced):
-        return begin
-    probe = text.find("\n#", begin)
-    while probe >= 0:
-        if _NEXT_HEADING.match(text, probe + 1) and _outside(probe + 1, fenced):
-            return probe + 1
-        probe = text.find("\n#", probe + 1)
-    return len(text)
-
-
-def _heading_position(text: str, fenced: Blocks, start: int = 0) -> int:
-    """Offset of the first line at or after `start` outside a fence that is exactly the
-    heading (trailing blanks allowed), or -1."""
-    position = text.find(REFERENCES_HEADING, start)
-    while position >= 0:
-        line_end = text.find("\n", position)
-        rest = text[position + len(REFERENCES_HEADING) : line_end if line_end >= 0 else None]
-        at_line_start = position == 0 or text[position - 1] == "\n"
-        if at_line_start and not rest.strip() and _outside(position, fenced):
-            return position
-        position = text.find(REFERENCES_HEADING, position + 1)
-    return -1
 
 
 def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list[list[Any]]]:

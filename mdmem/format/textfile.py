@@ -42,26 +42,11 @@ class TextFile:
 
 def split_lines(text: str) -> tuple[str, ...]:
     """Split on LF only, keeping endings; CR stays part of a CRLF ending."""
-    if _breaks_at_lf_only(text):
-        return tuple(text.splitlines(keepends=True))  # the same lines, in one step
     parts = text.split("\n")
     lines = [part + "\n" for part in parts[:-1]]
     if parts[-1]:
         lines.append(parts[-1])
     return tuple(lines)
-
-
-# What `str.splitlines` ends a line at besides LF and CR: the ASCII ones, then the others.
-_OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-
-
-def _breaks_at_lf_only(text: str) -> bool:
-    """True when `str.splitlines` splits `text` only where `split_lines` does: at each LF (a
-    CRLF is one break), with no CR alone, vertical tab, form feed or other break in it."""
-    breaks = _OTHER_BREAKS[:5] if text.isascii() else _OTHER_BREAKS
-    if any(mark in text for mark in breaks):
-        return False
-    return "\r" not in text or text.count("\r") == text.count("\r\n")
 
 
 def body(line: str) -> str:

@@ -11,7 +11,8 @@ import re
 
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_PATTERN
-from mdmem.format.memory import OPEN_THREADS, OPEN_THREADS_SECTION, THREAD_PREFIX, is_thread_name
+from mdmem.format.memory import OPEN_THREADS, THREAD_PREFIX, is_thread_name
+from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.textfile import TextFile
 
 _LINK = re.compile(rf"\[\[({ID_PATTERN})\]\]")

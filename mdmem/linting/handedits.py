@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
-from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, Memory
+from mdmem.format.memory import CONTINUITY, Memory
+from mdmem.format.sections import INVARIANTS_SECTION
 from mdmem.format.textfile import body
 from mdmem.format.words import Claim, item_claim
 from mdmem.linting.findings import Finding, finding

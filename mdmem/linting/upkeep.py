@@ -8,7 +8,8 @@ from collections.abc import Iterable, Iterator
 
 from mdmem.errors import ParseError
 from mdmem.format.document import Fact
-from mdmem.format.memory import INVARIANTS_SECTION, Memory
+from mdmem.format.memory import Memory
+from mdmem.format.sections import INVARIANTS_SECTION
 from mdmem.format.sessionlog import SessionName, parse_session_name
 from mdmem.linting.facts import placed
 from mdmem.linting.findings import Finding, finding

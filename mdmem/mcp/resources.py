@@ -10,7 +10,10 @@ from pathlib import Path
 from mdmem.errors import MdmemError
 from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, SESSIONS
 from mdmem.mcp.calls import Connection, contents
+from mdmem.reading.search import show
 from mdmem.store.files import read_text
+from mdmem.writing.current import current_session
+from mdmem.writing.logs import named_stem
 
 NO_INDEX = "(no archive index yet: no review has moved a fact to the archive)\n"
 
@@ -44,7 +47,6 @@ class Resources:
     async def current_session(self) -> str:
         """This connection's session log (the one it started, else the one MDMEM_SESSION
         names, else the one log git has not committed): what it has cited and added."""
-        from mdmem.writing.current import current_session
 
         def call(root: Path) -> str:
             log = current_session(root, *self.connection.named(None))
@@ -55,7 +57,6 @@ class Resources:
     async def session(self, stem: str) -> str:
         """One session log, by its stem (2026-07-01-120000-refunds): what that session
         cited, added and retired."""
-        from mdmem.writing.logs import named_stem
 
         def call(root: Path) -> str:
             relative = f"{SESSIONS}/{named_stem(stem, 'the session')}.md"
@@ -68,7 +69,6 @@ class Resources:
     async def fact(self, id: str) -> str:
         """One fact, by its id: its item and footer as the file holds them, and where
         (path:line), live or archived. `show` tells its whole story."""
-        from mdmem.reading.search import show
 
         def call(root: Path) -> str:
             found = show(root, id, None)

@@ -19,7 +19,7 @@ from dataclasses import replace
 from mdmem.format import blocks
 from mdmem.format.document import heading
 from mdmem.format.fences import closes, opening
-from mdmem.format.memory import OPEN_THREADS_SECTION
+from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.words import is_prohibition
 from mdmem.migrating.rules import Rule
 from mdmem.migrating.sections import placed

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
-from mdmem.format.memory import BLOCKED, CONTINUITY, OPEN_THREADS_SECTION, SESSIONS, Memory
+from mdmem.format.memory import BLOCKED, CONTINUITY, SESSIONS, Memory
+from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.textfile import TextFile, decode
 from mdmem.migrating import render
 from mdmem.migrating.decide import Decided, Outcome, decide, fact_lines

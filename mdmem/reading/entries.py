@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mdmem.format.memory import INVARIANTS_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION
 
 if TYPE_CHECKING:  # an entry is shown from lookup's index without the parser
     from mdmem.format.document import Document

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from mdmem.format.document import Document, Fact
 from mdmem.format.footer import Footer
-from mdmem.format.memory import INVARIANTS_SECTION, Memory
+from mdmem.format.memory import Memory
 from mdmem.format.policy import Policy
+from mdmem.format.sections import INVARIANTS_SECTION
 from mdmem.format.sessionlog import session_stem
 from mdmem.reviewing.archive import GONE_TIERS, reason_for
 from mdmem.reviewing.ledger import Ledger

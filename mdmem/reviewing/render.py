@@ -15,15 +15,8 @@ from mdmem.errors import MdmemError
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.edit import Edit, append_point, apply_edits, normalized, removal
 from mdmem.format.footer import footer_ids
-from mdmem.format.memory import (
-    ARCHIVE,
-    CONTINUITY,
-    INDEX,
-    OPEN_THREADS,
-    OPEN_THREADS_SECTION,
-    REVIEWS,
-    Memory,
-)
+from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, OPEN_THREADS, REVIEWS, Memory
+from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.textfile import BOM, TextFile, body, ending, split_lines
 from mdmem.format.threads import thread_relative
 from mdmem.reviewing.archive import (

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from mdmem.format.document import Document
-from mdmem.format.memory import PROJECT_STATE_SECTION
+from mdmem.format.edit import Edit, append_point
+from mdmem.format.sections import PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, ending
 from mdmem.reviewing.rows import throughs
-
-if TYPE_CHECKING:
-    from mdmem.format.edit import Edit
 
 _STAMP = re.compile(r"^(?P<lead>[-*+][ \t]+\*\*(?P<key>[a-z_]+):\*\*[ \t]*)(?P<value>.*?)[ \t]*$")
 # The session a stamp names: `through STEM`, as mdmem writes it, also inside parentheses or
@@ -60,8 +57,6 @@ def last_review_through(continuity: Document, reviews: TextFile | None) -> str |
 
 def stamp_edits(document: Document, stamps: dict[str, str]) -> list[Edit]:
     """Set each stamp in Project State (only when that section exists)."""
-    from mdmem.format.edit import Edit, append_point  # the stamps read, by status, need none
-
     section = document.section(PROJECT_STATE_SECTION)
     if section is None:
         return []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact, parse_document
-from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.sessionlog import Event
 from mdmem.format.textfile import decode
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem

@@ -13,7 +13,7 @@ from mdmem.errors import MdmemError
 from mdmem.format.document import Document, Fact
 from mdmem.format.edit import Edit, append_point, apply_edits, blank
 from mdmem.format.footer import new_footer
-from mdmem.format.memory import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import body
 from mdmem.linting.nearest import Nearest
 

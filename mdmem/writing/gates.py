@@ -14,7 +14,8 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.document import Fact, parse_document
-from mdmem.format.memory import CONTINUITY, INVARIANTS_SECTION, OPEN_THREADS_SECTION
+from mdmem.format.memory import CONTINUITY
+from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION
 from mdmem.format.textfile import decode
 from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
