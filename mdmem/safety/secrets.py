@@ -7,8 +7,6 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from mdmem.safety.candidates import Candidates, find_candidates
-
 
 @dataclass(frozen=True, slots=True)
 class SecretHit:
@@ -106,22 +104,6 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]
 _TRAILING_PUNCTUATION = re.compile(r"[.:)]+$")
 
 
-def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
-    """(start, end) of every line holding one of `offsets`, in order."""
-    ranges = []
-    for start in sorted({text.rfind("\n", 0, offset) + 1 for offset in offsets}):
-        end = text.find("\n", start)
-        ranges.append((start, len(text) if end < 0 else end))
-    return ranges
-
-
-def _line_matches(
-    pattern: re.Pattern[str], text: str, lines: Iterable[tuple[int, int]]
-) -> Iterator[re.Match[str]]:
-    for start, end in lines:
-        yield from pattern.finditer(text, start, end)
-
-
 def _private_key_spans(text: str) -> Iterator[_Span]:
     for begin in _PEM_BEGIN.finditer(text):
         body = _PEM_BODY.match(text, begin.end())
@@ -152,25 +134,18 @@ def _password_spans(matches: Iterable[re.Match[str]]) -> Iterator[_Span]:
         yield _Span(start, end, "password-assignment")
 
 
-def _spans(text: str, candidates: Candidates) -> Iterator[_Span]:
-    """What the patterns find where they could match, in order of precedence for overlaps.
+def _spans(text: str) -> Iterator[_Span]:
+    """What the patterns find, in order of precedence for overlaps.
 
     A specific format beats a guess from the name it is assigned to.
     """
-    if candidates.private_key:  # every PEM header holds it
-        yield from _private_key_spans(text)
+    yield from _private_key_spans(text)
     for category, pattern in _TOKEN_PATTERNS:
-        if offsets := candidates.tokens.get(category):
-            for match in _line_matches(pattern, text, _lines_at(text, offsets)):
-                yield _Span(match.start(), match.end(), category)
-    if candidates.assignments:
-        assignments = _lines_at(text, candidates.assignments)
-        yield from _value_spans(_line_matches(_AWS_SECRET, text, assignments), "aws-secret-key")
-    if candidates.connections:
-        connections = _lines_at(text, candidates.connections)
-        yield from _value_spans(_line_matches(_CONNECTION, text, connections), "connection-string")
-    if candidates.assignments:
-        yield from _password_spans(_line_matches(_PASSWORD, text, assignments))
+        for match in pattern.finditer(text):
+            yield _Span(match.start(), match.end(), category)
+    yield from _value_spans(_AWS_SECRET.finditer(text), "aws-secret-key")
+    yield from _value_spans(_CONNECTION.finditer(text), "connection-string")
+    yield from _password_spans(_PASSWORD.finditer(text))
 
 
 def _settle(spans: Iterable[_Span]) -> list[_Span]:
@@ -190,7 +165,7 @@ def _settle(spans: Iterable[_Span]) -> list[_Span]:
 
 def _scan_once(text: str) -> list[_Span]:
     """Non-overlapping secret spans, sorted by offset; precedence settles overlaps."""
-    return _settle(_spans(text, find_candidates(text)))
+    return _settle(_spans(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +249,13 @@ def allowed_lines(text: str) -> frozenset[int]:
     if ALLOW_MARKER not in text:
         return frozenset()
     return frozenset(n for n, line in enumerate(text.split("\n"), 1) if ALLOW_MARKER in line)
+
+
+def reported_secrets(text: str, *, quoted: bool) -> list[SecretHit]:
+    """The secrets of `text` lint reports: where a text may quote examples (`quoted`, a
+    session log), not those on a line that carries `ALLOW_MARKER`."""
+    allowed = allowed_lines(text) if quoted else frozenset()
+    return [hit for hit in find_secrets(text) if hit.line not in allowed]
 
 
 def redact(text: str) -> str:
