@@ -64,7 +64,7 @@ def test_a_damaged_log_cache_is_no_cache(
     whole = path.read_bytes()
     path.write_bytes(damage or whole[:-3])  # b"": the cache cut short
     assert lint(memory) == found  # every log read again, and the cache made again
-    assert cache.load(memory, "logs")["logs"].keys() == {
+    assert cache.load(memory, "logs")["files"].keys() == {
         log.name for log in (memory / "sessions").glob("*.md")
     }
 

@@ -1,5 +1,5 @@
 """One incremental review and lint: what each session log yields is kept per log
-(`store.cache.LogCache`), and a review or lint with the cache finds exactly what one
+(`store.cache.Stamped`), and a review or lint with the cache finds exactly what one
 without it finds, whatever happened to the logs in between, reading only the logs that
 are new or changed."""
 
@@ -149,7 +149,7 @@ def test_a_log_changed_within_the_clock_tick_is_not_kept(
     memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
     add(memory / "sessions")
     lint(memory)
-    kept = cache.load(memory, "logs").get("logs", {})
+    kept = cache.load(memory, "logs").get("files", {})
     assert "2026-03-09-090000.md" not in kept
     read = counting_reads(monkeypatch)
     lint(memory)

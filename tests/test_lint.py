@@ -602,12 +602,13 @@ def test_a_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     root = write_memory(tmp_path, {SESSION: BASE_SESSION + f"\ntoken: {TOKEN}\n"})
     expected = lint(root)
     (cached,) = (tmp_path / "cache" / "mdmem").glob("logs-*.json")
-    for garbage in ("not json", '{"format": 1, "fingerprint": 0}', '{"logs": [1]}'):
+    for garbage in ("not json", '{"format": 1, "fingerprint": 0}', '{"files": [1]}'):
         cached.write_text(garbage)
         assert lint(root) == expected
     payload = json.loads(cached.read_text())
-    payload["logs"] = {
-        key: [stamp, [*kept[:2], [["E009", "x"]]]] for key, (stamp, kept) in payload["logs"].items()
+    payload["files"] = {
+        key: [stamp, [*kept[:2], [["E009", "x"]]]]
+        for key, (stamp, kept) in payload["files"].items()
     }
     cached.write_text(json.dumps(payload))
     assert lint(root) == expected

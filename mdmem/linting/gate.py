@@ -22,7 +22,7 @@ def review(
 ) -> tuple[ReviewPlan, ApplyResult]:
     """Lock the memory, finish any interrupted write, plan the review, check it with lint
     and carry it out. The session logs are read once, for the plan and for lint, and only
-    those new or changed since the last review or lint (`store.cache.LogCache`)."""
+    those new or changed since the last review or lint (`store.cache.Stamped`)."""
     with locked(root):
         recover(root)
         logs = read_logs(Path(root).resolve(), progress)

@@ -11,7 +11,7 @@ import datetime
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mdmem.errors import ParseError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
@@ -31,7 +31,14 @@ from mdmem.git.plumbing import (
 )
 from mdmem.linting.cache import history
 from mdmem.linting.checks import memory_findings
-from mdmem.linting.findings import MEND_BEFORE_COMMIT, Finding, before_commit, finish, tally
+from mdmem.linting.findings import (
+    MEND_BEFORE_COMMIT,
+    Finding,
+    before_commit,
+    finding,
+    finish,
+    tally,
+)
 from mdmem.linting.gone import gone_in_working_tree
 from mdmem.linting.handedits import Committed, hand_edit_findings
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
@@ -87,8 +94,7 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
     found = stray_file_findings(f"{label}/{SESSIONS}", list(logs.strays))
     for log in logs.reads:
         found += _text_findings(log)
-    for path, display in _documents(root):
-        found += _scan(path, display)
+    found += _document_findings(root)
     memory: Memory | None = None
     unread = False  # items left unread (each an E001 finding)
     if loaded is not None:
@@ -148,16 +154,37 @@ def _forward(
         return absent
 
 
-def _documents(root: Path) -> list[tuple[str, str]]:
-    """Every memory file but the session logs (regular files, links left out), by name:
-    its path, and its path as shown."""
+def _document_findings(root: Path) -> list[Finding]:
+    """The text findings of every memory file but the session logs (regular files, links
+    left out), each scanned only when new or changed (`store.cache.Stamped`)."""
     paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
     paths += sorted((root / OPEN_THREADS).glob("*.md"))
-    return [
-        (str(path), f"{root.name}/{path.relative_to(root).as_posix()}")
-        for path in paths
-        if path.is_file() and not path.is_symlink()
-    ]
+    kept = cache.Stamped(root, "texts") if cache.enabled() else None
+    found: list[Finding] = []
+    for path in paths:
+        if not path.is_file() or path.is_symlink():
+            continue
+        display = f"{root.name}/{path.relative_to(root).as_posix()}"
+        stamp = cache.file_stamp(path.stat())
+        rows = _rows(display, kept.get(display, stamp)) if kept is not None else None
+        if rows is None:
+            rows = _scan(str(path), display)
+            if kept is not None and all(item.code != "E001" for item in rows):
+                kept.put(display, stamp, [[f.code, f.line, f.message, f.hint] for f in rows])
+        found += rows
+    if kept is not None:
+        kept.save()
+    return found
+
+
+def _rows(display: str, rows: Any) -> list[Finding] | None:
+    """A text's kept findings, or None when there are none of the shape `put` keeps."""
+    if rows is None:
+        return None
+    try:
+        return [finding(str(code), display, int(line), str(m), str(h)) for code, line, m, h in rows]
+    except (TypeError, ValueError):
+        return None
 
 
 def _scan(path: str, display: str) -> list[Finding]:

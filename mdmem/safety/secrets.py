@@ -134,18 +134,45 @@ def _password_spans(matches: Iterable[re.Match[str]]) -> Iterator[_Span]:
         yield _Span(start, end, "password-assignment")
 
 
+# The literal words every match of a pattern holds: a pattern runs only on a text that
+# holds one of its words (most session logs hold none), since one tried at every offset
+# costs far more than a substring search. Words of case-insensitive patterns are looked for
+# in the lowered text; ſ and the Kelvin sign, which such a pattern reads as s and k, make
+# every pattern run.
+_TOKEN_WORDS = {
+    "aws-access-key": ("AKIA", "ASIA"),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "gitlab-token": ("glpat-",),
+    "slack-token": ("xox",),
+    "stripe-key": ("_live_",),
+    "anthropic-key": ("sk-ant-",),
+    "openai-key": ("sk-",),
+    "google-api-key": ("AIza",),
+    "jwt": ("eyJ",),
+}
+_NAME_WORDS = ("pass", "secret", "token", "key")  # every name _PASSWORD and _AWS_SECRET take
+
+
 def _spans(text: str) -> Iterator[_Span]:
     """What the patterns find, in order of precedence for overlaps.
 
     A specific format beats a guess from the name it is assigned to.
     """
-    yield from _private_key_spans(text)
+    lowered = text.lower()
+    every = "\u017f" in text or "\u212a" in text
+    if "PRIVATE KEY" in text:
+        yield from _private_key_spans(text)
     for category, pattern in _TOKEN_PATTERNS:
-        for match in pattern.finditer(text):
-            yield _Span(match.start(), match.end(), category)
-    yield from _value_spans(_AWS_SECRET.finditer(text), "aws-secret-key")
-    yield from _value_spans(_CONNECTION.finditer(text), "connection-string")
-    yield from _password_spans(_PASSWORD.finditer(text))
+        if any(word in text for word in _TOKEN_WORDS[category]):
+            for match in pattern.finditer(text):
+                yield _Span(match.start(), match.end(), category)
+    named = every or any(word in lowered for word in _NAME_WORDS)
+    if named:
+        yield from _value_spans(_AWS_SECRET.finditer(text), "aws-secret-key")
+    if "://" in text:
+        yield from _value_spans(_CONNECTION.finditer(text), "connection-string")
+    if named:
+        yield from _password_spans(_PASSWORD.finditer(text))
 
 
 def _settle(spans: Iterable[_Span]) -> list[_Span]:

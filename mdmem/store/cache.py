@@ -5,7 +5,8 @@ lookup's index of the documents (`mdmem.reading.index`).
 One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
 path, size and modification time of every source file of the package, `code_version`),
 and each of its entries only while the file it was made from has the stamp it had (the
-size and modification time, in ns; for a session log more, see `log_stamp`). A change to
+size and modification time, in ns; for the files lint and the review scan more, see
+`file_stamp`). A change to
 any scanner, or to the cache's own layout, is a change of source, so no cache outlives
 the code that wrote it, as far as Python's own bytecode cache can tell. Each is one JSON
 object in a file; one that is missing, unreadable or foreign counts as empty, and is
@@ -120,35 +121,37 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
         os.replace(temp, path)
 
 
-# Session logs, each kept with what reading it yields (`store.load.LogYield`): a routine
-# review or lint reads only the logs that are new or changed.
+# Files kept with what reading them yields, each against its `file_stamp`: the session logs
+# (`store.load.read_logs`: the review's and lint's, kind "logs") and the other texts lint
+# scans (`linting.run`, kind "texts"), so that a routine review or lint reads only the
+# files that are new or changed.
 
-# How far before the run began a log's ctime must lie for its entry to be kept: a file
+# How far before the run began a file's ctime must lie for its entry to be kept: a file
 # changed in the same tick of the file system's clock as the stat that made the entry
 # would keep its stamp (git's "racily clean" entries). A coarse clock ticks every few ms.
 RACY_NS = 1_000_000_000
 
 
-def log_stamp(stat: os.stat_result) -> Stamp:
-    """What the file system knows of a log without reading it. The ctime and inode cannot
+def file_stamp(stat: os.stat_result) -> Stamp:
+    """What the file system knows of a file without reading it. The ctime and inode cannot
     be set back by anyone: writing the file, or putting another file in its place (a
     rename, a checkout), moves its ctime or changes its inode, whatever its mtime says."""
     return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev]
 
 
-class LogCache:
-    """What each session log yielded, by file name, against its `log_stamp`; saved with the
-    entries of the logs read this run only, so a deleted or renamed log's entry goes."""
+class Stamped:
+    """What each file yielded, by name, against its `file_stamp`; saved with the entries of
+    the files read this run only, so a deleted or renamed file's entry goes."""
 
-    def __init__(self, root: Path) -> None:
-        self._root = root
+    def __init__(self, root: Path, kind: str) -> None:
+        self._root, self._kind = root, kind
         self._begun = time.time_ns()
-        entries = load(root, "logs").get("logs")
+        entries = load(root, kind).get("files")
         self._entries: dict[str, Any] = entries if isinstance(entries, dict) else {}
         self._fresh: dict[str, Any] = {}
 
     def get(self, name: str, stamp: Stamp) -> Any:
-        """The yield kept for the log `name` with this stamp, else None."""
+        """The yield kept for the file `name` with this stamp, else None."""
         entry = self._entries.get(name)
         if not isinstance(entry, list) or len(entry) != 2 or entry[0] != stamp:
             return None
@@ -156,14 +159,14 @@ class LogCache:
         return entry[1]
 
     def put(self, name: str, stamp: Stamp, value: Any) -> None:
-        """Keep a log's yield (JSON), read after its stamp was taken; not a log changed
+        """Keep a file's yield (JSON), read after its stamp was taken; not a file changed
         too recently to tell a later change from this one by its stamp."""
         if stamp[2] < self._begun - RACY_NS:
             self._fresh[name] = [stamp, value]
 
     def save(self) -> None:
         if self._fresh != self._entries:
-            save(self._root, "logs", {"logs": self._fresh})
+            save(self._root, self._kind, {"files": self._fresh})
 
 
 # Lint's counts: what `mdmem status` shows without running lint. They hold while the

@@ -79,7 +79,7 @@ class Logs:
 
 
 def read_logs(root: Path, progress: Progress | None = None) -> Logs:
-    """Every session log's yield, read only when its cache entry (`store.cache.LogCache`)
+    """Every session log's yield, read only when its cache entry (`store.cache.Stamped`)
     does not hold it."""
     folder = root / SESSIONS
     if not folder.is_dir():
@@ -105,7 +105,7 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
         names = tuple(parse_session_names([entry.name for _, entry in logs], shown))
     except ParseError as bad_name:
         error = bad_name
-    kept = cache.LogCache(root) if cache.enabled() else None
+    kept = cache.Stamped(root, "logs") if cache.enabled() else None
     reads = []
     for _, entry in logs:
         reads.append(_read_log(entry, shown + entry.name, kept))
@@ -118,8 +118,8 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
     return Logs(tuple(reads), names, error, tuple(strays))
 
 
-def _read_log(entry: os.DirEntry[str], display: str, kept: cache.LogCache | None) -> LogRead:
-    stamp = cache.log_stamp(entry.stat(follow_symlinks=False)) if kept is not None else []
+def _read_log(entry: os.DirEntry[str], display: str, kept: cache.Stamped | None) -> LogRead:
+    stamp = cache.file_stamp(entry.stat(follow_symlinks=False)) if kept is not None else []
     if kept is not None and (hit := _kept(kept.get(entry.name, stamp))) is not None:
         return LogRead(entry.name, display, hit[0], None, hit[1], None)
     try:
