@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError, SecretError
 from mdmem.format.memory import SESSIONS
+from mdmem.git.committed import committed_in
+from mdmem.git.plumbing import commit_files, repository, top_folder
 from mdmem.reviewing.plan import ReviewPlan
 from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
+from mdmem.safety.secrets import find_secrets
 from mdmem.store.files import read_text
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
@@ -73,8 +77,6 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
         written = tuple(write.path for write in plan.writes)
         if not commit:
             return ApplyResult(written, None, None)
-        from mdmem.git.plumbing import commit_files, repository, top_folder  # git only to commit
-
         repo = repository(root)
         if repo is None:
             return ApplyResult(written, None, "not a git repository: files written, not committed")
@@ -86,8 +88,6 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
 def _uncommitted_logs(root: Path, top: Path) -> str | None:
     """What to say when the review counted session logs git does not hold: its commit
     names them (the stamp's through-session, origins), so they must be committed too."""
-    from mdmem.git.committed import committed_in
-
     folder = (root / SESSIONS).resolve().relative_to(top).as_posix()
     held = committed_in(top, folder)
     logs = sorted(
@@ -120,8 +120,6 @@ def _exposed(write: FileWrite, shown: bool) -> list[tuple[list[int], list[str]]]
     if not shown:
         return regions
     # A diff shows whole hunks: the old lines near a change are printed as well.
-    import difflib  # only for a diff shown
-
     before = (write.before or "").split("\n")
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     for group in matcher.get_grouped_opcodes(3):
@@ -137,10 +135,6 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
     """
     if not plan.writes:
         return
-    from mdmem.safety.secrets import (
-        find_secrets,  # its patterns take a while to build: not for no write
-    )
-
     found: list[str] = []
     first: tuple[str, int, str] | None = None
     for write in plan.writes:

@@ -47,6 +47,7 @@ def thread_paths(root: Path) -> list[Path]:
 
 def thread_documents(root: Path) -> tuple[Document, ...]:
     """Every thread file, parsed; an error names the file and line."""
+    # Start-up: lookup and context import this module; the parser only for thread files.
     from mdmem.format.threads import parse_thread
 
     label = f"{root.name}/{OPEN_THREADS}"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,8 +63,6 @@ def lock_file(root: Path) -> Path:
 def _name(relative: str) -> str:
     """A file name for a memory folder's relative path: one case, one Unicode form, `%`,
     `/` and a leading `.` escaped as in a URL, so that no two paths share a name."""
-    import unicodedata
-
     folded = unicodedata.normalize("NFC", relative).casefold()
     escaped = folded.replace("%", "%25").replace("/", "%2F")
     return f"%2E{escaped[1:]}" if escaped.startswith(".") else escaped
