@@ -1,9 +1,11 @@
-"""The secret scan skips a pattern when the text holds none of its words, and that changes
-nothing: on generated texts it reports exactly the hits, and redacts exactly the text, of a
-full scan that runs every pattern over the whole text, kept below as the reference.
+"""The secret scan looks only where a pattern could match, and that changes nothing: on
+generated texts it reports exactly the hits, and redacts exactly the text, of a full scan
+that runs every pattern over the whole text, kept below as the reference.
 
-The patterns and the code that turns matches into spans are shared, so the property is
-about which patterns the scan runs, not about what they match.
+The scan under test runs each pattern on the lines holding a word that every match of it
+contains, found in a marked ASCII copy of the text; the reference has no copy, no words and
+no lines. The patterns and the code that turns matches into spans are shared, so the
+property is about where the scan looks, not about what the patterns match.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mdmem.safety import secrets
+from mdmem.safety import candidates, secrets
 from mdmem.safety.secrets import SecretHit, find_secrets, redact
 from tests.test_secrets import (
     AWS_SECRET,
@@ -449,3 +451,33 @@ def test_scan_matches_the_full_scan_on_a_large_memory() -> None:
         facts[index] += secret
     text = "# Continuity\n\n## Key Decisions\n\n" + "".join(facts)
     assert len(assert_same_as_full_scan(text)) == 5
+
+
+@given(texts())
+def test_ascii_view_keeps_every_offset(text: str) -> None:
+    view = candidates._ascii_view(text)
+    assert len(view) == len(text)
+    for offset, character in enumerate(text):
+        if character.isascii():
+            assert view[offset] == ord(character)
+
+
+# Runs of the rare character long enough to use up the budget (16 checks, more on a long
+# text), so that the word search takes over at every kind of offset.
+@given(
+    st.builds(
+        lambda unit, times, tail: (unit * times + tail).encode(),
+        st.text(st.sampled_from("/:x"), min_size=1, max_size=6),
+        st.integers(0, 80),
+        st.text(st.sampled_from("/:x"), max_size=30),
+    ),
+    st.sampled_from([(b"://", 1), (b"://", 2), (b"://", 0), (b"x:/", 2), (b"x/x", 0)]),
+)
+def test_rare_character_search_finds_every_word(
+    text: bytes, word_and_rare: tuple[bytes, int]
+) -> None:
+    word, rare = word_and_rare
+    assert candidates._find_all(text, word, rare) == candidates._find_all(text, word)
+    assert candidates._find_all(text, word) == [
+        offset for offset in range(len(text)) if text.startswith(word, offset)
+    ]

@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from mdmem.safety.candidates import Candidates, find_candidates
+
 
 @dataclass(frozen=True, slots=True)
 class SecretHit:
@@ -104,6 +106,22 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]
 _TRAILING_PUNCTUATION = re.compile(r"[.:)]+$")
 
 
+def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
+    """(start, end) of every line holding one of `offsets`, in order."""
+    ranges = []
+    for start in sorted({text.rfind("\n", 0, offset) + 1 for offset in offsets}):
+        end = text.find("\n", start)
+        ranges.append((start, len(text) if end < 0 else end))
+    return ranges
+
+
+def _line_matches(
+    pattern: re.Pattern[str], text: str, lines: Iterable[tuple[int, int]]
+) -> Iterator[re.Match[str]]:
+    for start, end in lines:
+        yield from pattern.finditer(text, start, end)
+
+
 def _private_key_spans(text: str) -> Iterator[_Span]:
     for begin in _PEM_BEGIN.finditer(text):
         body = _PEM_BODY.match(text, begin.end())
@@ -134,45 +152,25 @@ def _password_spans(matches: Iterable[re.Match[str]]) -> Iterator[_Span]:
         yield _Span(start, end, "password-assignment")
 
 
-# The literal words every match of a pattern holds: a pattern runs only on a text that
-# holds one of its words (most session logs hold none), since one tried at every offset
-# costs far more than a substring search. Words of case-insensitive patterns are looked for
-# in the lowered text; ſ and the Kelvin sign, which such a pattern reads as s and k, make
-# every pattern run.
-_TOKEN_WORDS = {
-    "aws-access-key": ("AKIA", "ASIA"),
-    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    "gitlab-token": ("glpat-",),
-    "slack-token": ("xox",),
-    "stripe-key": ("_live_",),
-    "anthropic-key": ("sk-ant-",),
-    "openai-key": ("sk-",),
-    "google-api-key": ("AIza",),
-    "jwt": ("eyJ",),
-}
-_NAME_WORDS = ("pass", "secret", "token", "key")  # every name _PASSWORD and _AWS_SECRET take
-
-
-def _spans(text: str) -> Iterator[_Span]:
-    """What the patterns find, in order of precedence for overlaps.
+def _spans(text: str, candidates: Candidates) -> Iterator[_Span]:
+    """What the patterns find where they could match, in order of precedence for overlaps.
 
     A specific format beats a guess from the name it is assigned to.
     """
-    lowered = text.lower()
-    every = "\u017f" in text or "\u212a" in text
-    if "PRIVATE KEY" in text:
+    if candidates.private_key:  # every PEM header holds it
         yield from _private_key_spans(text)
     for category, pattern in _TOKEN_PATTERNS:
-        if any(word in text for word in _TOKEN_WORDS[category]):
-            for match in pattern.finditer(text):
+        if offsets := candidates.tokens.get(category):
+            for match in _line_matches(pattern, text, _lines_at(text, offsets)):
                 yield _Span(match.start(), match.end(), category)
-    named = every or any(word in lowered for word in _NAME_WORDS)
-    if named:
-        yield from _value_spans(_AWS_SECRET.finditer(text), "aws-secret-key")
-    if "://" in text:
-        yield from _value_spans(_CONNECTION.finditer(text), "connection-string")
-    if named:
-        yield from _password_spans(_PASSWORD.finditer(text))
+    if candidates.assignments:
+        assignments = _lines_at(text, candidates.assignments)
+        yield from _value_spans(_line_matches(_AWS_SECRET, text, assignments), "aws-secret-key")
+    if candidates.connections:
+        connections = _lines_at(text, candidates.connections)
+        yield from _value_spans(_line_matches(_CONNECTION, text, connections), "connection-string")
+    if candidates.assignments:
+        yield from _password_spans(_line_matches(_PASSWORD, text, assignments))
 
 
 def _settle(spans: Iterable[_Span]) -> list[_Span]:
@@ -192,7 +190,7 @@ def _settle(spans: Iterable[_Span]) -> list[_Span]:
 
 def _scan_once(text: str) -> list[_Span]:
     """Non-overlapping secret spans, sorted by offset; precedence settles overlaps."""
-    return _settle(_spans(text))
+    return _settle(_spans(text, find_candidates(text)))
 
 
 @dataclass(frozen=True, slots=True)
