@@ -11,6 +11,7 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
+    frozen_at_exit,
     handles_errors,
     json_option,
     progress_bar,
@@ -71,7 +72,7 @@ def lint(
     from mdmem.linting import findings as findings_module
     from mdmem.linting.run import lint as run_lint
 
-    with progress_bar("Reading session logs") as progress:
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
         findings = run_lint(resolve_root(root), progress)
     if as_json:
         click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))

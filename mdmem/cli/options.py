@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -143,6 +144,24 @@ def resolve_root(root: Path | None) -> Path:
     found = find_root(Path.cwd(), root)
     finish_interrupted(found)
     return found
+
+
+@contextlib.contextmanager
+def frozen_at_exit() -> Iterator[None]:
+    """The collector stays paused, and what is still alive is frozen (`gc.freeze`) at the end.
+
+    The process exits right after a review or lint: a collection then (the one due next,
+    the one at interpreter exit) would walk every object the command made, for nothing.
+    Frozen only here, never in the library, where a caller's
+    garbage cycles would be pinned for good.
+    """
+    from mdmem.store.load import bulk_allocation  # a review's or lint's, no reader's
+
+    with bulk_allocation():
+        try:
+            yield
+        finally:
+            gc.freeze()
 
 
 def working_folder() -> Path | None:

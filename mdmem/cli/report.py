@@ -9,6 +9,7 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
+    frozen_at_exit,
     handles_errors,
     json_option,
     left_out_json,
@@ -44,7 +45,7 @@ def stats(root: Path | None, as_json: bool) -> None:
     from mdmem.report.build import stats as run_stats
     from mdmem.report.stats import render_stats
 
-    with progress_bar("Reading session logs") as progress:
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
         found = run_stats(resolve_root(root), progress)
     if as_json:
         _echo_json(found.as_dict())
@@ -96,7 +97,7 @@ def report(root: Path | None, as_json: bool, out: Path) -> None:
     """
     from mdmem.report.build import write_report
 
-    with progress_bar("Reading session logs") as progress:
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
         result = write_report(resolve_root(root), out, progress)
     if as_json:
         _echo_json(result.as_dict())

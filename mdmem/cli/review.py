@@ -11,6 +11,7 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
+    frozen_at_exit,
     handles_errors,
     json_option,
     progress_bar,
@@ -37,7 +38,7 @@ def review_command(root: Path | None, as_json: bool, dry_run: bool, no_commit: b
     """
     from mdmem.linting.gate import review
 
-    with progress_bar("Reading session logs") as progress:
+    with progress_bar("Reading session logs") as progress, frozen_at_exit():
         found = resolve_root(root)
         plan, result = review(found, dry_run=dry_run, commit=not no_commit, progress=progress)
     if result.written:

@@ -10,7 +10,7 @@ from mdmem.errors import LintError
 from mdmem.linting.run import Loaded, lint
 from mdmem.reviewing.apply import ApplyResult, apply, refuse_secrets
 from mdmem.reviewing.plan import ReviewPlan, plan_review
-from mdmem.store.load import Progress, load, read_logs
+from mdmem.store.load import Progress, bulk_allocation, load, read_logs
 from mdmem.store.lock import locked
 from mdmem.store.writer import recover
 
@@ -23,7 +23,7 @@ def review(
     """Lock the memory, finish any interrupted write, plan the review, check it with lint
     and carry it out. The session logs are read once, for the plan and for lint, and only
     those new or changed since the last review or lint (`store.cache.Stamped`)."""
-    with locked(root):
+    with locked(root), bulk_allocation():
         recover(root)
         logs = read_logs(Path(root).resolve(), progress)
         memory = load(root, logs=logs)

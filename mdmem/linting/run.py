@@ -58,7 +58,7 @@ from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
 from mdmem.store import cache
 from mdmem.store.files import read, read_bytes, read_text
-from mdmem.store.load import LogRead, Logs, Progress, load, read_logs
+from mdmem.store.load import LogRead, Logs, Progress, bulk_allocation, load, read_logs
 from mdmem.store.lock import locked
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def lint(
     twice.
     """
     root = Path(root).resolve()
-    with locked(root):
+    with locked(root), bulk_allocation():
         before = cache.recent_fingerprint(root)
         found = finish(_lint(root, progress, loaded))
         counted = tally(found)

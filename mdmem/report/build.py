@@ -16,7 +16,7 @@ from mdmem.report.stats import Stats, stats_of
 from mdmem.report.trend import Trend, trend_of
 from mdmem.reviewing.plan import ReviewPlan, plan_review
 from mdmem.reviewing.rows import read_rows
-from mdmem.store.load import Progress, load, read_logs, read_optional
+from mdmem.store.load import Progress, bulk_allocation, load, read_logs, read_optional
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
 
@@ -37,7 +37,7 @@ class ReportResult:
 def planned(root: Path, progress: Progress | None = None) -> tuple[Memory, ReviewPlan]:
     """The memory at `root` and the review it would get now, read under the lock."""
     root = Path(root).resolve()
-    with locked(root):
+    with locked(root), bulk_allocation():
         memory = load(root, progress=progress)
         return memory, plan_review(memory)
 
@@ -58,7 +58,7 @@ def trend(root: Path) -> Trend:
 def write_report(root: Path, out: Path, progress: Progress | None = None) -> ReportResult:
     """Write the HTML report of the memory at `root` to `out` (replaced whole, atomically)."""
     root = Path(root).resolve()
-    with locked(root):
+    with locked(root), bulk_allocation():
         logs = read_logs(root, progress)
         memory = load(root, logs=logs)
         plan = plan_review(memory)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -181,6 +183,27 @@ def read_optional(root: Path, relative: str) -> TextFile | None:
     if not path.exists() and not path.is_symlink():
         return None
     return read(path, f"{root.name}/{relative}")
+
+
+@contextlib.contextmanager
+def bulk_allocation() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a memory is read into many small objects
+    and used (a review: plan, lint, write; lint alone).
+
+    Reading creates hundreds of thousands of objects (the documents' lines and facts, the
+    logs' yields decoded from the cache) and no reference cycles worth collecting; without
+    the pause, collections take a sixth to a third of a review's or a lint's time at
+    10,000 logs (benchmarks/README.md, "Mechanisms"). Nothing is frozen here
+    (`gc.freeze` pins every object of the process, a library caller's garbage cycles too):
+    the command line does it, just before it exits.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _forward(root: Path, relative: str, parse: Callable[[TextFile], T], absent: T) -> T:
