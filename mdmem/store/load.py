@@ -152,17 +152,17 @@ def _kept(value: Any) -> tuple[Scan, Marks] | None:
     is read again)."""
     try:
         (tokens, events, unknown, line), conflicts, secrets = value
-        session_of(SessionName("", "", "", ""), "", (tokens, events, unknown, line))
-        if not isinstance(line, int) or not all(isinstance(n, int) for n in conflicts):
-            return None
-        for number, column, category in secrets:
-            if not (isinstance(number, int) and isinstance(column, int)):
-                return None
-            if not isinstance(category, str):
-                return None
+        shapes = (
+            isinstance(line, int),
+            all(isinstance(token, str) for token in tokens),
+            all(len(event) == 4 and isinstance(event[3], int) for event in events),
+            all(len(item) == 2 for item in unknown),
+            all(isinstance(number, int) for number in conflicts),
+            all(len(hit) == 3 for hit in secrets),
+        )
     except (TypeError, ValueError):
         return None
-    return (tokens, events, unknown, line), (conflicts, secrets)
+    return ((tokens, events, unknown, line), (conflicts, secrets)) if all(shapes) else None
 
 
 def sessions_of(logs: Logs) -> tuple[Session, ...]:
