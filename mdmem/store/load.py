@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mdmem.errors import ParseError
 from mdmem.format.blocked import parse_blocked
@@ -36,7 +36,6 @@ from mdmem.format.sessionlog import (
 )
 from mdmem.format.textfile import TextFile, conflict_marker_lines
 from mdmem.format.vision import parse_vision
-from mdmem.safety.secrets import reported_secrets
 from mdmem.store import cache
 from mdmem.store.files import (
     archive_paths,
@@ -46,6 +45,9 @@ from mdmem.store.files import (
     text_of,
     thread_documents,
 )
+
+if TYPE_CHECKING:
+    from mdmem.safety.secrets import SecretHit
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 T = TypeVar("T")
@@ -107,10 +109,14 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
         names = tuple(parse_session_names([entry.name for _, entry in logs], shown))
     except ParseError as bad_name:
         error = bad_name
+    # Start-up: the write commands import this module (`read_optional`) and no scanner;
+    # importing it costs them 6 ms (`python -X importtime`, least of 5).
+    from mdmem.safety.secrets import reported_secrets
+
     kept = cache.Stamped(root, "logs") if cache.enabled() else None
     reads = []
     for _, entry in logs:
-        reads.append(_read_log(entry, shown + entry.name, kept))
+        reads.append(_read_log(entry, shown + entry.name, kept, reported_secrets))
         if progress is not None and len(reads) % 500 == 0:
             progress(len(reads), len(logs))
     if progress is not None and logs:
@@ -120,7 +126,12 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
     return Logs(tuple(reads), names, error, tuple(strays))
 
 
-def _read_log(entry: os.DirEntry[str], display: str, kept: cache.Stamped | None) -> LogRead:
+def _read_log(
+    entry: os.DirEntry[str],
+    display: str,
+    kept: cache.Stamped | None,
+    reported_secrets: Callable[..., list[SecretHit]],
+) -> LogRead:
     stamp = cache.file_stamp(entry.stat(follow_symlinks=False)) if kept is not None else []
     if kept is not None and (hit := _kept(kept.get(entry.name, stamp))) is not None:
         return LogRead(entry.name, display, hit[0], None, hit[1], None)
