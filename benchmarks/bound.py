@@ -2,8 +2,7 @@
 
 It starts the interpreter, imports what `mdmem review` imports, lists the session logs,
 reads every log and finds the id-shaped tokens of its Memory References section with one
-regular expression (on two cores, a helper process takes the same share of the logs as
-the review's), and reads each document and splits it into lines. It checks nothing,
+regular expression, and reads each document and splits it into lines. It checks nothing,
 parses no fact, decides nothing and writes nothing: the review does all of that too, so
 its time can only be longer. `run.py` times it beside the floor, to show how much of
 the review's ratio to the floor is the cost of doing the least in Python at all.
@@ -39,12 +38,9 @@ def main(root: str) -> int:
     sys.path.insert(0, REPOSITORY)  # as `python -m mdmem` from the repository finds it
     # What `mdmem review` imports, for their cost, then what this bound uses of mdmem.
     import mdmem.cli
-    import mdmem.reviewing.apply
-    import mdmem.safety.secrets  # noqa: F401
+    import mdmem.linting.gate  # noqa: F401
     from mdmem.format.footer import ID_PATTERN
     from mdmem.format.sessionlog import REFERENCES_HEADING
-    from mdmem.store import workers
-    from mdmem.store.load import HELPER_SHARE
 
     token = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
     scan = functools.partial(references, token, REFERENCES_HEADING)
@@ -54,12 +50,11 @@ def main(root: str) -> int:
     documents = [os.path.join(root, "continuity.md")]
     if os.path.isdir(archive):
         documents += sorted(os.path.join(archive, name) for name in os.listdir(archive))
-    with workers.Shared(scan, logs, HELPER_SHARE) as shared:
-        lines = 0
-        for path in documents:
-            with open(path, encoding="utf-8") as handle:
-                lines += len(handle.read().splitlines())
-        found = shared.results([scan(path) for path in shared.own])
+    lines = 0
+    for path in documents:
+        with open(path, encoding="utf-8") as handle:
+            lines += len(handle.read().splitlines())
+    found = [scan(path) for path in logs]
     print(f"{len(found)} logs, {sum(map(len, found))} references, {lines} document lines")
     return 0
 

@@ -195,10 +195,12 @@ def review_in_place(memory_dir: Path) -> None:
     """
     if str(REPOSITORY) not in sys.path:
         sys.path.insert(0, str(REPOSITORY))  # run as a script, benchmarks/ comes first
-    from mdmem.reviewing.apply import review
+    from mdmem.reviewing.apply import apply
+    from mdmem.reviewing.plan import plan_review
+    from mdmem.store.load import load
 
-    with environment(MDMEM_NO_CACHE="1"):
-        review(memory_dir, commit=False)
+    with environment(MDMEM_NO_CACHE="1"):  # the review's pieces, without lint's gate
+        apply(plan_review(load(memory_dir)), commit=False)
     # The lock's file stays after a command (see mdmem.store.lock): not part of a memory,
     # and an older mdmem, timed beside this one, would wait on it.
     (memory_dir / ".mdmem.lock").unlink(missing_ok=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import shutil
 import subprocess
@@ -10,10 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import pytest
-
 from mdmem.adopting.init import IGNORED
-from mdmem.store import workers
 from mdmem.store.load import load
 from mdmem.store.lock import LOCK
 
@@ -88,12 +84,3 @@ def where(memory_root: Path) -> dict[str, tuple[str, str | None]]:
         for fact in document.facts:
             found[fact.id] = (relative, fact.get("tier"))
     return found
-
-
-_SHARED = workers.Shared
-
-
-def helper_process(monkeypatch: pytest.MonkeyPatch, *, on: bool) -> None:
-    """Every `workers.Shared` the library makes starts a helper process (on), whatever the
-    work's size and the machine's cores, or none (off)."""
-    monkeypatch.setattr(workers, "Shared", functools.partial(_SHARED, helper=on))

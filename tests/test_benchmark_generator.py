@@ -108,7 +108,7 @@ def test_reviewed_tree_keeps_the_simulated_logs_and_facts(memory: Path, reviewed
 def test_reviewed_tree_is_settled_without_its_newest_logs(
     reviewed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mdmem.reviewing.apply import review
+    from mdmem.linting.gate import review
 
     monkeypatch.setenv("MDMEM_NO_CACHE", "1")
     copy = tmp_path / "memory"
@@ -129,7 +129,7 @@ def test_review_of_the_reviewed_tree_changes_little(
     memory: Path, reviewed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ten new logs move a few facts; the unreviewed tree's first review moves many."""
-    from mdmem.reviewing.apply import review
+    from mdmem.linting.gate import review
 
     monkeypatch.setenv("MDMEM_NO_CACHE", "1")
     copy, backlog = tmp_path / "reviewed", tmp_path / "unreviewed"
@@ -255,7 +255,7 @@ def test_review_of_a_generated_memory_conserves_and_is_idempotent(
 ) -> None:
     """The benchmark's timed reviews (review_backlog on the unreviewed tree, review on the
     reviewed one) keep every fact, once, and settle."""
-    from mdmem.reviewing.apply import review
+    from mdmem.linting.gate import review
 
     monkeypatch.setenv("MDMEM_NO_CACHE", "1")  # every review planned from the files
     memory = tmp_path / "memory"

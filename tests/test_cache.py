@@ -1,4 +1,5 @@
-"""The derived caches outside the tree: the settled review, and the rule every cache follows."""
+"""The derived caches outside the tree: what each session log yields, and the rule every
+cache follows."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from mdmem.linting.gate import review
 from mdmem.linting.run import lint
-from mdmem.reviewing.apply import review
 from mdmem.store import cache
 from tests.helpers import copy_tree, load_script, make_repo
 
@@ -21,23 +22,26 @@ def memory(tmp_path: Path) -> Path:
     return copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
 
 
-def test_caches_live_in_the_git_folder_inside_a_repository(tmp_path: Path) -> None:
+def test_caches_live_in_the_git_folder_inside_a_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the logs just copied
     repo = make_repo(copy_tree(GOLDEN / "rule-6-active" / "before", tmp_path / "repo"))
     review(repo / "memory", commit=False)
-    location = cache.location(repo / "memory", "review")
+    location = cache.location(repo / "memory", "logs")
     assert location is not None
     assert location.parent == repo / ".git" / "mdmem"
     assert location.is_file()
 
 
-def test_settled_review_is_not_recomputed_until_a_file_changes(memory: Path) -> None:
+def test_a_second_review_changes_nothing_until_a_file_changes(memory: Path) -> None:
     plan, _ = review(memory, commit=False)
     assert plan.changed
     again, _ = review(memory, commit=False)
     assert not again.changed
     assert again.summary is not None and plan.summary is not None
     assert again.summary.tiers == plan.summary.tiers
-    # A change to any input is seen: a new log makes the next review read everything.
+    # A change to any input is seen: a new log is read by the next review.
     log = memory / "sessions" / "2026-03-09-090000.md"
     log.write_text("# S\n\n## Memory References\n- Referenced: webhook-raw-body\n")
     third, _ = review(memory, commit=False)
@@ -45,32 +49,24 @@ def test_settled_review_is_not_recomputed_until_a_file_changes(memory: Path) -> 
     assert third.summary is not None and third.summary.through == "2026-03-09-090000"
 
 
-def test_a_first_review_records_every_file_it_read(memory: Path) -> None:
-    assert cache.read_memo(memory) is None
-    review(memory, commit=False)
-    memo = cache.read_memo(memory)
-    assert memo is not None
-    logs = [key for key in memo["fingerprint"] if key.startswith("sessions/") and key[9:]]
-    assert len(logs) == len(list((memory / "sessions").glob("*.md"))) > 1
-    assert memo["fingerprint"] == cache.fingerprint(memory)
-    assert cache.settled(memo, cache.fingerprint(memory)) is not None
-
-
 @pytest.mark.parametrize(
     "damage",
     [b"", b"[]", b"{not json", b"\x00" * 40, b'{"code": 1}'],
     ids=["cut-short", "not-an-object", "text", "zeros", "foreign"],
 )
-def test_a_damaged_memo_is_no_memo(memory: Path, damage: bytes) -> None:
-    review(memory, commit=False)
-    path = cache.location(memory, "review")
-    assert path is not None and cache.read_memo(memory) is not None
+def test_a_damaged_log_cache_is_no_cache(
+    memory: Path, damage: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    found = lint(memory)
+    path = cache.location(memory, "logs")
+    assert path is not None and cache.load(memory, "logs")
     whole = path.read_bytes()
-    path.write_bytes(damage or whole[:-3])  # b"": the memo cut short
-    assert cache.read_memo(memory) is None
-    plan, _ = review(memory, commit=False)  # read in full, and the memo made again
-    assert not plan.changed
-    assert cache.read_memo(memory) is not None
+    path.write_bytes(damage or whole[:-3])  # b"": the cache cut short
+    assert lint(memory) == found  # every log read again, and the cache made again
+    assert cache.load(memory, "logs")["files"].keys() == {
+        log.name for log in (memory / "sessions").glob("*.md")
+    }
 
 
 def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
@@ -98,16 +94,17 @@ def test_a_log_edited_during_the_review_is_read_again_by_the_next(memory: Path) 
     first, _ = review(memory, commit=False, progress=agent_edits_a_log)
     assert first.changed
     second, _ = review(memory, commit=False)
-    assert second.changed  # the memo did not hide the edit
+    assert second.changed  # the log's cache entry did not hide the edit
     assert second.summary is not None
     assert "sentry-sourcemaps-upload" in second.summary.refreshed
 
 
-@pytest.mark.parametrize("kind", ["review", "lint"])
+@pytest.mark.parametrize("kind", ["logs", "status"])
 def test_a_cache_written_by_other_code_is_not_trusted(
     memory: Path, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Any change to mdmem's source (a scanner's, the cache layout's) outdates every cache."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)
     review(memory, commit=False)
     lint(memory)
     assert cache.load(memory, kind)

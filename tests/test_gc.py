@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mdmem.reviewing.apply import review
+from mdmem.linting.gate import review
 from tests.helpers import copy_tree
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -27,7 +27,7 @@ def test_a_review_leaves_no_cycles_for_the_collector(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        for _ in range(2):  # the planning review, then the settled one
+        for _ in range(2):  # the planning review, then the one with nothing to do
             plan, result = review(memory, commit=False)
             del plan, result
             gc.unfreeze()  # in case anything froze objects: give them back to the collector

@@ -23,8 +23,8 @@ from mdmem.cli.main import every_command
 from mdmem.format.blocks import begin, block_body, end
 from mdmem.format.policy import Policy
 from mdmem.format.textfile import TextFile, split_lines
+from mdmem.linting.gate import review
 from mdmem.linting.run import lint
-from mdmem.reviewing.apply import review
 from mdmem.store.load import load
 from mdmem.store.resources import shipped, templates_dir
 from tests.helpers import git, git_init, snapshot

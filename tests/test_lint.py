@@ -12,6 +12,7 @@ from mdmem.cli import main
 from mdmem.linting.findings import CHECKS
 from mdmem.linting.nearest import Nearest, edit_distance
 from mdmem.linting.run import lint
+from mdmem.store import cache
 from tests.helpers import copy_tree, git, make_repo
 
 DEMO = Path(__file__).parent.parent / "templates" / "demo"
@@ -597,15 +598,17 @@ def test_a_warm_lint_reports_the_same_and_never_trusts_a_changed_file(tmp_path: 
 
 def test_a_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the log written just now
     root = write_memory(tmp_path, {SESSION: BASE_SESSION + f"\ntoken: {TOKEN}\n"})
     expected = lint(root)
-    (cached,) = (tmp_path / "cache" / "mdmem").glob("lint-*.json")
-    for garbage in ("not json", '{"format": 1, "fingerprint": 0}', '{"entries": [1]}'):
+    (cached,) = (tmp_path / "cache" / "mdmem").glob("logs-*.json")
+    for garbage in ("not json", '{"format": 1, "fingerprint": 0}', '{"files": [1]}'):
         cached.write_text(garbage)
         assert lint(root) == expected
     payload = json.loads(cached.read_text())
-    payload["entries"] = {
-        key: {**entry, "findings": [["E009", "x"]]} for key, entry in payload["entries"].items()
+    payload["files"] = {
+        key: [stamp, [*kept[:2], [["E009", "x"]]]]
+        for key, (stamp, kept) in payload["files"].items()
     }
     cached.write_text(json.dumps(payload))
     assert lint(root) == expected

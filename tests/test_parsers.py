@@ -18,7 +18,7 @@ from mdmem.format.footer import looks_like_footer, parse_footer
 from mdmem.format.policy import Policy, parse_policy
 from mdmem.format.sessionlog import parse_session_name, scan_log, session_of
 from mdmem.format.textfile import TextFile, split_lines
-from mdmem.reviewing.apply import review
+from mdmem.linting.gate import review
 from mdmem.reviewing.stamps import read_stamps, stamp_edits
 
 

@@ -693,7 +693,6 @@ def _imported(*args: str, cache: Path | None = None) -> set[str]:
 WRITES = {
     "mdmem.store.writer",
     "mdmem.store.load",
-    "mdmem.store.workers",
     "mdmem.git.plumbing",
     "mdmem.cli.write",
     "mdmem.writing.gathered",
@@ -732,7 +731,8 @@ def test_lookup_imports_only_what_it_uses(memory: Path) -> None:
     assert not again & {"mdmem.format.document", "mdmem.format.blocked", "hashlib"}
     assert "mdmem.store.cache" not in _imported("context", "webhook", "--root", str(memory))
     assert _imported("--version") == {
-        "mdmem", "mdmem.cli", "mdmem.cli.main", "mdmem.errors", "mdmem.store", "mdmem.store.lock"
+        "mdmem", "mdmem.cli", "mdmem.cli.main", "mdmem.errors", "mdmem.store", "mdmem.store.lock",
+        "mdmem.store.journal",
     }  # fmt: skip
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from mdmem.errors import ParseError
 from mdmem.format.textfile import split_lines
-from mdmem.reviewing.apply import review
+from mdmem.linting.gate import review
 from mdmem.reviewing.rows import header, in_ledger_order
 from mdmem.store.load import load
 

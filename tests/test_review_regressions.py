@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from mdmem.linting.gate import review
 from mdmem.linting.run import lint
-from mdmem.reviewing.apply import review
 from mdmem.reviewing.plan import plan_review
 from mdmem.store.load import load
 from tests.helpers import where

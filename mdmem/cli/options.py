@@ -18,7 +18,7 @@ import click
 from mdmem.errors import EXIT_INTERRUPTED, MdmemError
 from mdmem.format.leftout import leaving_out, warnings
 from mdmem.store.folders import find_root
-from mdmem.store.journal import finish_interrupted
+from mdmem.store.lock import finish_interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
 SESSION_VARIABLE = "MDMEM_SESSION"

@@ -25,22 +25,22 @@ if TYPE_CHECKING:
     from mdmem.reviewing.plan import ReviewPlan
 
 
-@main.command()
+@main.command("review")
 @root_option
 @json_option
 @click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
 @click.option("--no-commit", is_flag=True, help="Write the files but make no git commit.")
 @handles_errors
-def review(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> None:
+def review_command(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> None:
     """Recompute uses, tiers and archive moves from the session logs, then commit.
 
     Example: mdmem review --dry-run
     """
-    from mdmem.linting.gate import review as run_review
+    from mdmem.linting.gate import review
 
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
         found = resolve_root(root)
-        plan, result = run_review(found, dry_run=dry_run, commit=not no_commit, progress=progress)
+        plan, result = review(found, dry_run=dry_run, commit=not no_commit, progress=progress)
     if result.written:
         from mdmem.reading.search import refresh_index
 

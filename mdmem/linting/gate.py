@@ -1,17 +1,18 @@
-"""The one rule between lint and the review: every lint error stops the review, as it
-stops the pre-commit hook, and no warning stops either (docs/LINT.md)."""
+"""The review, as `mdmem review` and `mdmem.review` run it: under the lock, refused with
+nothing written while lint reports an error, as it stops the pre-commit hook; no warning
+stops either (docs/LINT.md)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from mdmem.errors import LintError
-from mdmem.format.memory import Memory
-from mdmem.linting.run import lint
-from mdmem.reviewing.apply import ApplyResult
-from mdmem.reviewing.apply import review as apply_review
-from mdmem.reviewing.plan import ReviewPlan
-from mdmem.store.load import Progress
+from mdmem.linting.run import Loaded, lint
+from mdmem.reviewing.apply import ApplyResult, apply, refuse_secrets
+from mdmem.reviewing.plan import ReviewPlan, plan_review
+from mdmem.store.load import Progress, bulk_allocation, load, read_logs
+from mdmem.store.lock import locked
+from mdmem.store.writer import recover
 
 SHOWN = 20  # errors quoted in the refusal; `mdmem lint` lists them all
 
@@ -19,17 +20,25 @@ SHOWN = 20  # errors quoted in the refusal; `mdmem lint` lists them all
 def review(
     root: Path, *, dry_run: bool = False, commit: bool = True, progress: Progress | None = None
 ) -> tuple[ReviewPlan, ApplyResult]:
-    """`mdmem review`: refused, with nothing written, while lint reports an error."""
-    return apply_review(
-        root, dry_run=dry_run, commit=commit, progress=progress, check=refuse_errors
-    )
+    """Lock the memory, finish any interrupted write, plan the review, check it with lint
+    and carry it out. The session logs are read once, for the plan and for lint, and only
+    those new or changed since the last review or lint (`store.cache.Stamped`)."""
+    with locked(root), bulk_allocation():
+        recover(root)
+        logs = read_logs(Path(root).resolve(), progress)
+        memory = load(root, logs=logs)
+        plan = plan_review(memory)
+        refuse_errors(plan.root, (memory, plan.decisions, logs))
+        if dry_run:
+            refuse_secrets(plan, shown=True)
+            return plan, ApplyResult((), None, None)
+        return plan, apply(plan, commit=commit)
 
 
-def refuse_errors(plan: ReviewPlan, memory: Memory) -> None:
+def refuse_errors(root: Path, loaded: Loaded) -> None:
     """Raise LintError naming each error lint finds in the memory the review read: the
     first as the error's own file and line, the others after it."""
-    loaded = (memory, plan.decisions)
-    errors = [item for item in lint(plan.root, loaded=loaded) if item.is_error]
+    errors = [item for item in lint(root, loaded=loaded) if item.is_error]
     if errors:
         first, *others = errors
         lines = [f"{first.code} {first.message} (hint: {first.hint})"]

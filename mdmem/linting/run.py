@@ -29,9 +29,16 @@ from mdmem.git.plumbing import (
     top_folder,
 )
 from mdmem.git.revisions import committed_in
-from mdmem.linting.cache import TextCache, from_rows, history, to_rows
+from mdmem.linting.cache import history
 from mdmem.linting.checks import memory_findings
-from mdmem.linting.findings import MEND_BEFORE_COMMIT, Finding, before_commit, finish, tally
+from mdmem.linting.findings import (
+    MEND_BEFORE_COMMIT,
+    Finding,
+    before_commit,
+    finding,
+    finish,
+    tally,
+)
 from mdmem.linting.gone import gone_in_working_tree
 from mdmem.linting.handedits import Committed, hand_edit_findings
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
@@ -45,13 +52,13 @@ from mdmem.linting.logs import (
 from mdmem.linting.nearest import Nearest
 from mdmem.linting.paths import path_findings
 from mdmem.linting.sessions import known_ids, unknown_id_findings
-from mdmem.linting.texts import parse_finding, text_findings
+from mdmem.linting.texts import mark_findings, parse_finding, text_findings
 from mdmem.linting.worktree import committed_state
 from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
-from mdmem.store import cache, workers
+from mdmem.store import cache
 from mdmem.store.files import read, read_bytes, read_text
-from mdmem.store.load import Progress, bulk_allocation, load
+from mdmem.store.load import LogRead, Logs, Progress, bulk_allocation, load, read_logs
 from mdmem.store.lock import locked
 
 if TYPE_CHECKING:
@@ -64,8 +71,9 @@ def lint(
     """Every finding for the memory folder `root`, sorted by path, line and code.
 
     `progress(done, total)` is called now and then while the session logs are read.
-    `loaded` is the memory as a review just read it (with its forward layer) and the
-    review's decisions, so that the review's own check reads and plans nothing twice.
+    `loaded` is the memory as a review just read it (with its forward layer), the review's
+    decisions and the logs it read, so that the review's own check reads and plans nothing
+    twice.
     """
     root = Path(root).resolve()
     with locked(root), bulk_allocation():
@@ -76,60 +84,56 @@ def lint(
         return found
 
 
-# A memory read with its forward layer, and the review's decisions over it.
-Loaded = tuple[Memory, tuple[Decision, ...]]
+# A memory read with its forward layer, the review's decisions over it, and its logs.
+Loaded = tuple[Memory, tuple[Decision, ...], Logs]
 
 
 def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[Finding]:
     label = root.name
-    found: list[Finding] = []
-    texts = TextCache(root)
-    folder = root / SESSIONS
-    logs, strays = _logs(root, folder) if folder.is_dir() else ([], [])
-    found += stray_file_findings(f"{label}/{SESSIONS}", strays)
-    jobs: list[_Job] = []
-    for job in [*logs, *_documents(root)]:
-        cached = texts.cached(job[1], job[2], job[3])
-        if cached is None:
-            jobs.append(job)
-        else:
-            found += cached
+    logs = read_logs(root, progress) if loaded is None else loaded[2]
+    found = stray_file_findings(f"{label}/{SESSIONS}", list(logs.strays))
+    for log in logs.reads:
+        found += _text_findings(log)
+    found += _document_findings(root)
     memory: Memory | None = None
     unread = False  # items left unread (each an E001 finding)
-    with workers.Shared(_scan_job, jobs, _HELPER_SHARE) as shared:
-        if loaded is not None:
-            memory, decisions = loaded
-            vision, entries = memory.vision, memory.blocked
-            found += memory_findings(memory, vision, entries, decisions)
-        else:
-            with leaving_out() as left_out:  # every item that cannot be read, each a finding
-                try:
-                    memory = load(root, strict_ids=False, progress=progress, forward_layer=False)
-                except ParseError as error:
-                    found.append(parse_finding(error, label))
-                vision = _forward(root, VISION, parse_vision, None, found)
-                no_entries: tuple[BlockedEntry, ...] = ()
-                entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
-            found += [parse_finding(error, label) for error in left_out]
-            unread = bool(left_out)
-            if memory is not None:
-                found += memory_findings(memory, vision, entries)
-        scanned = shared.results([_scan_job(job) for job in shared.own])
-    for (_, display, size, mtime_ns, _), rows in zip(jobs, scanned, strict=True):
-        texts.record(display, size, mtime_ns, rows)
-        found += from_rows(display, rows)
+    if loaded is not None:
+        memory, decisions, _ = loaded
+        vision, entries = memory.vision, memory.blocked
+        found += memory_findings(memory, vision, entries, decisions)
+    else:
+        with leaving_out() as left_out:  # every item that cannot be read, each a finding
+            try:
+                memory = load(root, strict_ids=False, forward_layer=False, logs=logs)
+            except ParseError as error:
+                found.append(parse_finding(error, label))
+            vision = _forward(root, VISION, parse_vision, None, found)
+            no_entries: tuple[BlockedEntry, ...] = ()
+            entries = _forward(root, BLOCKED, parse_blocked, no_entries, found)
+        found += [parse_finding(error, label) for error in left_out]
+        unread = bool(left_out)
+        if memory is not None:
+            found += memory_findings(memory, vision, entries)
     if not unread:  # an id cited may be one of the items left unread: not decidable
-        found += _unknown_ids(logs, memory, vision, entries)
+        found += _unknown_ids(root, logs, memory, vision, entries)
     if memory is not None:
         found += _log_findings(root, memory, entries)
         found += path_findings(gone_in_working_tree(root, memory.live))
-    texts.save()
     history_found, committed, head = _history(root)
     found += history_found
     if memory is not None:
         found += hand_edit_findings(memory, vision, entries, head)
     live = {} if memory is None else {document.path: document for document in memory.live}
     return [_settled(item, committed, head, live) for item in found]
+
+
+def _text_findings(log: LogRead) -> list[Finding]:
+    """A log's conflict markers and secrets, as it yielded them; dot files are no logs."""
+    if log.file.startswith("."):
+        return []
+    if log.marks is not None:
+        return mark_findings(log.display, *log.marks)
+    return [] if log.text_error is None else [parse_finding(log.text_error, log.display)]
 
 
 T = TypeVar("T")
@@ -150,65 +154,50 @@ def _forward(
         return absent
 
 
-def _documents(root: Path) -> list[_Job]:
-    """Every memory file but the session logs (regular files, links left out), by name."""
+def _document_findings(root: Path) -> list[Finding]:
+    """The text findings of every memory file but the session logs (regular files, links
+    left out), each scanned only when new or changed (`store.cache.Stamped`)."""
     paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
     paths += sorted((root / OPEN_THREADS).glob("*.md"))
-    documents = []
+    kept = cache.Stamped(root, "texts") if cache.enabled() else None
+    found: list[Finding] = []
     for path in paths:
-        if path.is_file() and not path.is_symlink():
-            stat = path.stat()
-            display = f"{root.name}/{path.relative_to(root).as_posix()}"
-            documents.append((str(path), display, stat.st_size, stat.st_mtime_ns, True))
-    return documents
+        if not path.is_file() or path.is_symlink():
+            continue
+        display = f"{root.name}/{path.relative_to(root).as_posix()}"
+        stamp = cache.file_stamp(path.stat())
+        rows = _rows(display, kept.get(display, stamp)) if kept is not None else None
+        if rows is None:
+            rows = _scan(str(path), display)
+            if kept is not None and all(item.code != "E001" for item in rows):
+                kept.put(display, stamp, [[f.code, f.line, f.message, f.hint] for f in rows])
+        found += rows
+    if kept is not None:
+        kept.save()
+    return found
 
 
-def _logs(root: Path, folder: Path) -> tuple[list[_Job], list[str]]:
-    """Every session log (regular files, links left out) with its size and mtime, by name;
-    and the names of the other files there (dot files left out), which are no logs."""
-    logs = []
-    strays = []
-    prefix = f"{root.name}/{SESSIONS}/"
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if not entry.is_file(follow_symlinks=False) or entry.name.startswith("."):
-                continue
-            if entry.name.endswith(".md"):
-                stat = entry.stat(follow_symlinks=False)
-                logs.append(
-                    (entry.path, prefix + entry.name, stat.st_size, stat.st_mtime_ns, False)
-                )
-            else:
-                strays.append(entry.name)
-    return sorted(logs), strays
+def _rows(display: str, rows: Any) -> list[Finding] | None:
+    """A text's kept findings, or None when there are none of the shape `put` keeps."""
+    if rows is None:
+        return None
+    try:
+        return [finding(str(code), display, int(line), str(m), str(h)) for code, line, m, h in rows]
+    except (TypeError, ValueError):
+        return None
 
 
-# A file to scan: its path, path as shown, size, mtime_ns, and whether facts live in it.
-_Job = tuple[str, str, int, int, bool]
-# On two cores a helper process, started at once, scans this share of the texts while
-# this process loads and checks the memory, then scans the rest (see mdmem.store.workers).
-# The documents come last, so that their poisoning scan, the slowest, is the helper's.
-# Loading and checking take longer than all the scans: the helper takes most of the
-# scans, not all, as a quicker load would then wait for it.
-_HELPER_SHARE = 0.75
-
-
-def _scan_job(job: _Job) -> list[list[Any]]:
-    """One file's findings as cache rows: no state, so a helper process can run it."""
-    path, display, _, _, facts = job
-    return to_rows(_scan(path, display, facts))
-
-
-def _scan(path: str, display: str, facts: bool) -> list[Finding]:
+def _scan(path: str, display: str) -> list[Finding]:
     try:
         text = read_text(path, display)
     except ParseError as error:
         return [parse_finding(error, display)]
-    return text_findings(display, text, facts=facts)
+    return text_findings(display, text, facts=True)
 
 
 def _unknown_ids(
-    logs: list[_Job],
+    root: Path,
+    logs: Logs,
     memory: Memory | None,
     vision: Document | None,
     entries: tuple[BlockedEntry, ...],
@@ -220,10 +209,12 @@ def _unknown_ids(
     sessions = {s.path: s for s in memory.sessions}
     nearest = Nearest(known - {entry.fact_id for entry in entries})
     found: list[Finding] = []
-    for path, display, _, _, _ in logs:
-        session = sessions.get(display)
+    for log in logs.reads:
+        session = sessions.get(log.display)
         if session is not None and not session.references <= known:
-            tokens = reference_lines(read_bytes(Path(path), display), display, mask=redact)
+            data = read_bytes(root / SESSIONS / log.file, log.display)
+            tokens = reference_lines(data, log.display, mask=redact)
+            display = log.display
             found += unknown_id_findings(display, tokens, session.references - known, nearest)
     return found
 

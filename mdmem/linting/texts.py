@@ -1,16 +1,18 @@
 """Checks of one file's text: parse errors, conflict markers, secrets, poisoning markers.
 
-Each check reads the raw text alone, so its findings can be cached per file (see
-`cache.py`; a cache written by other mdmem source is not trusted).
+Each check reads the raw text alone, so a session log's marks are kept with the rest of
+what it yields (`store.load.read_logs`).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from mdmem.errors import ParseError
 from mdmem.format.textfile import conflict_marker_lines
 from mdmem.linting.findings import Finding, finding
 from mdmem.safety.poison import find_poison
-from mdmem.safety.secrets import allowed_lines, find_secrets
+from mdmem.safety.secrets import reported_secrets
 from mdmem.safety.shown import masked
 
 
@@ -29,30 +31,10 @@ def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
 
     A session log's line that carries `lint:allow-secret-material` quotes secret material on
     purpose: not reported (its value is still masked wherever mdmem shows the line)."""
-    found = [
-        finding(
-            "E007",
-            path,
-            line,
-            "merge-conflict marker",
-            "resolve the conflict, keeping the facts of both sides, and delete the markers",
-        )
-        for line in conflict_marker_lines(text)
+    secrets = [
+        [hit.line, hit.column, hit.category] for hit in reported_secrets(text, quoted=not facts)
     ]
-    allowed = frozenset() if facts else allowed_lines(text)  # only a log quotes examples
-    for secret in find_secrets(text):
-        if secret.line in allowed:
-            continue
-        found.append(
-            finding(
-                "E009",
-                path,
-                secret.line,
-                f"secret material ({secret.category}) at column {secret.column}",
-                "remove it and rotate the credential; in a committed session log, replace "
-                "the value with [REDACTED], the one edit such a log allows",
-            )
-        )
+    found = mark_findings(path, conflict_marker_lines(text), secrets)
     if facts:
         for hit in find_poison(text):
             found.append(
@@ -64,4 +46,31 @@ def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
                     "memory must read the same to a person and to an agent: delete it",
                 )
             )
+    return found
+
+
+def mark_findings(path: str, conflicts: list[int], secrets: list[list[Any]]) -> list[Finding]:
+    """A text's conflict markers (their lines) and secrets ([line, column, category]) as
+    findings."""
+    found = [
+        finding(
+            "E007",
+            path,
+            line,
+            "merge-conflict marker",
+            "resolve the conflict, keeping the facts of both sides, and delete the markers",
+        )
+        for line in conflicts
+    ]
+    for line, column, category in secrets:
+        found.append(
+            finding(
+                "E009",
+                path,
+                line,
+                f"secret material ({category}) at column {column}",
+                "remove it and rotate the credential; in a committed session log, replace "
+                "the value with [REDACTED], the one edit such a log allows",
+            )
+        )
     return found

@@ -34,7 +34,7 @@ from mdmem.format.leftout import leaving_out, strictly
 from mdmem.format.leftout import warnings as left_out_warnings
 from mdmem.safety.secrets import redact, redact_all
 from mdmem.safety.shown import shown
-from mdmem.store.journal import finish_interrupted
+from mdmem.store.lock import finish_interrupted
 
 SESSION_VARIABLE = "MDMEM_SESSION"
 SESSION_ARGUMENT = "the session argument"

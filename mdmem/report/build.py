@@ -16,7 +16,7 @@ from mdmem.report.stats import Stats, stats_of
 from mdmem.report.trend import Trend, trend_of
 from mdmem.reviewing.plan import ReviewPlan, plan_review
 from mdmem.reviewing.rows import read_rows
-from mdmem.store.load import Progress, bulk_allocation, load, read_optional
+from mdmem.store.load import Progress, bulk_allocation, load, read_logs, read_optional
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
 
@@ -59,8 +59,10 @@ def write_report(root: Path, out: Path, progress: Progress | None = None) -> Rep
     """Write the HTML report of the memory at `root` to `out` (replaced whole, atomically)."""
     root = Path(root).resolve()
     with locked(root), bulk_allocation():
-        memory, plan = planned(root, progress)
-        findings = lint(root, loaded=(memory, plan.decisions))
+        logs = read_logs(root, progress)
+        memory = load(root, logs=logs)
+        plan = plan_review(memory)
+        findings = lint(root, loaded=(memory, plan.decisions, logs))
         rows = tuple(read_rows(memory.reviews))
     data = ReportData(
         memory=memory,

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+import difflib
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.errors import MdmemError, SecretError
-from mdmem.format.memory import SESSIONS, Memory
-from mdmem.reviewing.plan import ReviewPlan, plan_review
+from mdmem.format.memory import SESSIONS
+from mdmem.git.plumbing import commit_files, repository, top_folder
+from mdmem.git.revisions import committed_in
+from mdmem.reviewing.plan import ReviewPlan
 from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
-from mdmem.store import cache
+from mdmem.safety.secrets import find_secrets
 from mdmem.store.files import read_text
-from mdmem.store.load import Progress, bulk_allocation, load
 from mdmem.store.lock import locked
-from mdmem.store.writer import recover, write_files
+from mdmem.store.writer import write_files
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,6 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
         written = tuple(write.path for write in plan.writes)
         if not commit:
             return ApplyResult(written, None, None)
-        from mdmem.git.plumbing import commit_files, repository, top_folder  # git only to commit
-
         repo = repository(root)
         if repo is None:
             return ApplyResult(written, None, "not a git repository: files written, not committed")
@@ -89,8 +88,6 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
 def _uncommitted_logs(root: Path, top: Path) -> str | None:
     """What to say when the review counted session logs git does not hold: its commit
     names them (the stamp's through-session, origins), so they must be committed too."""
-    from mdmem.git.revisions import committed_in
-
     folder = (root / SESSIONS).resolve().relative_to(top).as_posix()
     held = committed_in(top, folder)
     logs = sorted(
@@ -123,8 +120,6 @@ def _exposed(write: FileWrite, shown: bool) -> list[tuple[list[int], list[str]]]
     if not shown:
         return regions
     # A diff shows whole hunks: the old lines near a change are printed as well.
-    import difflib  # only for a diff shown
-
     before = (write.before or "").split("\n")
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     for group in matcher.get_grouped_opcodes(3):
@@ -140,10 +135,6 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
     """
     if not plan.writes:
         return
-    from mdmem.safety.secrets import (
-        find_secrets,  # its patterns take a while to build: not for no write
-    )
-
     found: list[str] = []
     first: tuple[str, int, str] | None = None
     for write in plan.writes:
@@ -167,43 +158,3 @@ def refuse_secrets(plan: ReviewPlan, *, shown: bool = False) -> None:
         first[0],
         first[1],
     )
-
-
-def review(
-    root: Path,
-    *,
-    dry_run: bool = False,
-    commit: bool = True,
-    progress: Progress | None = None,
-    check: Callable[[ReviewPlan, Memory], None] | None = None,
-) -> tuple[ReviewPlan, ApplyResult]:
-    """Lock the memory, finish any interrupted write, plan the review and carry it out.
-
-    When no file changed since the last review, its recorded outcome is used instead
-    of re-reading the memory (see mdmem.store.cache: validated by size and mtime).
-    Otherwise `check(plan, memory)` runs once the memory has been read and planned (so
-    that a file that does not parse is the review's own error), under the lock, and may
-    refuse by raising: `mdmem.review` passes lint's, so that every lint error stops the
-    review.
-    """
-    with locked(root):
-        recover(root)
-        # Taken before anything is read (see `save_memo`); with caches off, no memo is
-        # read or saved, so no file is stat'ed for one.
-        before = cache.fingerprint(root) if cache.enabled() else {}
-        settled = cache.settled(cache.read_memo(root), before)
-        if settled is not None:
-            summary = ReviewSummary.from_settled(settled)
-            return ReviewPlan(root, (), summary), ApplyResult((), None, None)
-        with bulk_allocation():  # the whole review: collections would walk every parsed line
-            memory = load(root, progress=progress)
-            plan = plan_review(memory)
-            if check is not None:
-                check(plan, memory)
-            if dry_run:
-                refuse_secrets(plan, shown=True)
-                return plan, ApplyResult((), None, None)
-            result = apply(plan, commit=commit)
-            if plan.summary is not None:
-                cache.save_memo(root, before, result.written, plan.summary.settled())
-            return plan, result

@@ -5,7 +5,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from mdmem.reviewing.archive import REASONS
 from mdmem.reviewing.decide import Decision
@@ -47,7 +46,11 @@ class ReviewSummary:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            **self.settled(),
+            "through": self.through,
+            "ledger_date": self.ledger_date,
+            "sessions": self.sessions,
+            "tiers": dict(self.tiers),
+            "open_threads": self.open_threads,
             "moved_out": [{"id": i, "reason": r} for i, r in self.moved_out],
             "moved_in": list(self.moved_in),
             "tier_changes": [{"id": i, "from": a, "to": b} for i, a, b in self.tier_changes],
@@ -68,30 +71,6 @@ class ReviewSummary:
             open_threads=self.open_threads,
             moved_out=len(self.moved_out),
             moved_in=len(self.moved_in),
-        )
-
-    def settled(self) -> dict[str, Any]:
-        """What a review right after this one reports: the same counts, nothing moved.
-
-        Reviewing twice is the same as reviewing once (a tested property), so this is the
-        outcome of every review until a file changes (kept in the cache's review memo).
-        """
-        return {
-            "through": self.through,
-            "ledger_date": self.ledger_date,
-            "sessions": self.sessions,
-            "tiers": dict(self.tiers),
-            "open_threads": self.open_threads,
-        }
-
-    @classmethod
-    def from_settled(cls, settled: dict[str, Any]) -> ReviewSummary:
-        return cls(
-            through=str(settled["through"]),
-            ledger_date=str(settled["ledger_date"]),
-            sessions=int(settled["sessions"]),
-            tiers=tuple((str(tier), int(count)) for tier, count in settled["tiers"].items()),
-            open_threads=int(settled["open_threads"]),
         )
 
 

@@ -276,6 +276,13 @@ def allowed_lines(text: str) -> frozenset[int]:
     return frozenset(n for n, line in enumerate(text.split("\n"), 1) if ALLOW_MARKER in line)
 
 
+def reported_secrets(text: str, *, quoted: bool) -> list[SecretHit]:
+    """The secrets of `text` lint reports: where a text may quote examples (`quoted`, a
+    session log), not those on a line that carries `ALLOW_MARKER`."""
+    allowed = allowed_lines(text) if quoted else frozenset()
+    return [hit for hit in find_secrets(text) if hit.line not in allowed]
+
+
 def redact(text: str) -> str:
     """`text` with each secret value replaced by `[REDACTED:<category>]`."""
     return _redaction(text)[1]

@@ -1,14 +1,16 @@
-"""Derived caches of a memory, kept outside the tracked tree: the settled review, lint's
-findings and counts, and lookup's index of the documents (`mdmem.reading.index`).
+"""Derived caches of a memory, kept outside the tracked tree: what each session log yields
+(its references, its text's findings) for the review and lint, lint's counts, and
+lookup's index of the documents (`mdmem.reading.index`).
 
 One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
 path, size and modification time of every source file of the package, `code_version`),
-and each of its entries only while the file it was made from has the size and
-modification time (in ns) it had. A change to any scanner, or to the cache's own layout,
-is a change of source, so no cache outlives the code that wrote it, as far as Python's
-own bytecode cache can tell. Each is one JSON object in a file; one that is missing,
-unreadable or foreign counts as empty, and is rebuilt from the files. Set
-MDMEM_NO_CACHE=1 to bypass them.
+and each of its entries only while the file it was made from has the stamp it had (the
+size and modification time, in ns; for the files lint and the review scan more, see
+`file_stamp`). A change to
+any scanner, or to the cache's own layout, is a change of source, so no cache outlives
+the code that wrote it, as far as Python's own bytecode cache can tell. Each is one JSON
+object in a file; one that is missing, unreadable or foreign counts as empty, and is
+rebuilt from the files. Set MDMEM_NO_CACHE=1 to bypass them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import functools
 import heapq
 import json
 import os
+import time
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -118,73 +121,52 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
         os.replace(temp, path)
 
 
-# The review memo: a review is a pure function of the memory's files, so when every
-# input file has the size and modification time it had right after the last review,
-# that review's outcome (nothing to change, and its counts) still holds.
+# Files kept with what reading them yields, each against its `file_stamp`: the session logs
+# (`store.load.read_logs`: the review's and lint's, kind "logs") and the other texts lint
+# scans (`linting.run`, kind "texts"), so that a routine review or lint reads only the
+# files that are new or changed.
 
-_TOP_FILES = (CONTINUITY, POLICY, REVIEWS, BLOCKED, VISION)
-_FOLDERS = (ARCHIVE, SESSIONS, OPEN_THREADS)
-
-
-def fingerprint(root: Path) -> dict[str, Stamp]:
-    """relative path -> stamp of every file a review reads (links not followed), and for
-    each folder whether it is a link and which inode it is."""
-    found = _stats(root, _TOP_FILES)
-    found.update(_folders(root))
-    for folder in _FOLDERS:
-        with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
-            for entry in entries:
-                if entry.name.endswith(".md"):
-                    found[f"{folder}/{entry.name}"] = stamp(entry.stat(follow_symlinks=False))
-    return found
+# How far before the run began a file's ctime must lie for its entry to be kept: a file
+# changed in the same tick of the file system's clock as the stat that made the entry
+# would keep its stamp (git's "racily clean" entries). A coarse clock ticks every few ms.
+RACY_NS = 1_000_000_000
 
 
-def _stats(root: Path, relatives: Iterable[str]) -> dict[str, Stamp]:
-    found: dict[str, Stamp] = {}
-    for relative in relatives:
-        with contextlib.suppress(OSError):
-            found[relative] = stamp(os.lstat(root / relative))
-    return found
+def file_stamp(stat: os.stat_result) -> Stamp:
+    """What the file system knows of a file without reading it. The ctime and inode cannot
+    be set back by anyone: writing the file, or putting another file in its place (a
+    rename, a checkout), moves its ctime or changes its inode, whatever its mtime says."""
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev]
 
 
-def _folders(root: Path) -> dict[str, list[int]]:
-    found: dict[str, list[int]] = {}
-    for folder in _FOLDERS:
-        with contextlib.suppress(OSError):
-            stat = os.lstat(root / folder)
-            found[f"{folder}/"] = [int(os.path.islink(root / folder)), stat.st_ino]
-    return found
+class Stamped:
+    """What each file yielded, by name, against its `file_stamp`; saved with the entries of
+    the files read this run only, so a deleted or renamed file's entry goes."""
 
+    def __init__(self, root: Path, kind: str) -> None:
+        self._root, self._kind = root, kind
+        self._begun = time.time_ns()
+        entries = load(root, kind).get("files")
+        self._entries: dict[str, Any] = entries if isinstance(entries, dict) else {}
+        self._fresh: dict[str, Any] = {}
 
-def read_memo(root: Path) -> dict[str, Any] | None:
-    """The record of the last review, when this code made it; see `settled`."""
-    return load(root, "review") or None
+    def get(self, name: str, stamp: Stamp) -> Any:
+        """The yield kept for the file `name` with this stamp, else None."""
+        entry = self._entries.get(name)
+        if not isinstance(entry, list) or len(entry) != 2 or entry[0] != stamp:
+            return None
+        self._fresh[name] = entry
+        return entry[1]
 
+    def put(self, name: str, stamp: Stamp, value: Any) -> None:
+        """Keep a file's yield (JSON), read after its stamp was taken; not a file changed
+        too recently to tell a later change from this one by its stamp."""
+        if stamp[2] < self._begun - RACY_NS:
+            self._fresh[name] = [stamp, value]
 
-def settled(memo: dict[str, Any] | None, current: dict[str, Stamp]) -> dict[str, Any] | None:
-    """The summary of the last review, if no input file changed since it ran."""
-    if memo is None or memo.get("fingerprint") != current:
-        return None
-    summary = memo.get("summary")
-    return summary if isinstance(summary, dict) else None
-
-
-def save_memo(
-    root: Path, before: dict[str, Stamp], written: tuple[str, ...], summary: dict[str, Any]
-) -> None:
-    """Record the outcome of a review whose files are now on disk.
-
-    `before` is the fingerprint taken before the review read anything; the memo keeps it,
-    with only the files the review wrote (and its folders) stat'ed again. A file anyone
-    else changed meanwhile (an agent adding a log without the lock) therefore no longer
-    matches the memo, and the next review reads everything, as it must.
-    """
-    after = dict(before)
-    for relative in written:
-        after.pop(relative, None)
-    after.update(_stats(root, written))
-    after.update(_folders(root))
-    save(root, "review", {"fingerprint": after, "summary": summary})
+    def save(self) -> None:
+        if self._fresh != self._entries:
+            save(self._root, self._kind, {"files": self._fresh})
 
 
 # Lint's counts: what `mdmem status` shows without running lint. They hold while the
@@ -193,6 +175,15 @@ def save_memo(
 # by name (the current session's); a log older than those, edited in place, is not noticed.
 
 RECENT_LOGS = 50
+_TOP_FILES = (CONTINUITY, POLICY, REVIEWS, BLOCKED, VISION)
+
+
+def _stats(root: Path, relatives: Iterable[str]) -> dict[str, Stamp]:
+    found: dict[str, Stamp] = {}
+    for relative in relatives:
+        with contextlib.suppress(OSError):
+            found[relative] = stamp(os.lstat(root / relative))
+    return found
 
 
 def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, Stamp]:

@@ -47,6 +47,7 @@ def thread_paths(root: Path) -> list[Path]:
 
 def thread_documents(root: Path) -> tuple[Document, ...]:
     """Every thread file, parsed; an error names the file and line."""
+    # Start-up: lookup and context import this module; the parser only for thread files.
     from mdmem.format.threads import parse_thread
 
     label = f"{root.name}/{OPEN_THREADS}"
@@ -140,6 +141,10 @@ def read(path: Path, display: str) -> TextFile:
 def read_text(path: Path | str, display: str) -> str:
     """The text of the file at `path` as `read(path, display).text()` gives it (a BOM kept),
     without splitting it into lines: for the scanners that search a whole text."""
-    data = read_bytes(path, display)
+    return text_of(read_bytes(path, display), display)
+
+
+def text_of(data: bytes, display: str) -> str:
+    """The text of a file's bytes, as `read_text` gives it."""
     text = checked_text(data, display)
     return BOM + text if data.startswith(BOM_BYTES) else text

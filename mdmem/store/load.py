@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mdmem.errors import ParseError
 from mdmem.format.blocked import parse_blocked
@@ -34,89 +34,158 @@ from mdmem.format.sessionlog import (
     scan_log,
     session_of,
 )
-from mdmem.format.textfile import TextFile
+from mdmem.format.textfile import TextFile, conflict_marker_lines
 from mdmem.format.vision import parse_vision
-from mdmem.store import workers
-from mdmem.store.files import archive_paths, read, read_bytes, refuse_link, thread_documents
+from mdmem.store import cache
+from mdmem.store.files import (
+    archive_paths,
+    read,
+    read_bytes,
+    refuse_link,
+    text_of,
+    thread_documents,
+)
+
+if TYPE_CHECKING:
+    from mdmem.safety.secrets import SecretHit
 
 Progress = Callable[[int, int], None]  # (files done, files in all)
 T = TypeVar("T")
 
+# A text's marks: the lines of its conflict markers, and [line, column, category] of each
+# secret lint reports (`safety.secrets.reported_secrets`).
+Marks = tuple[list[int], list[list[Any]]]
 
-def _session_logs(root: Path) -> list[tuple[SessionName, str]]:
-    """(name, file name) of every session log, in ledger order; a name that breaks the
-    convention is an error."""
+
+@dataclass(frozen=True)
+class LogRead:
+    """What one session log yields to a review and to lint. `scan` is None when the log
+    does not read or scan (`error` says why); `marks` is None when its text does not read
+    (`text_error`), or it is no regular file (a link), which lint leaves to `error`."""
+
+    file: str
+    display: str
+    scan: Scan | None
+    error: ParseError | None
+    marks: Marks | None
+    text_error: ParseError | None
+
+
+@dataclass(frozen=True)
+class Logs:
+    """The sessions folder as read: its logs in ledger order, the error of the folder itself
+    (a link, a name that breaks the convention), and its files that are no logs."""
+
+    reads: tuple[LogRead, ...]
+    names: tuple[SessionName, ...]
+    error: ParseError | None
+    strays: tuple[str, ...]
+
+
+def read_logs(root: Path, progress: Progress | None = None) -> Logs:
+    """Every session log's yield, read only when its cache entry (`store.cache.Stamped`)
+    does not hold it."""
     folder = root / SESSIONS
     if not folder.is_dir():
-        return []
-    refuse_link(folder, f"{root.name}/{SESSIONS}")
-    # Ledger order is (date, time, slug); the stems sort the same way as text, and are unique.
-    files = sorted((name for name in os.listdir(folder) if name.endswith(".md")), key=_stem)
-    names = parse_session_names(files, f"{root.name}/{SESSIONS}/")
-    return list(zip(names, files, strict=True))
-
-
-def _stem(filename: str) -> str:
-    return filename[:-3]
-
-
-# A log to scan: its path and its path as shown.
-_LogJob = tuple[str, str]
-# The share of the logs that a helper process scans, while this one parses the
-# continuity and archive files and then scans the rest (see mdmem.store.workers), and
-# builds every session from the scans. Counted in instructions on the benchmark memory,
-# the documents cost about three quarters of what the logs do, so each process has half
-# of the whole when the helper takes (3/4 + 1) / 2 of the logs; a little less, since
-# this process also builds the sessions.
-HELPER_SHARE = 0.8
-
-
-@contextlib.contextmanager
-def reading_sessions(
-    root: Path, progress: Progress | None = None
-) -> Iterator[Callable[[], tuple[Session, ...]]]:
-    """Start reading the session logs; the function yielded finishes it and returns them.
-
-    On a machine with a second core a helper process starts at once and scans part of
-    the logs, so that the caller can parse other files meanwhile. Errors are raised by
-    the function, in ledger order.
-    """
+        return Logs((), (), None, ())
     try:
-        logs = _session_logs(root)
-    except ParseError as error:
-        yield functools.partial(_raise, error)  # when the sessions are asked for, as before
-        return
-    folder = os.path.join(root, SESSIONS, "")  # each log's path is this and its name
+        refuse_link(folder, f"{root.name}/{SESSIONS}")
+    except ParseError as linked:
+        return Logs((), (), linked, ())
+    logs: list[tuple[str, os.DirEntry[str]]] = []
+    strays = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".md"):
+                logs.append((entry.name[:-3], entry))
+            elif entry.is_file(follow_symlinks=False) and not entry.name.startswith("."):
+                strays.append(entry.name)
+    # Ledger order is (date, time, slug); the stems sort the same way as text, and are unique.
+    logs.sort(key=lambda log: log[0])
     shown = f"{root.name}/{SESSIONS}/"
-    jobs = [(folder + file, shown + file) for _, file in logs]
+    names: tuple[SessionName, ...] = ()
+    error: ParseError | None = None
+    try:
+        names = tuple(parse_session_names([entry.name for _, entry in logs], shown))
+    except ParseError as bad_name:
+        error = bad_name
+    # Start-up: the write commands import this module (`read_optional`) and no scanner;
+    # importing it costs them 6 ms (`python -X importtime`, least of 5).
+    from mdmem.safety.secrets import reported_secrets
 
-    with workers.Shared(_scan_log, jobs, HELPER_SHARE) as shared:
-
-        def finish() -> tuple[Session, ...]:
-            own: list[Scan] = []
-            for job in shared.own:
-                own.append(_scan_log(job))
-                if progress is not None and len(own) % 500 == 0:  # the helper keeps pace
-                    progress(len(own) * len(jobs) // len(shared.own), len(jobs))
-            scans = shared.results(own)
-            if progress is not None and jobs:
-                progress(len(jobs), len(jobs))
-            return tuple(
-                session_of(name, display, scan)
-                for (name, _), (_, display), scan in zip(logs, jobs, scans, strict=True)
-            )
-
-        yield finish
-
-
-def _raise(error: Exception) -> tuple[Session, ...]:
-    raise error
+    kept = cache.Stamped(root, "logs") if cache.enabled() else None
+    reads = []
+    for _, entry in logs:
+        reads.append(_read_log(entry, shown + entry.name, kept, reported_secrets))
+        if progress is not None and len(reads) % 500 == 0:
+            progress(len(reads), len(logs))
+    if progress is not None and logs:
+        progress(len(logs), len(logs))
+    if kept is not None:
+        kept.save()
+    return Logs(tuple(reads), names, error, tuple(strays))
 
 
-def _scan_log(job: _LogJob) -> Scan:
-    """One log's scan, from its bytes: no state, so a helper process can run it."""
-    path, display = job
-    return scan_log(read_bytes(path, display), display)
+def _read_log(
+    entry: os.DirEntry[str],
+    display: str,
+    kept: cache.Stamped | None,
+    reported_secrets: Callable[..., list[SecretHit]],
+) -> LogRead:
+    stamp = cache.file_stamp(entry.stat(follow_symlinks=False)) if kept is not None else []
+    if kept is not None and (hit := _kept(kept.get(entry.name, stamp))) is not None:
+        return LogRead(entry.name, display, hit[0], None, hit[1], None)
+    try:
+        data = read_bytes(entry.path, display)
+    except ParseError as unread:
+        regular = entry.is_file(follow_symlinks=False)
+        return LogRead(entry.name, display, None, unread, None, unread if regular else None)
+    marks: Marks | None = None
+    scan: Scan | None = None
+    text_error = error = None
+    try:
+        text = text_of(data, display)
+        secrets = reported_secrets(text, quoted=True)
+        marks = conflict_marker_lines(text), [[s.line, s.column, s.category] for s in secrets]
+    except ParseError as bad_text:
+        text_error = bad_text
+    try:
+        scan = scan_log(data, display)
+    except ParseError as bad_log:
+        error = bad_log
+    if kept is not None and scan is not None and marks is not None:
+        kept.put(entry.name, stamp, [scan, *marks])
+    return LogRead(entry.name, display, scan, error, marks, text_error)
+
+
+def _kept(value: Any) -> tuple[Scan, Marks] | None:
+    """A cache entry's yield, when it has the shape `_read_log` keeps; else None (the log
+    is read again)."""
+    try:
+        (tokens, events, unknown, line), conflicts, secrets = value
+        shapes = (
+            isinstance(line, int),
+            all(isinstance(token, str) for token in tokens),
+            all(len(event) == 4 and isinstance(event[3], int) for event in events),
+            all(len(item) == 2 for item in unknown),
+            all(isinstance(number, int) for number in conflicts),
+            all(len(hit) == 3 for hit in secrets),
+        )
+    except (TypeError, ValueError):
+        return None
+    return ((tokens, events, unknown, line), (conflicts, secrets)) if all(shapes) else None
+
+
+def sessions_of(logs: Logs) -> tuple[Session, ...]:
+    """The sessions of the logs read; the first error, in ledger order, is raised."""
+    if logs.error is not None:
+        raise logs.error
+    sessions = []
+    for name, log in zip(logs.names, logs.reads, strict=True):
+        if log.error is not None or log.scan is None:
+            raise log.error or ParseError("cannot be read", log.display)
+        sessions.append(session_of(name, log.display, log.scan))
+    return tuple(sessions)
 
 
 def read_optional(root: Path, relative: str) -> TextFile | None:
@@ -129,13 +198,15 @@ def read_optional(root: Path, relative: str) -> TextFile | None:
 
 @contextlib.contextmanager
 def bulk_allocation() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a memory is parsed into many small objects
-    and used (a review: plan, secret scan, write).
+    """Pause the cyclic garbage collector while a memory is read into many small objects
+    and used (a review: plan, lint, write; lint alone).
 
-    Parsing creates hundreds of thousands of objects and no reference cycles worth
-    collecting; without the pause, collections take a third of a large review's time.
-    Nothing is frozen here (`gc.freeze` pins every object of the process, a library
-    caller's garbage cycles too): the command line does it, just before it exits.
+    Reading creates hundreds of thousands of objects (the documents' lines and facts, the
+    logs' yields decoded from the cache) and no reference cycles worth collecting; without
+    the pause, collections take a sixth to a third of a review's or a lint's time at
+    10,000 logs (benchmarks/README.md, "Mechanisms"). Nothing is frozen here
+    (`gc.freeze` pins every object of the process, a library caller's garbage cycles too):
+    the command line does it, just before it exits.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -157,6 +228,7 @@ def load(
     strict_ids: bool = True,
     progress: Progress | None = None,
     forward_layer: bool = True,
+    logs: Logs | None = None,
 ) -> Memory:
     """Read and validate a memory folder; any problem raises a ParseError naming file and line.
 
@@ -165,20 +237,21 @@ def load(
     `strict_ids=False` accepts an id twice in continuity too (lint reports it as a finding).
     `progress(done, total)` is called now and then while the session logs are read.
     `forward_layer=False` leaves blocked.md and vision.md unread (lint reads them itself,
-    so that an error in one is a finding of its own).
+    so that an error in one is a finding of its own). `logs`: the session logs as
+    `read_logs` read them, when the caller has them.
     """
     root = Path(root).resolve()
     label = root.name
-    with reading_sessions(root, progress) as finish_sessions:
-        continuity = parse_document(
-            read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
-        )
-        archives = tuple(
-            parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
-            for path in archive_paths(root)
-        )
-        threads = thread_documents(root)
-        sessions = finish_sessions()
+    logs = read_logs(root, progress) if logs is None else logs
+    continuity = parse_document(
+        read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
+    )
+    archives = tuple(
+        parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
+        for path in archive_paths(root)
+    )
+    threads = thread_documents(root)
+    sessions = sessions_of(logs)
     return Memory(
         root=root,
         continuity=continuity,

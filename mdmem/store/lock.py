@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import contextlib
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
 from mdmem.errors import LockError, WriteError
+from mdmem.store.journal import interrupted
 
 LOCK = ".mdmem.lock"  # in the memory folder, outside a git repository
 FOLDER = "mdmem"  # in the git folder: one `NAME.lock` per memory folder of the work tree
@@ -61,8 +63,6 @@ def lock_file(root: Path) -> Path:
 def _name(relative: str) -> str:
     """A file name for a memory folder's relative path: one case, one Unicode form, `%`,
     `/` and a leading `.` escaped as in a URL, so that no two paths share a name."""
-    import unicodedata
-
     folded = unicodedata.normalize("NFC", relative).casefold()
     escaped = folded.replace("%", "%25").replace("/", "%2F")
     return f"%2E{escaped[1:]}" if escaped.startswith(".") else escaped
@@ -124,3 +124,25 @@ def _acquired(path: Path, wait: float, left: float) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def finish_interrupted(root: Path, timeout: float | None = None) -> list[str]:
+    """Run `writer.recover` under the lock when a write was cut short; costs a few checks
+    otherwise.
+
+    Every command calls this before it reads, so a crash leaves no visible trace past
+    the next run of any command, read-only ones included. `mdmem init` journals in the
+    project folder (it writes DECAY.md and .gitattributes beside memory/), so that
+    folder is looked at too.
+    """
+    folders = [folder for folder in (root, root.parent) if interrupted(folder)]
+    if not folders:
+        return []
+    # Start-up: a reading command imports no writer (hashlib, json), only after a crash.
+    from mdmem.store.writer import recover
+
+    finished: list[str] = []
+    with locked(root, timeout):
+        for folder in folders:
+            finished += recover(folder)
+    return finished

@@ -1,0 +1,156 @@
+"""One incremental review and lint: what each session log yields is kept per log
+(`store.cache.Stamped`), and a review or lint with the cache finds exactly what one
+without it finds, whatever happened to the logs in between, reading only the logs that
+are new or changed."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mdmem.errors import MdmemError
+from mdmem.linting.gate import review
+from mdmem.linting.run import lint
+from mdmem.store import cache
+from mdmem.store import load as loading
+from tests.helpers import copy_tree, git, make_repo
+
+GOLDEN = Path(__file__).parent / "golden"
+NEW_LOG = "# S\n\n## Memory References\n- Referenced: webhook-raw-body, no-such-fact-id\n"
+
+
+def outcome(memory: Path) -> tuple[object, ...]:
+    """lint's findings and the review's plan (a dry run: nothing written), or its refusal."""
+    try:
+        plan, _ = review(memory, dry_run=True)
+    except MdmemError as refused:
+        return lint(memory), str(refused), None
+    return lint(memory), plan.diff(), plan.summary
+
+
+def both(memory: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ...]:
+    """The outcome without caches, then with them, which must be the same."""
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    uncached = outcome(memory)
+    monkeypatch.delenv("MDMEM_NO_CACHE")
+    assert outcome(memory) == uncached
+    return uncached
+
+
+def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The session logs read from now on, by file name."""
+    read: list[str] = []
+    original = loading.read_bytes
+
+    def counted(path: Path | str, display: str) -> bytes:
+        read.append(os.path.basename(path))
+        return original(path, display)
+
+    monkeypatch.setattr(loading, "read_bytes", counted)
+    return read
+
+
+def edit_same_size(log: Path) -> None:
+    """Change a log's text, keeping its size and its modification time."""
+    stat = log.stat()
+    text = log.read_text()
+    log.write_text(text.replace("- (none)", "- zz-top", 1))
+    os.utime(log, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert log.stat().st_size == stat.st_size
+
+
+def add(sessions: Path) -> None:
+    (sessions / "2026-03-09-090000.md").write_text(NEW_LOG)
+
+
+def rename(sessions: Path) -> None:
+    (sessions / "2026-03-08-090000.md").rename(sessions / "2026-03-08-100000-moved.md")
+
+
+def delete(sessions: Path) -> None:
+    (sessions / "2026-03-07-090000.md").unlink()
+
+
+def edit(sessions: Path) -> None:
+    log = sessions / "2026-03-06-090000.md"
+    log.write_text(log.read_text() + "- Referenced: sentry-sourcemaps-upload\n")
+
+
+def quote_a_secret(sessions: Path) -> None:
+    log = sessions / "2026-03-05-090000.md"
+    log.write_text(log.read_text() + "\nDB_PASSWORD=hunter2hunter2x\n")
+
+
+def same_size(sessions: Path) -> None:
+    edit_same_size(sessions / "2026-03-04-090000.md")
+
+
+def checked_out(sessions: Path) -> None:
+    """git puts back a log's committed text (another file in its place)."""
+    git(sessions.parent.parent, "checkout", "--", "memory/sessions/2026-03-04-090000.md")
+
+
+CHANGES: list[tuple[Callable[[Path], None], set[str]]] = [
+    (add, {"2026-03-09-090000.md"}),
+    (edit, {"2026-03-06-090000.md"}),
+    (rename, {"2026-03-08-100000-moved.md"}),
+    (delete, set()),
+    (quote_a_secret, {"2026-03-05-090000.md"}),
+    (same_size, {"2026-03-04-090000.md"}),
+    (checked_out, {"2026-03-04-090000.md"}),
+]
+
+
+def test_cached_and_uncached_agree_after_every_change_to_the_logs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo"))
+    memory = repo / "memory"
+    # Entries are kept for logs changed just now, as for logs changed long ago: the test
+    # edits within the file system's clock tick, which `RACY_NS` guards in real use.
+    monkeypatch.setattr(cache, "RACY_NS", -(10**12))
+    first = both(memory, monkeypatch)
+    outcomes = [first]
+    for change, expected in CHANGES:
+        change(memory / "sessions")
+        read = counting_reads(monkeypatch)
+        monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+        uncached = outcome(memory)
+        monkeypatch.delenv("MDMEM_NO_CACHE")
+        read.clear()
+        assert outcome(memory) == uncached, change.__name__
+        # Only the new or changed logs are read, once for the review and lint together
+        # (and again by lint alone only when it quotes them, never here for the others).
+        assert set(read) <= expected | _quoted(uncached), change.__name__
+        assert expected <= set(read), change.__name__
+        monkeypatch.undo()
+        monkeypatch.setattr(cache, "RACY_NS", -(10**12))
+        outcomes.append(uncached)
+    seen = outcomes[:-1]
+    assert len({repr(item) for item in seen}) == len(seen)  # each change was seen
+    assert outcomes[-1] == outcomes[-3]  # and the checkout put back what was
+
+
+def _quoted(found: tuple[object, ...]) -> set[str]:
+    """The logs lint reads to quote their lines (an unknown id's line)."""
+    findings = found[0]
+    assert isinstance(findings, tuple)
+    return {item.path.rsplit("/", 1)[1] for item in findings if item.code == "W002"}
+
+
+def test_a_log_changed_within_the_clock_tick_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log whose ctime is not clearly before the run began could change again with the
+    same stamp: its yield is not kept, and the next run reads it."""
+    memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
+    add(memory / "sessions")
+    lint(memory)
+    kept = cache.load(memory, "logs").get("files", {})
+    assert "2026-03-09-090000.md" not in kept
+    read = counting_reads(monkeypatch)
+    lint(memory)
+    assert "2026-03-09-090000.md" in read
