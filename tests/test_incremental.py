@@ -89,7 +89,10 @@ def same_size(sessions: Path) -> None:
 
 
 def checked_out(sessions: Path) -> None:
-    """git puts back a log's committed text (another file in its place)."""
+    """git puts back a log's committed text (another file in its place). The file goes
+    first: git does not see an edit that kept the size and mtime when the change time
+    falls in the second its index recorded, and would leave the edited file in place."""
+    (sessions / "2026-03-04-090000.md").unlink()
     git(sessions.parent.parent, "checkout", "--", "memory/sessions/2026-03-04-090000.md")
 
 
