@@ -194,6 +194,16 @@ def test_a_fact_deleted_by_hand_stops_the_hook_naming_the_commands(repo: Path) -
     assert live(repo) == LIVE
 
 
+def test_a_footer_typo_is_its_own_error_not_a_fact_deleted(repo: Path) -> None:
+    """While an item is unread, its id may be the one a link or HEAD misses: lint names
+    the typo (E001) and says nothing of a fact deleted (E012) nor of a link to none (W005)."""
+    replace(repo, CONTINUITY, "id: float-money | ", "id: float-money | tier: workng | ")
+    lint = CliRunner().invoke(main, ["lint", "--root", str(repo / "memory")])
+    assert "E001 " in lint.output
+    assert "E012" not in lint.output and "W005" not in lint.output
+    assert review(repo)[0] == 3
+
+
 def test_a_retired_fact_is_no_deletion(repo: Path) -> None:
     edit(repo, LOG, log("## Memory References", "- Referenced: post-only-mutations"))
     result = CliRunner().invoke(

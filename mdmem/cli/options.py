@@ -45,7 +45,8 @@ def session_option(func: F) -> F:
         envvar=SESSION_VARIABLE,
         show_envvar=True,
         help="The session log (a stem, file name or path, or its date and time alone when "
-        "one uncommitted log has them). Default: the newest log git has not committed.",
+        "one uncommitted log has them). Default: the one log git has not committed; "
+        "with two or more, name it.",
     )(func)
 
 

@@ -91,7 +91,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "`-->` in a value, a duplicate field), an unclosed fence, bytes that are not "
         "UTF-8, a bad session file name, a `blocked.md` entry without its date or "
         "reason.",
-        "Fix the file at the line named; mdmem reads nothing else of that file until then.",
+        "Fix the file at the line named; until then the review refuses, and the reading "
+        "commands leave out what they cannot read.",
     ),
     "E003": (
         "An id used by two facts in one file (continuity or one archive file), or in a "

@@ -22,7 +22,8 @@ def parse_finding(error: ParseError, fallback_path: str) -> Finding:
         error.path or fallback_path,
         error.line or 1,
         masked(error.message, error.context),
-        "fix the file at this line; mdmem reads nothing else of it until then",
+        "fix the file at this line: until then the review refuses, and the reading commands "
+        "leave out what they cannot read",
     )
 
 

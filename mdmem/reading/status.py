@@ -21,7 +21,7 @@ from mdmem.reading.entries import Entry
 @dataclass(frozen=True)
 class Status:
     session: str | None  # the current session log, as shown; None when there is none
-    session_source: str | None  # how it was found: the newest uncommitted log, or a name
+    session_source: str | None  # how it was found: the one uncommitted log, or a name
     last_review: str | None  # the session the last review read through
     since_review: int  # session logs after it
     review_every: int
