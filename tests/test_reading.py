@@ -21,7 +21,7 @@ from mdmem.errors import MdmemError
 from mdmem.format.document import parse_document
 from mdmem.format.scope import in_scope
 from mdmem.format.textfile import TextFile
-from mdmem.format.words import claim, is_prohibition, normalised_tokens
+from mdmem.format.words import claim, is_prohibition, normalised_tokens, word_counts
 from mdmem.reading import history, search, sources
 from mdmem.reading.context import (
     NAMED_LEFT_OUT,
@@ -1031,8 +1031,6 @@ _WORD_PIECES = st.sampled_from(
 def test_word_counts_counts_the_words_of_normalised_tokens(pieces: list[str]) -> None:
     """lookup ranks by `word_counts` and compares by `normalised_tokens`: on any text both
     hold the same words."""
-    from mdmem.format.words import word_counts
-
     text = " ".join(pieces)
     counts = word_counts(text)
     assert set(counts) == normalised_tokens(text)
