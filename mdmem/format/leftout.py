@@ -56,9 +56,8 @@ def leave_out(error: ParseError) -> None:
     collected.append(error)
 
 
-def warnings(errors: list[ParseError] | None = None) -> list[dict[str, object]]:
+def left_out(errors: list[ParseError] | None = None) -> list[ParseError]:
     """`errors` (by default, those of the items left out so far), once each, in the order
-    met, as a JSON answer's `warnings` name them."""
+    met: what a JSON answer's `warnings` name, masked where shown (`safety.shown`)."""
     collected = _LEFT_OUT.get() if errors is None else errors
-    unique = {str(error): error for error in collected or []}.values()
-    return [{"path": e.path, "line": e.line, "message": e.message} for e in unique]
+    return list({str(error): error for error in collected or []}.values())

@@ -31,9 +31,9 @@ from mcp.types import CallToolResult, TextContent
 
 from mdmem.errors import MdmemError
 from mdmem.format.leftout import leaving_out, strictly
-from mdmem.format.leftout import warnings as left_out_warnings
 from mdmem.safety.secrets import redact, redact_all
 from mdmem.safety.shown import shown
+from mdmem.safety.shown import warnings as left_out_warnings
 from mdmem.store.lock import finish_interrupted
 
 SESSION_VARIABLE = "MDMEM_SESSION"

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from mdmem.errors import MdmemError
+from mdmem.errors import MdmemError, ParseError
+from mdmem.format.leftout import left_out
 from mdmem.safety.secrets import find_secrets, redact
 
 _MARKER = re.compile(r"\[REDACTED[^\]]*\]")
@@ -36,3 +37,12 @@ def masked(text: str, context: str | None) -> str:
 
 def shown(exc: MdmemError) -> str:
     return f"mdmem: {masked(str(exc), exc.context)}"
+
+
+def warnings(errors: list[ParseError] | None = None) -> list[dict[str, object]]:
+    """The items left out (`format.leftout.left_out`) as a JSON answer's `warnings` name
+    them, each message masked as a refusal's is."""
+    return [
+        {"path": e.path, "line": e.line, "message": masked(e.message, e.context)}
+        for e in left_out(errors)
+    ]
