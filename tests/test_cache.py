@@ -34,7 +34,10 @@ def test_caches_live_in_the_git_folder_inside_a_repository(
     assert location.is_file()
 
 
-def test_a_second_review_changes_nothing_until_a_file_changes(memory: Path) -> None:
+def test_a_second_review_changes_nothing_until_a_file_changes(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the files copied just now, as if older
     plan, _ = review(memory, commit=False)
     assert plan.changed
     again, _ = review(memory, commit=False)
@@ -69,7 +72,8 @@ def test_a_damaged_log_cache_is_no_cache(
     }
 
 
-def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
+def test_settled_review_notices_a_hand_edit(memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the files copied just now, as if older
     review(memory, commit=False)
     continuity = memory / "continuity.md"
     text = continuity.read_text()
@@ -80,7 +84,10 @@ def test_settled_review_notices_a_hand_edit(memory: Path) -> None:
     assert plan.changed  # the footer a human edited is recomputed
 
 
-def test_a_log_edited_during_the_review_is_read_again_by_the_next(memory: Path) -> None:
+def test_a_log_edited_during_the_review_is_read_again_by_the_next(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the files copied just now, as if older
     log = memory / "sessions" / "2026-03-08-090000.md"
 
     def agent_edits_a_log(done: int, total: int) -> None:  # after the review read it

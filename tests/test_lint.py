@@ -585,7 +585,11 @@ def test_nearest_suggests_only_what_a_typo_could_be(token: str, expected: str | 
     assert nearest(token) == expected
 
 
-def test_a_warm_lint_reports_the_same_and_never_trusts_a_changed_file(tmp_path: Path) -> None:
+def test_a_warm_lint_reports_the_same_and_never_trusts_a_changed_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the files written just now, as if older
     root = write_memory(tmp_path, {SESSION: BASE_SESSION + f"\ntoken: {TOKEN}\n"})
     first = lint(root)
     assert [f.code for f in first] == ["E009"]
