@@ -184,6 +184,10 @@ def test_an_agent_session_through_the_server(repo: Path) -> None:
     assert seen["explained"]["hits"] == seen["lookup"]["hits"]
     assert new_id in seen["context"]["markdown"]
     assert seen["context"]["markdown"].startswith("Reference data from this project's memory")
+    # An agent here cites and reads facts through the tools, so the answer names them.
+    assert seen["context"]["markdown"].endswith("the `reference` tool, with their ids\n")
+    assert "the `show` tool gives the whole" in seen["context"]["markdown"]
+    assert "mdmem ref" not in seen["context"]["markdown"]
 
     # The refusal: a tool error that says what the command line says, and nothing written.
     refused = seen["refused"]

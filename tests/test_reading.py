@@ -450,6 +450,11 @@ def test_the_cite_line_asks_for_the_facts_used_not_every_id_shown() -> None:
     assert not any(fact.id in last for fact in facts)
     empty = plan_context([])
     assert render_markdown(empty).splitlines()[-1] == "~~~~" and as_json(empty)["cite"] == ""
+    # Through the MCP server the same lines name the tools an agent has there.
+    tools = render_markdown(context, tools=True).splitlines()
+    assert tools[-1] == "Cite only the facts you used: the `reference` tool, with their ids"
+    assert tools[0].endswith("the `show` tool gives the whole.")
+    assert tools[1:-1] == render_markdown(context).splitlines()[1:-1]
 
 
 def many_rules(count: int) -> list[Entry]:

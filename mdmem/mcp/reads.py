@@ -64,12 +64,12 @@ class Reads:
         open threads and the pitfalls (anti-patterns, kept apart: never follow one as a
         rule), each line with its fact id, within a token budget. Returns markdown to read
         (or, with format json, the same as data too). Its last line asks you to cite only the
-        facts you use (`mdmem ref ID [ID...]`): here, the `reference` tool with their ids,
-        never every id shown (each id cited counts a use)."""
+        facts you use, with the `reference` tool, never every id shown (each id cited
+        counts a use); a line cut short is a fact's lead, which the `show` tool gives whole."""
 
         def call(root: Path) -> dict[str, Any]:
             planned = sources.context(root, task, path=path, budget=budget)
-            markdown = {"markdown": context_text.render_markdown(planned)}
+            markdown = {"markdown": context_text.render_markdown(planned, tools=True)}
             return {**context_text.as_json(planned), **markdown} if format == "json" else markdown
 
         return await answer(self.root, call, arguments_of(self.context), reading=True)

@@ -58,6 +58,11 @@ LABEL = (
     "weigh each fact against the code and the task; each line ends with its fact's id, "
     "and a line cut short (…) is the fact's lead: `mdmem show ID` gives the whole."
 )
+# The same two lines for an agent that reads the context through the MCP server's tools.
+TOOL_WORDS = {
+    CITE: "Cite only the facts you used: the `reference` tool, with their ids",
+    "`mdmem show ID` gives the whole.": "the `show` tool gives the whole.",
+}
 
 
 def estimate_tokens(text: str) -> int:
@@ -214,9 +219,10 @@ def _whole(item: Item, whole: frozenset[str]) -> Item:
     return item if item.whole == wanted else dataclasses.replace(item, whole=wanted)
 
 
-def render_markdown(context: Context) -> str:
+def render_markdown(context: Context, *, tools: bool = False) -> str:
     """The context as an agent reads it: a label, the memory's lines in a fence of their
-    own, and the one line that says how to cite the facts used."""
+    own, and the one line that says how to cite the facts used (`tools`: through the MCP
+    server's tools rather than the command line)."""
     body: list[str] = [f"# Memory context{f' for: {context.task}' if context.task else ''}"]
     if context.path:
         body.append(f"(facts that apply to {context.path})")
@@ -237,9 +243,13 @@ def render_markdown(context: Context) -> str:
     if context.left_out:
         body += ["", left_out_line(context)]
     fence = "~" * max(4, _longest_run(body, "~") + 1)
-    lines = [LABEL, fence, *body, fence]
-    if context.citation:
-        lines.append(context.citation)
+    label, citation = LABEL, context.citation
+    if tools:
+        for words, instead in TOOL_WORDS.items():
+            label, citation = label.replace(words, instead), citation.replace(words, instead)
+    lines = [label, fence, *body, fence]
+    if citation:
+        lines.append(citation)
     return "\n".join(lines) + "\n"
 
 
