@@ -194,6 +194,27 @@ def test_a_fact_deleted_by_hand_stops_the_hook_naming_the_commands(repo: Path) -
     assert live(repo) == LIVE
 
 
+def test_a_footer_deleted_or_an_id_changed_is_named_at_the_fact_s_text(repo: Path) -> None:
+    """Not "its text is lost" where the text is still there: the line it stands on, and
+    what happened to it."""
+    path = repo / CONTINUITY
+    text = path.read_text("utf-8")
+    lines = text.splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if line.startswith(f"- {RULE}"))
+    path.write_text("".join(lines[: at + 1] + lines[at + 2 :]), encoding="utf-8")
+    refused = commit(repo)
+    assert refused.returncode == 1
+    assert f"{CONTINUITY}:{at + 1}: E012 fact never-log-bodies lost its footer by hand" in (
+        refused.stderr
+    )
+    path.write_text(text.replace("id: never-log-bodies |", "id: never-log-body |"), "utf-8")
+    lint = CliRunner().invoke(main, ["lint", "--root", str(repo / "memory")])
+    assert f"{CONTINUITY}:{at + 1}: E012 fact never-log-bodies is now never-log-body" in (
+        lint.output
+    )
+    assert "text is lost" not in lint.output
+
+
 def test_a_footer_typo_is_its_own_error_not_a_fact_deleted(repo: Path) -> None:
     """While an item is unread, its id may be the one a link or HEAD misses: lint names
     the typo (E001) and says nothing of a fact deleted (E012) nor of a link to none (W005)."""

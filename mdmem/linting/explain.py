@@ -279,11 +279,13 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "A fact that HEAD's `continuity.md` (or a thread file) holds and that no file "
         "holds now (not continuity, the archive, a thread file, `blocked.md` nor "
         "`vision.md`): deleted by hand, not retired. Its text is lost, and every log that "
-        "cites it names nothing.",
-        "Put it back (`git show HEAD:memory/continuity.md` holds it), then retire it: "
-        "`mdmem supersede ID --by NEW` (or `--by-text TEXT`) when it is false, `mdmem "
-        "forget ID --reason WHY` when it must never come back; `mdmem review` archives a "
-        "fact that faded.",
+        "cites it names nothing. Where its first line is still there, the finding names "
+        "that line: its footer was deleted (its text now runs on into the next item) or its "
+        "id changed.",
+        "Put it back (`git show HEAD:memory/continuity.md` holds it), or its footer or id, "
+        "then retire it: `mdmem supersede ID --by NEW` (or `--by-text TEXT`) when it is "
+        "false, `mdmem forget ID --reason WHY` when it must never come back; `mdmem review` "
+        "archives a fact that faded.",
     ),
     "W024": (
         "A committed session log that a later commit edited, deleted or renamed. The "

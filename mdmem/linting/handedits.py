@@ -76,18 +76,47 @@ def _deleted(
     if vision is not None:
         now |= {fact.id for fact in vision.facts}
     path = f"{memory.root.name}/{CONTINUITY}"
-    return [
-        finding(
-            "E012",
-            path,
-            1,
-            f"fact {fact_id} was deleted by hand: HEAD holds it, and no file holds it now "
-            "(not continuity, the archive, a thread file nor blocked.md), so its text is lost "
-            "and the logs that cite it name nothing",
-            f"put it back (`git show HEAD:{path}` holds it), then retire it with {RETIRE}",
-        )
-        for fact_id in sorted(set(committed.facts) - now)
-    ]
+    found = []
+    for fact_id in sorted(set(committed.facts) - now):
+        kept = _text_left(memory, committed.items.get(fact_id, ()))
+        if kept is None:
+            message = (
+                f"fact {fact_id} was deleted by hand: HEAD holds it, and no file holds it now "
+                "(not continuity, the archive, a thread file nor blocked.md), so its text is "
+                "lost and the logs that cite it name nothing"
+            )
+            hint = f"put it back (`git show HEAD:{path}` holds it), then retire it with {RETIRE}"
+            found.append(finding("E012", path, 1, message, hint))
+            continue
+        shown, line, now_id = kept
+        if now_id is not None:  # the same lines under another id
+            message = (
+                f"fact {fact_id} is now {now_id}: its id was changed by hand, and the logs "
+                f"that cite {fact_id} name nothing"
+            )
+            hint = f"put the id back; a fact that became false is retired with {RETIRE}"
+        else:
+            message = (
+                f"fact {fact_id} lost its footer by hand: its text is still here, read now as "
+                "the start of the item its lines run into, and the logs that cite it name "
+                "nothing"
+            )
+            hint = f"put its footer back below its text (`git show HEAD:{shown}` holds it)"
+        found.append(finding("E012", shown, line, message, hint))
+    return found
+
+
+def _text_left(memory: Memory, item: tuple[str, ...]) -> tuple[str, int, str | None] | None:
+    """Where a live file still holds the first line of a fact's item: its file as shown,
+    the 1-based line, and the id it holds now when its lines are all there under another
+    footer (an id changed), else None (its footer gone, its text runs on)."""
+    for document in memory.live:
+        for index, line in enumerate(document.lines):
+            if item and body(line) == item[0]:
+                holder = next((f for f in document.facts if f.start == index), None)
+                same = holder is not None and holder.end - holder.start == len(item)
+                return document.path, index + 1, holder.id if same and holder else None
+    return None
 
 
 def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committed) -> list[Finding]:
