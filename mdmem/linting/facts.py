@@ -42,16 +42,9 @@ def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]
             message = f"id {fact.id} is also live at {where}:{at}"
         else:
             message = f"duplicate id {fact.id} (first at {where}:{at})"
-        if archived and (also_live or where in archives):
-            # Parallel reviews leave these after a merge; the next review keeps one copy.
-            hint = (
-                "run `mdmem review`: it keeps one copy, the same on every machine, and "
-                "opens a thread if the two texts differ"
-            )
-            found.append(finding("W020", document.path, line, message, hint))
-        else:
-            hint = "give one of the two facts a new id, or merge them if they say the same"
-            found.append(finding("E003", document.path, line, message, hint))
+        # Parallel reviews leave these after a merge; the next review keeps one copy.
+        code = "W020" if archived and (also_live or where in archives) else "E003"
+        found.append(finding(code, document.path, line, message))
     return found
 
 
@@ -89,8 +82,6 @@ def blocked_findings(memory: Memory, entries: tuple[BlockedEntry, ...]) -> list[
             fact.line,
             f"fact {fact.id} is near the blocked entry {entry.fact_id} "
             f"({entry.path}:{entry.line}, blocked {entry.blocked})",
-            "it was forgotten on purpose: delete this fact, or lift the block by "
-            "editing blocked.md by hand",
         )
         for document, fact, entry in blocked_facts((*memory.live, *memory.archives), entries)
     ]
@@ -114,29 +105,15 @@ def link_findings(
             target = fact.get(key)
             # A link to a forgotten fact stays: the ledger's Superseded: line keeps it.
             if target and target not in every and target not in forgotten:
-                found.append(
-                    finding(
-                        "W005",
-                        document.path,
-                        footer_line,
-                        f"{fact.id}: {key} {target} names no fact",
-                        "correct the id",
-                    )
-                )
+                message = f"{fact.id}: {key} {target} names no fact"
+                found.append(finding("W005", document.path, footer_line, message))
         if document.path in archives or fact.is_done_thread:
             continue  # a done item's link is what it realised: no drift (as the review)
         for line, target in serves_targets(document, fact):
             state = _target_state(target, every, archives, forgotten)
             if state is not None:
-                found.append(
-                    finding(
-                        "W006",
-                        document.path,
-                        line,
-                        f"drift: {fact.id} serves {target}, which {state}",
-                        "point it at a live fact, or close the item if its target is gone",
-                    )
-                )
+                message = f"drift: {fact.id} serves {target}, which {state}"
+                found.append(finding("W006", document.path, line, message))
     return found
 
 

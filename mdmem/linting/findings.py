@@ -102,8 +102,44 @@ class Finding:
         }
 
 
-def finding(code: str, path: str, line: int, message: str, hint: str) -> Finding:
-    """A finding whose texts are safe to print: no secret value, no invisible character."""
+# The hint of a code whose hint is always the same; the others' are given with the finding.
+HINTS = {
+    "E001": "fix the file at this line: until then the review refuses, and the reading commands "
+    "leave out what they cannot read",
+    "E003": "give one of the two facts a new id, or merge them if they say the same",
+    "E007": "resolve the conflict, keeping the facts of both sides, and delete the markers",
+    "E008": "it was forgotten on purpose: delete this fact, or lift the block by editing "
+    "blocked.md by hand",
+    "E009": "remove it and rotate the credential; in a committed session log, replace the value "
+    "with [REDACTED], the one edit such a log allows",
+    "E010": "memory must read the same to a person and to an agent: delete it",
+    "W002": "correct it while the log is uncommitted; after that, cite the right id in the next "
+    "log",
+    "W004": "name new logs YYYY-MM-DD-HHMMSS[-slug].md, so a day's logs sort in time order (a "
+    "committed log keeps its name)",
+    "W005": "correct the id",
+    "W006": "point it at a live fact, or close the item if its target is gone",
+    "W011": "write type: anti-pattern for a prohibition, or drop the field for a rule",
+    "W012": "correct it to the stem of the log that created the fact (YYYY-MM-DD-HHMMSS[-slug]), "
+    "or drop it: the review fills it in from the log whose Created line names the fact",
+    "W015": "rename it to YYYY-MM-DD-HHMMSS[-slug].md if it is a log, else move it out of "
+    "sessions/",
+    "W016": "name logs after the UTC time the session ends (`date -u +%Y-%m-%d-%H%M%S`); rename "
+    "it while it is uncommitted",
+    "W018": "cite the fact that holds now; correct it while the log is uncommitted",
+    "W020": "run `mdmem review`: it keeps one copy, the same on every machine, and opens a thread "
+    "if the two texts differ",
+    "W022": "correct the id, or drop the link",
+    "W023": "condense it to a few lines; the whole story stays in its session log",
+    "W027": "reword it to say what holds now, or delete it and cite the successor; a superseded "
+    "fact's text does not come back",
+}
+
+
+def finding(code: str, path: str, line: int, message: str, hint: str | None = None) -> Finding:
+    """A finding whose texts are safe to print: no secret value, no invisible character;
+    its hint the code's own (`HINTS`) unless one is given."""
+    hint = HINTS[code] if hint is None else hint
     return Finding(code, CHECKS[code].severity, safe(path), line, safe(message), safe(hint))
 
 

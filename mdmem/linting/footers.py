@@ -47,26 +47,10 @@ def _fact_findings(document: Document, fact: Fact, stems: set[str]) -> list[Find
             )
     kind = fact.get("type")
     if kind is not None and kind not in TYPES:
-        found.append(
-            finding(
-                "W011",
-                document.path,
-                line,
-                f"type {kind!r} of {fact.id} is neither {' nor '.join(TYPES)}",
-                "write type: anti-pattern for a prohibition, or drop the field for a rule",
-            )
-        )
+        message = f"type {kind!r} of {fact.id} is neither {' nor '.join(TYPES)}"
+        found.append(finding("W011", document.path, line, message))
     origin = fact.get("origin")
     if origin and stems and session_stem(origin) not in stems:
-        found.append(
-            finding(
-                "W012",
-                document.path,
-                line,
-                f"origin {origin!r} of {fact.id} names no session log",
-                "correct it to the stem of the log that created the fact "
-                "(YYYY-MM-DD-HHMMSS[-slug]), or drop it: the review fills it in from the log "
-                "whose Created line names the fact",
-            )
-        )
+        message = f"origin {origin!r} of {fact.id} names no session log"
+        found.append(finding("W012", document.path, line, message))
     return found

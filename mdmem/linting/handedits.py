@@ -175,17 +175,11 @@ def _near_superseded(memory: Memory, committed: Committed | None) -> list[Findin
         for old, old_claim in retired:
             if old.id != fact.id and _brings_back(fact, own, old, old_claim):
                 successor = old.get("superseded-by") or "none (invalidated)"
-                found.append(
-                    finding(
-                        "W027",
-                        document.path,
-                        fact.line,
-                        f"fact {fact.id} says what superseded fact {old.id} said; "
-                        f"its successor is {successor}",
-                        "reword it to say what holds now, or delete it and cite the "
-                        "successor; a superseded fact's text does not come back",
-                    )
+                message = (
+                    f"fact {fact.id} says what superseded fact {old.id} said; "
+                    f"its successor is {successor}"
                 )
+                found.append(finding("W027", document.path, fact.line, message))
                 break
     return found
 

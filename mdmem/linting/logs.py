@@ -62,8 +62,6 @@ def stray_file_findings(folder: str, names: Iterable[str]) -> list[Finding]:
             f"{folder}/{name}",
             1,
             f"{name} is not a session log: only .md files in sessions/ are read",
-            "rename it to YYYY-MM-DD-HHMMSS[-slug].md if it is a log, else move it out of "
-            "sessions/",
         )
         for name in sorted(names)
     ]
@@ -79,8 +77,6 @@ def future_findings(memory: Memory, now: SessionName, latest: SessionName) -> li
             session.path,
             1,
             f"session log named for a time in the future ({session.stem}; now is {now.stem} UTC)",
-            "name logs after the UTC time the session ends (`date -u +%Y-%m-%d-%H%M%S`); "
-            "rename it while it is uncommitted",
         )
         for session in memory.sessions
         if (session.name.date, session.name.time or "000000") > (latest.date, latest.time)
@@ -141,15 +137,7 @@ def retired_citation_findings(
             item = retired.get(token)
             if item is None or not listed or line in exempt or session.name <= item.since:
                 continue
-            found.append(
-                finding(
-                    "W018",
-                    session.path,
-                    line,
-                    f"cites {token}, which {item.why}",
-                    "cite the fact that holds now; correct it while the log is uncommitted",
-                )
-            )
+            found.append(finding("W018", session.path, line, f"cites {token}, which {item.why}"))
     return found
 
 

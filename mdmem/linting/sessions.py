@@ -20,16 +20,7 @@ def ledger_findings(memory: Memory) -> list[Finding]:
     keys = ", ".join(key.capitalize() for key in EVENT_KEYS)
     for session in memory.sessions:
         if not session.name.time:
-            found.append(
-                finding(
-                    "W004",
-                    session.path,
-                    1,
-                    "date-only session log name",
-                    "name new logs YYYY-MM-DD-HHMMSS[-slug].md, so a day's logs sort in time "
-                    "order (a committed log keeps its name)",
-                )
-            )
+            found.append(finding("W004", session.path, 1, "date-only session log name"))
         for line, key in session.unknown_keys:
             found.append(
                 finding(
@@ -70,14 +61,5 @@ def unknown_id_findings(
         message = f"unknown id {token}" + (
             f"; nearest known id: {suggestion}" if suggestion else ""
         )
-        found.append(
-            finding(
-                "W002",
-                path,
-                line,
-                message,
-                "correct it while the log is uncommitted; after that, cite the right id in "
-                "the next log",
-            )
-        )
+        found.append(finding("W002", path, line, message))
     return found

@@ -17,14 +17,8 @@ from mdmem.safety.shown import masked
 
 
 def parse_finding(error: ParseError, fallback_path: str) -> Finding:
-    return finding(
-        "E001",
-        error.path or fallback_path,
-        error.line or 1,
-        masked(error.message, error.context),
-        "fix the file at this line: until then the review refuses, and the reading commands "
-        "leave out what they cannot read",
-    )
+    message = masked(error.message, error.context)
+    return finding("E001", error.path or fallback_path, error.line or 1, message)
 
 
 def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
@@ -38,40 +32,16 @@ def text_findings(path: str, text: str, *, facts: bool) -> list[Finding]:
     found = mark_findings(path, conflict_marker_lines(text), secrets)
     if facts:
         for hit in find_poison(text):
-            found.append(
-                finding(
-                    "E010",
-                    path,
-                    hit.line,
-                    f"{hit.kind} at column {hit.column}: {hit.detail}",
-                    "memory must read the same to a person and to an agent: delete it",
-                )
-            )
+            message = f"{hit.kind} at column {hit.column}: {hit.detail}"
+            found.append(finding("E010", path, hit.line, message))
     return found
 
 
 def mark_findings(path: str, conflicts: list[int], secrets: list[list[Any]]) -> list[Finding]:
     """A text's conflict markers (their lines) and secrets ([line, column, category]) as
     findings."""
-    found = [
-        finding(
-            "E007",
-            path,
-            line,
-            "merge-conflict marker",
-            "resolve the conflict, keeping the facts of both sides, and delete the markers",
-        )
-        for line in conflicts
-    ]
+    found = [finding("E007", path, line, "merge-conflict marker") for line in conflicts]
     for line, column, category in secrets:
-        found.append(
-            finding(
-                "E009",
-                path,
-                line,
-                f"secret material ({category}) at column {column}",
-                "remove it and rotate the credential; in a committed session log, replace "
-                "the value with [REDACTED], the one edit such a log allows",
-            )
-        )
+        message = f"secret material ({category}) at column {column}"
+        found.append(finding("E009", path, line, message))
     return found

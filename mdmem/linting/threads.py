@@ -33,16 +33,10 @@ def dangling_link_findings(
             suggestion = nearest(target)
             shown = f"[[{target}]]" if kind == "link" else f"proposal: {target}"
             why = "a forgotten fact" if target in forgotten else "no fact"
-            found.append(
-                finding(
-                    "W022",
-                    document.path,
-                    line,
-                    f"{fact.id}: {shown} names {why}"
-                    + (f"; nearest known id: {suggestion}" if suggestion else ""),
-                    "correct the id, or drop the link",
-                )
+            message = f"{fact.id}: {shown} names {why}" + (
+                f"; nearest known id: {suggestion}" if suggestion else ""
             )
+            found.append(finding("W022", document.path, line, message))
     return found
 
 
@@ -57,14 +51,9 @@ def closed_narrative_findings(memory: Memory) -> list[Finding]:
                 continue
             lines = sum(1 for line in document.fact_text(fact) if line.strip())
             if lines > most:
-                found.append(
-                    finding(
-                        "W023",
-                        document.path,
-                        fact.line,
-                        f"done thread {fact.id} holds {lines} lines of narrative "
-                        f"(closed_narrative_max_lines: {most})",
-                        "condense it to a few lines; the whole story stays in its session log",
-                    )
+                message = (
+                    f"done thread {fact.id} holds {lines} lines of narrative "
+                    f"(closed_narrative_max_lines: {most})"
                 )
+                found.append(finding("W023", document.path, fact.line, message))
     return found
