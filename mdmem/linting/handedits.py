@@ -7,7 +7,7 @@ Pure: `worktree.py` reads what HEAD holds and hands it in as a `Committed`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mdmem.format.blocked import BlockedEntry
@@ -17,6 +17,7 @@ from mdmem.format.sections import INVARIANTS_SECTION
 from mdmem.format.textfile import body
 from mdmem.format.words import Claim, item_claim
 from mdmem.linting.findings import Finding, finding
+from mdmem.linting.sessions import known_ids
 from mdmem.safety.blocklist import NEAR_PERCENT, SUPERSEDED_KEPT_PERCENT, near
 
 RETIRE = (
@@ -71,10 +72,7 @@ def _deleted(
     committed: Committed,
 ) -> list[Finding]:
     """Ids HEAD's live files hold that no file holds now: deleted, not retired."""
-    now = {fact.id for document in (*memory.live, *memory.archives) for fact in document.facts}
-    now |= {entry.fact_id for entry in entries}
-    if vision is not None:
-        now |= {fact.id for fact in vision.facts}
+    now = known_ids(memory, vision, entries)
     path = f"{memory.root.name}/{CONTINUITY}"
     found = []
     for fact_id in sorted(set(committed.facts) - now):
@@ -155,55 +153,40 @@ def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committe
     return found
 
 
-def _superseded_claims(memory: Memory) -> list[tuple[Fact, Claim]]:
-    return [
+def _near_superseded(memory: Memory, committed: Committed | None) -> list[Finding]:
+    """Live facts, written or edited since HEAD, near a superseded fact's text."""
+    retired = [
         (fact, item_claim(document.fact_text(fact)))
         for document in (*memory.live, *memory.archives)
         for fact in document.facts
         if fact.is_superseded
     ]
-
-
-def _near_superseded(memory: Memory, committed: Committed | None) -> list[Finding]:
-    """Live facts, written or edited since HEAD, near a superseded fact's text."""
-    retired = _superseded_claims(memory)
-    if not retired:
-        return []
     found = []
-    for document, fact in _fresh_live(memory, committed):
-        own = item_claim(document.fact_text(fact))
-        for old, old_claim in retired:
-            if old.id != fact.id and _brings_back(fact, own, old, old_claim):
-                successor = old.get("superseded-by") or "none (invalidated)"
-                message = (
-                    f"fact {fact.id} says what superseded fact {old.id} said; "
-                    f"its successor is {successor}"
-                )
-                found.append(finding("W027", document.path, fact.line, message))
-                break
-    return found
-
-
-def _fresh_live(memory: Memory, committed: Committed | None) -> Iterator[tuple[Document, Fact]]:
-    for document in memory.live:
+    for document in memory.live if retired else ():
         for fact in document.facts:
-            if fact.is_superseded:
+            if fact.is_superseded or (committed and not committed.changed(document, fact)):
                 continue
-            if committed is None or committed.changed(document, fact):
-                yield document, fact
+            own = item_claim(document.fact_text(fact))
+            for old, old_claim in retired:
+                if old.id != fact.id and _brings_back(fact, own, old, old_claim):
+                    successor = old.get("superseded-by") or "none (invalidated)"
+                    message = (
+                        f"fact {fact.id} says what superseded fact {old.id} said; "
+                        f"its successor is {successor}"
+                    )
+                    found.append(finding("W027", document.path, fact.line, message))
+                    break
+    return found
 
 
 def _brings_back(fact: Fact, own: Claim, old: Fact, old_claim: Claim) -> bool:
     """Whether `fact` is `old` coming back. Its own successor may add a clause to the old
     text (that is often what replaced it): only the same words bring that one back."""
-    successor = old.get("superseded-by") == fact.id or old.id in _ids(fact.get("supersedes"))
+    replaced = {part.strip() for part in (fact.get("supersedes") or "").split(",")}
+    successor = old.get("superseded-by") == fact.id or old.id in replaced
     if successor:
         same = own.words & old_claim.words
         return own.negative == old_claim.negative and 100 * len(same) >= NEAR_PERCENT * len(
             own.words | old_claim.words
         )
     return near(own, old_claim, kept=SUPERSEDED_KEPT_PERCENT)
-
-
-def _ids(value: str | None) -> set[str]:
-    return {part.strip() for part in (value or "").split(",") if part.strip()}

@@ -269,17 +269,11 @@ def find_secrets(text: str) -> tuple[SecretHit, ...]:
 ALLOW_MARKER = "lint:allow-secret-material"
 
 
-def allowed_lines(text: str) -> frozenset[int]:
-    """The 1-based lines of `text` that carry `ALLOW_MARKER`."""
-    if ALLOW_MARKER not in text:
-        return frozenset()
-    return frozenset(n for n, line in enumerate(text.split("\n"), 1) if ALLOW_MARKER in line)
-
-
 def reported_secrets(text: str, *, quoted: bool) -> list[SecretHit]:
     """The secrets of `text` lint reports: where a text may quote examples (`quoted`, a
     session log), not those on a line that carries `ALLOW_MARKER`."""
-    allowed = allowed_lines(text) if quoted else frozenset()
+    lines = text.split("\n") if quoted and ALLOW_MARKER in text else []
+    allowed = {number for number, line in enumerate(lines, 1) if ALLOW_MARKER in line}
     return [hit for hit in find_secrets(text) if hit.line not in allowed]
 
 

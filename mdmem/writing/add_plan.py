@@ -227,7 +227,7 @@ def _duplicate(
 ) -> Addition:
     """The fact already says it: cited instead. A text that says it with more words (a
     detail the fact lacks) is still not added twice, but the note says how to keep them."""
-    found = _found(documents, fact_id)
+    found = known.find(documents, fact_id)
     assert found is not None, f"{fact_id} was met, so it is in a document"
     document, fact = found
     recorded = record(session.text, "referenced", [fact_id], session.path)
@@ -331,10 +331,10 @@ def _threads(
 ) -> tuple[str, list[Thread]]:
     """`text` with an Open Thread for each fact the new one contradicts, and those threads."""
     threads = []
-    taken = _Taken(memory_taken, {fact_id})
+    given = {fact_id}
     for old in contradicted:
-        thread_id = free_id(f"{THREAD_PREFIX}-{fact_id}", taken)
-        taken.extra.add(thread_id)
+        thread_id = free_id(f"{THREAD_PREFIX}-{fact_id}", memory_taken, given)
+        given.add(thread_id)
         thread = f"Contradiction: {fact_id} conflicts with {old} — resolve"
         lines = thread_lines(thread, thread_id, session.date, session.stem)
         text = with_item(_reparsed(document, text), OPEN_THREADS_SECTION, lines)
@@ -356,17 +356,6 @@ def _extra(request: NewFact) -> dict[str, str]:
     return extra
 
 
-class _Taken:
-    """Ids taken: those the memory holds, and those this add has just given."""
-
-    def __init__(self, memory: Container[str], extra: set[str]) -> None:
-        self.memory = memory
-        self.extra = extra
-
-    def __contains__(self, fact_id: object) -> bool:
-        return fact_id in self.extra or fact_id in self.memory
-
-
 def _reparsed(document: Document, text: str) -> Document:
     return parse_document(decode(text.encode("utf-8"), document.path), unique_ids=False)
 
@@ -377,15 +366,7 @@ def _line_of(text: str, item: Sequence[str]) -> int:
     return text.count("\n", 0, footer_at) + 1 - (len(item) - 1)
 
 
-def _found(documents: Sequence[Document], fact_id: str) -> tuple[Document, Fact] | None:
-    for document in documents:
-        for fact in document.facts:
-            if fact.id == fact_id:
-                return document, fact
-    return None
-
-
 def _where(documents: Sequence[Document], fact_id: str) -> str:
     """`path:line` of the fact with this id, or the archive when no document read has it."""
-    found = _found(documents, fact_id)
+    found = known.find(documents, fact_id)
     return "in the archive" if found is None else f"{found[0].path}:{found[1].line}"

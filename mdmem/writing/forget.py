@@ -27,7 +27,7 @@ from mdmem.writing.gates import NOTHING
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.ids import derive_id
 from mdmem.writing.references import record_event
-from mdmem.writing.session import read_current
+from mdmem.writing.session import Current, read_current
 from mdmem.writing.tombstones import (
     check_reason,
     index_without,
@@ -77,20 +77,17 @@ def forget(
         place = memory.found(fact_id)
         place.refuse_core(core, "forget", NOTHING)
         _refuse_harmful_text(place)
-        label = f"{root.name}/{BLOCKED}"
         entry_lines = tombstone_lines(place.document, place.fact, session.date, why)
         files: dict[str, str | None] = {
             place.relative: without_fact(place.document, place.fact),
-            BLOCKED: with_tombstone(read_optional(root, BLOCKED), label, entry_lines),
-            session.log.relative: record_event(
-                session.text, "forgotten", fact_id, None, session.log.display
-            ).text,
+            **_blocking(root, session, fact_id, entry_lines),
         }
         index = read_optional(root, f"{ARCHIVE}/{INDEX}") if not place.live else None
         if index is not None and (text := index_without(index, fact_id)) is not None:
             files[f"{ARCHIVE}/{INDEX}"] = text
         write_files(root, files)
     replaced = tuple((place.fact.get("supersedes") or "").replace(",", " ").split())
+    label = f"{root.name}/{BLOCKED}"
     return Forgotten(session.log, fact_id, place, session.date, why, label, replaced)
 
 
@@ -129,16 +126,15 @@ def forget_text(
                 )
         fact_id = fact_id or derive_id(text, memory.taken())
         fields = {"id": fact_id, "blocked": session.date, "reason": why}
-        label = f"{root.name}/{BLOCKED}"
-        lines = item_lines(text, fields)
-        files: dict[str, str | None] = {
-            BLOCKED: with_tombstone(read_optional(root, BLOCKED), label, lines),
-            session.log.relative: record_event(
-                session.text, "forgotten", fact_id, None, session.log.display
-            ).text,
-        }
-        write_files(root, files)
-    return Forgotten(session.log, fact_id, None, session.date, why, label)
+        write_files(root, _blocking(root, session, fact_id, item_lines(text, fields)))
+    return Forgotten(session.log, fact_id, None, session.date, why, f"{root.name}/{BLOCKED}")
+
+
+def _blocking(root: Path, session: Current, fact_id: str, lines: list[str]) -> dict[str, str]:
+    """`blocked.md` with the entry `lines` appended, and the log with its `Forgotten:` line."""
+    blocked = with_tombstone(read_optional(root, BLOCKED), f"{root.name}/{BLOCKED}", lines)
+    log = record_event(session.text, "forgotten", fact_id, None, session.log.display).text
+    return {BLOCKED: blocked, session.log.relative: log}
 
 
 def _refuse_harmful_text(place: Place) -> None:

@@ -21,7 +21,7 @@ from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
-from mdmem.writing import conflicts
+from mdmem.writing import conflicts, known
 from mdmem.writing.current import SessionLog
 from mdmem.writing.facts import (
     AGENT_CORE,
@@ -105,9 +105,7 @@ def supersede(
             place.refuse_core(core, "invalidate", NOTHING)
         retired = memory.superseded(session.events)
         if old in retired:
-            successor = retired[old]
-            how = f"by {successor!r}" if successor else "(invalidated)"
-            raise MdmemError(f"{old!r} is already superseded {how}; {NOTHING}")
+            raise MdmemError(f"{old!r} is already {known.superseded_how(retired[old])}; {NOTHING}")
         edits: dict[str, list[tuple[Fact, Changes]]] = {}
         new, linked, home = by, text is not None, section or place.home
         if by is not None:
@@ -154,8 +152,7 @@ def _link_successor(
         raise MdmemError(f"{by!r} cannot supersede itself; {NOTHING}")
     successor = memory.found(by)
     if by in retired:
-        then = retired[by]
-        how = f"superseded by {then!r}" if then else "superseded (invalidated)"
+        how = known.superseded_how(retired[by])
         raise MdmemError(
             f"the successor {by!r} is {how}: it cannot replace {old.fact.id!r}; {NOTHING}"
         )
@@ -182,8 +179,8 @@ def _successor_id(memory: Gathered, old: Place, text: str, section: str) -> str:
         if meeting.kind == conflicts.BLOCKED:
             raise MdmemError(f"the text is near {_blocked_entry(meeting)}; {NOTHING}")
         if meeting.kind == conflicts.SUPERSEDED:
-            by = f"by {meeting.successor!r}" if meeting.successor else "(invalidated)"
-            raise MdmemError(f"the text is that of {meeting.fact_id!r}, superseded {by}; {NOTHING}")
+            how = known.superseded_how(meeting.successor)
+            raise MdmemError(f"the text is that of {meeting.fact_id!r}, {how}; {NOTHING}")
         if meeting.kind == conflicts.DUPLICATE:
             raise MdmemError(
                 f"{meeting.fact_id!r} already says this: `mdmem supersede {old.fact.id} --by "
@@ -283,8 +280,7 @@ def make_core(root: Path, fact_id: str) -> Marked:
         place = memory.found(fact_id)
         retired = memory.superseded()
         if fact_id in retired:
-            successor = retired[fact_id]
-            how = f"superseded by {successor!r}" if successor else "superseded (invalidated)"
+            how = known.superseded_how(retired[fact_id])
             raise MdmemError(f"{fact_id!r} is {how}: a false fact cannot be core; {NOTHING}")
         if place.fact.get("tier") == "core":
             return Marked(place, False)

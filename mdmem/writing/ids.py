@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Container
+from collections.abc import Collection, Container
 
 from mdmem.format.footer import ID_RE
 
@@ -75,10 +75,11 @@ def derive_id(text: str, taken: Container[str]) -> str:
     return free_id(base, taken)
 
 
-def free_id(base: str, taken: Container[str]) -> str:
-    """`base`, or the first of `base-2`, `base-3`, ... that is not in `taken`."""
+def free_id(base: str, taken: Container[str], given: Collection[str] = ()) -> str:
+    """`base`, or the first of `base-2`, `base-3`, ... that is neither in `taken` nor among
+    the ids just `given`."""
     candidate, number = base, 1
-    while candidate in taken:
+    while candidate in taken or candidate in given:
         number += 1
         candidate = f"{base}-{number}"
     return candidate

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from mdmem.format.blocked import BlockedEntry
-from mdmem.format.document import Document
+from mdmem.format.document import Document, Fact
 from mdmem.format.sessionlog import Event
 from mdmem.linting.nearest import Nearest
 
@@ -20,6 +20,11 @@ INVALIDATED = None  # a superseded fact with no successor
 
 def ids_in(documents: Iterable[Document]) -> set[str]:
     return {fact.id for document in documents for fact in document.facts}
+
+
+def find(documents: Iterable[Document], fact_id: str) -> tuple[Document, Fact] | None:
+    """The first fact with this id, and its document."""
+    return next(((d, fact) for d in documents for fact in d.facts if fact.id == fact_id), None)
 
 
 def supersessions(documents: Iterable[Document]) -> dict[str, str | None]:
@@ -57,6 +62,11 @@ def after_events(
             for fact_id in event.ids:
                 state.pop(fact_id, None)
     return state
+
+
+def superseded_how(successor: str | None) -> str:
+    """`superseded by 'NEW'`, or `superseded (invalidated)`."""
+    return f"superseded by {successor!r}" if successor else "superseded (invalidated)"
 
 
 def superseded_refusal(fact_id: str, successor: str | None) -> str:

@@ -2,8 +2,7 @@
 the few files a command needs read, the memory locked, one all-or-nothing write.
 
 No command here reads a session log but the current one; an id is looked up in
-continuity, then only if need be in vision, the archive files INDEX.md names for it,
-and last in every archive file (an index a review has not refreshed yet).
+continuity, then only if need be in vision and the archive.
 """
 
 from __future__ import annotations
