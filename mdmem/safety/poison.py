@@ -86,8 +86,8 @@ _JOINERS = frozenset({0x200C, 0x200D})
 _TAGS = range(0xE0000, 0xE0080)
 _CANCEL_TAG = 0xE007F
 _BLACK_FLAG = 0x1F3F4  # the base of subdivision flags, which are spelled in tag characters
-_VARIATION_SELECTORS = frozenset(range(0xFE00, 0xFE10))
 _SUPPLEMENT_SELECTORS = range(0xE0100, 0xE01F0)
+_SELECTORS = frozenset({*range(0xFE00, 0xFE10), *_SUPPLEMENT_SELECTORS})
 _JOINABLE_CATEGORIES = frozenset({"So", "Sk", "Lo", "Lm", "Mn", "Mc"})
 
 # `hidden-markup` looks only at text that renders as markup, so code spans and fenced blocks
@@ -130,13 +130,11 @@ _TITLED_EMPTY_LINK = re.compile(
 )
 
 
-def _describe_char(char: str) -> str:
-    return f"U+{ord(char):04X} {unicodedata.name(char, 'UNNAMED CHARACTER')}"
-
-
 def _describe_run(run: str) -> str:
     distinct = list(dict.fromkeys(run))
-    names = ", ".join(_describe_char(char) for char in distinct[:3])
+    names = ", ".join(
+        f"U+{ord(c):04X} {unicodedata.name(c, 'UNNAMED CHARACTER')}" for c in distinct[:3]
+    )
     if len(distinct) > 3:
         names += f", and {len(distinct) - 3} more"
     return names if len(run) == 1 else f"{len(run)} characters: {names}"
@@ -193,11 +191,9 @@ def _unicode_hits(text: str) -> Iterator[tuple[int, str, str]]:
         if point in _TAGS and (flag_end := _tag_flag_end(text, index)) is not None:
             index = flag_end
             continue
-        if point in _VARIATION_SELECTORS or point in _SUPPLEMENT_SELECTORS:
+        if point in _SELECTORS:
             end = index
-            while end < len(text) and (
-                ord(text[end]) in _VARIATION_SELECTORS or ord(text[end]) in _SUPPLEMENT_SELECTORS
-            ):
+            while end < len(text) and ord(text[end]) in _SELECTORS:
                 end += 1
             run = text[index:end]
             # One selector after an ideograph is an ideographic variant; a run of supplement
@@ -220,15 +216,6 @@ def _unicode_hits(text: str) -> Iterator[tuple[int, str, str]]:
         index = end
 
 
-def _invisible(char: str) -> bool:
-    point = ord(char)
-    return (
-        unicodedata.category(char) == "Cf"
-        or point in _VARIATION_SELECTORS
-        or point in _SUPPLEMENT_SELECTORS
-    )
-
-
 _LOOKALIKES = {word[0]: word[1:] for word in PAIRS.split()}
 
 
@@ -236,7 +223,7 @@ def _reading(char: str) -> str:
     """What a person reads a character outside ASCII as: nothing when it is invisible, else
     its NFKC form (full-width and mathematical letters become plain ones) with each letter
     that only looks like ASCII letters (Unicode's confusables, `lookalikes`) read as them."""
-    if _invisible(char):
+    if unicodedata.category(char) == "Cf" or ord(char) in _SELECTORS:
         return ""
     return "".join(_LOOKALIKES.get(part, part) for part in unicodedata.normalize("NFKC", char))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -175,17 +174,11 @@ def _spans(text: str, candidates: Candidates) -> Iterator[_Span]:
 
 def _settle(spans: Iterable[_Span]) -> list[_Span]:
     """The spans that overlap no earlier one, sorted by offset: the first found wins."""
-    accepted: list[_Span] = []  # kept sorted by start, so an overlap is with a neighbour
-    starts: list[int] = []
+    accepted: list[_Span] = []
     for span in spans:
-        index = bisect.bisect_left(starts, span.start)
-        if index > 0 and accepted[index - 1].end > span.start:
-            continue
-        if index < len(accepted) and accepted[index].start < span.end:
-            continue
-        accepted.insert(index, span)
-        starts.insert(index, span.start)
-    return accepted
+        if all(other.end <= span.start or span.end <= other.start for other in accepted):
+            accepted.append(span)
+    return sorted(accepted, key=lambda span: span.start)
 
 
 def _scan_once(text: str) -> list[_Span]:

@@ -18,10 +18,9 @@ from dataclasses import dataclass
 
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
-from mdmem.format.document import Document, Fact, parse_document
+from mdmem.format.document import Document, Fact
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.sessionlog import Event
-from mdmem.format.textfile import decode
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
@@ -34,6 +33,7 @@ from mdmem.writing.facts import (
     check_scope_and_tags,
     item_lines,
     refuse_misspelt,
+    reparsed,
     same_section,
     thread_lines,
     unsafe,
@@ -303,7 +303,7 @@ def _added(
     if target is not None:
         changes = {"tier": "superseded", "superseded-by": fact_id}
         old_footer = target.footer.updated(changes).render()
-        document = _reparsed(document, with_footers(document, [(target, changes)]))
+        document = reparsed(document, with_footers(document, [(target, changes)]))
     footer = born_footer(fact_id, request.section, session.date, session.stem, _extra(request))
     item = item_lines(request.text, footer)
     text = with_item(document, request.section, item)
@@ -337,7 +337,7 @@ def _threads(
         given.add(thread_id)
         thread = f"Contradiction: {fact_id} conflicts with {old} — resolve"
         lines = thread_lines(thread, thread_id, session.date, session.stem)
-        text = with_item(_reparsed(document, text), OPEN_THREADS_SECTION, lines)
+        text = with_item(reparsed(document, text), OPEN_THREADS_SECTION, lines)
         threads.append(Thread(thread_id, old, _line_of(text, lines)))
     return text, threads
 
@@ -354,10 +354,6 @@ def _extra(request: NewFact) -> dict[str, str]:
     if request.tags:
         extra["tags"] = ",".join(dict.fromkeys(request.tags))
     return extra
-
-
-def _reparsed(document: Document, text: str) -> Document:
-    return parse_document(decode(text.encode("utf-8"), document.path), unique_ids=False)
 
 
 def _line_of(text: str, item: Sequence[str]) -> int:

@@ -10,11 +10,11 @@ import re
 from collections.abc import Mapping, Sequence
 
 from mdmem.errors import MdmemError
-from mdmem.format.document import Document, Fact
+from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.edit import Edit, append_point, apply_edits, blank
 from mdmem.format.footer import new_footer
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
-from mdmem.format.textfile import body
+from mdmem.format.textfile import body, decode
 from mdmem.linting.nearest import Nearest
 
 FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
@@ -110,6 +110,11 @@ def with_item(document: Document, section: str, lines: Sequence[str]) -> str:
         opening = [newline] if loose or point == found.start + 1 or after_legacy else []
         edit = Edit(point, point, (*opening, *item))
     return document.file.with_lines(apply_edits(document.lines, [edit], newline)).text()
+
+
+def reparsed(document: Document, text: str) -> Document:
+    """`text`, a new text of `document`'s file, parsed."""
+    return parse_document(decode(text.encode("utf-8"), document.path), unique_ids=False)
 
 
 def _ends_legacy_item(document: Document, point: int) -> bool:

@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
-from mdmem.format.document import Fact, parse_document
+from mdmem.format.document import Fact
 from mdmem.format.memory import CONTINUITY
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION
-from mdmem.format.textfile import decode
 from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
 from mdmem.store.lock import locked
@@ -30,6 +29,7 @@ from mdmem.writing.facts import (
     check_scope_and_tags,
     checked_off,
     item_lines,
+    reparsed,
     thread_lines,
     with_footers,
     with_item,
@@ -119,7 +119,10 @@ def supersede(
         if text is not None and new is not None:
             extra = {"supersedes": old, **_kept_fields(place.fact, scope, tags)}
             footer = born_footer(new, home, session.date, session.log.stem, extra)
-            files[CONTINUITY] = _with_new_item(memory, files, home, item_lines(text, footer))
+            document = memory.continuity
+            if CONTINUITY in files:  # OLD's footer changed there
+                document = reparsed(document, files[CONTINUITY])
+            files[CONTINUITY] = with_item(document, home, item_lines(text, footer))
             log_text = record(log_text, "created", [new], session.log.display).text
         files[session.log.relative] = record_event(
             log_text, "superseded", old, new, session.log.display
@@ -197,18 +200,6 @@ def _edited(memory: Gathered, edits: Mapping[str, list[tuple[Fact, Changes]]]) -
         assert place is not None and place.relative == relative
         files[relative] = with_footers(place.document, changes)
     return files
-
-
-def _with_new_item(
-    memory: Gathered, files: Mapping[str, str], section: str, lines: list[str]
-) -> str:
-    """Continuity's text, as edited so far, with a new item appended to `section`."""
-    document = memory.continuity
-    if CONTINUITY in files:
-        document = parse_document(
-            decode(files[CONTINUITY].encode("utf-8"), document.path), unique_ids=False
-        )
-    return with_item(document, section, lines)
 
 
 @dataclass(frozen=True)
