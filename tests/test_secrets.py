@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mdmem.safety.secrets import SecretHit, describe, find_secrets, redact
+from mdmem.safety.secrets import SecretHit, find_secrets, redact
 
 # Planted values are fake, and assembled from pieces so that no scanner (ours or a forge's
 # push protection) sees a whole key in this file's source.
@@ -195,7 +195,6 @@ def test_clean_memory_has_no_secrets() -> None:
 def test_nothing_leaks(text: str, expected: tuple[SecretHit, ...]) -> None:
     hits = find_secrets(text)
     outputs = [repr(hits), str(hits), redact(text)]
-    outputs += [describe(one, "memory/continuity.md") for one in hits]
     outputs += [repr(one) for one in hits] + [str(one) for one in hits]
     for value in PLANTED:
         if value in text:
@@ -206,12 +205,6 @@ def test_redact_names_each_category() -> None:
     text = f"a {GITLAB} b\npassword = '{PASSWORD}'\nc"
     assert redact(text) == (
         "a [REDACTED:gitlab-token] b\npassword = '[REDACTED:password-assignment]'\nc"
-    )
-
-
-def test_describe() -> None:
-    assert describe(hit("jwt", 3, 7), "memory/sessions/x.md") == (
-        "memory/sessions/x.md:3:7: secret material (jwt)"
     )
 
 

@@ -1,8 +1,5 @@
-"""Checks of the facts across documents: footers, ids, blocked entries, links.
-
-Also the helpers the other memory checks share: every fact with its document, and
-whether a fact is superseded.
-"""
+"""Checks of the facts across documents: footers, ids, blocked entries, links; and every
+fact with its document (`placed`), which the other memory checks share."""
 
 from __future__ import annotations
 

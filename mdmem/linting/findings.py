@@ -90,16 +90,7 @@ class Finding:
         return f"{self.path}:{self.line}: {self.code} {self.message} (hint: {self.hint})"
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "name": self.name,
-            "severity": self.severity,
-            "path": self.path,
-            "line": self.line,
-            "message": self.message,
-            "hint": self.hint,
-            "committed": self.committed,
-        }
+        return {"code": self.code, "name": self.name, **vars(self)}
 
 
 # The hint of a code whose hint is always the same; the others' are given with the finding.
@@ -213,13 +204,9 @@ def committed_note(findings: Iterable[Finding]) -> str | None:
 
 def counts(findings: Iterable[Finding]) -> tuple[int, int]:
     """(errors, warnings)."""
-    errors = warnings = 0
-    for item in findings:
-        if item.is_error:
-            errors += 1
-        else:
-            warnings += 1
-    return errors, warnings
+    every = list(findings)
+    errors = sum(1 for item in every if item.is_error)
+    return errors, len(every) - errors
 
 
 def summary(findings: Iterable[Finding]) -> str:

@@ -285,8 +285,3 @@ def redact_all(value: object) -> object:
     if isinstance(value, list):
         return [redact_all(item) for item in value]
     return value
-
-
-def describe(hit: SecretHit, path: str) -> str:
-    """One `path:line:col: secret material (category)` line, safe to print."""
-    return f"{path}:{hit.line}:{hit.column}: secret material ({hit.category})"

@@ -1,8 +1,9 @@
 """The facts a write command reads, and where each one is: never a session log but the
 current one. Continuity and the thread files (`open-threads/`) always; `blocked.md`
-always (a small file); for an id those lack, vision, then the archive. A command that
-must know every id (to derive a new one, to compare a new text with every fact) reads the
-whole archive. `ref` checks its ids here, and the gates find theirs.
+always (a small file); for an id those lack, vision, then the archive files `INDEX.md`
+names, then every archive file if need be. A command that must know every id (to derive
+a new one, to compare a new text with every fact) reads the whole archive. `ref` checks
+its ids here, and the gates find theirs.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_RE
-from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, OPEN_THREADS, VISION
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, OPEN_THREADS, VISION
 from mdmem.format.sessionlog import Event
 from mdmem.format.threads import is_thread_path
 from mdmem.format.vision import parse_vision
@@ -115,8 +116,8 @@ def check_shape(ids: Iterable[str]) -> None:
 def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathered:
     """The documents that hold `ids` (all of continuity and the archive with `everything`),
     `blocked.md`'s entries, and vision when an id is missing from continuity (or with
-    `everything`). Cheapest first: continuity, vision, then the archive, each only while an
-    id (not a blocked one) is missing."""
+    `everything`). Cheapest first: continuity, vision, the archive files INDEX.md names,
+    and every archive file last, each only while an id (not a blocked one) is missing."""
     continuity = parse_document(
         read(root / CONTINUITY, f"{root.name}/{CONTINUITY}"), unique_ids=False
     )
@@ -128,12 +129,13 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
         file = read_optional(root, VISION)
         vision = None if file is None else parse_vision(file)
         missing -= known.ids_in([] if vision is None else [vision])
-    if everything or missing:
-        label = f"{root.name}/{ARCHIVE}"
-        documents += [
-            parse_document(read(path, f"{label}/{path.name}"), unique_ids=False)
-            for path in archive_paths(root)
-        ]
+    if everything:
+        documents += archive_documents(root, None)
+    elif missing:
+        documents += archive_documents(root, indexed_files(root, missing))
+        if missing - known.ids_in(documents):
+            skip = frozenset(document.path for document in documents)
+            documents += archive_documents(root, None, skip)
     layout = (root / OPEN_THREADS).is_dir()
     return Gathered(root, tuple(documents), blocked, vision, layout)
 
@@ -141,3 +143,27 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
 def blocked_entries(root: Path) -> dict[str, BlockedEntry]:
     file = read_optional(root, BLOCKED)
     return {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
+
+
+def indexed_files(root: Path, ids: set[str]) -> set[str]:
+    """The archive files INDEX.md names for these ids (`- ID — summary — reason — FILE`)."""
+    index = read_optional(root, f"{ARCHIVE}/{INDEX}")
+    files = set()
+    for line in () if index is None else index.lines:
+        fact_id = line[2:].partition(" ")[0] if line.startswith("- ") else ""
+        if fact_id in ids:
+            files.add(line.rstrip().rpartition(" — ")[2])
+    return files
+
+
+def archive_documents(
+    root: Path, names: set[str] | None, skip: frozenset[str] = frozenset()
+) -> list[Document]:
+    """The archive files named (all of them for None), parsed; those shown as in `skip` left out."""
+    label = f"{root.name}/{ARCHIVE}"
+    paths = [p for p in archive_paths(root) if names is None or p.name in names]
+    return [
+        parse_document(read(path, f"{label}/{path.name}"), unique_ids=False)
+        for path in paths
+        if f"{label}/{path.name}" not in skip
+    ]

@@ -99,8 +99,6 @@ ORDERED = (SUPERSEDED, "restored", "forgotten")
 def event_line(key: str, old: str, new: str | None = None) -> str:
     """`Superseded: OLD → NEW` (`OLD (invalidated)` without NEW), `Restored: OLD`,
     `Forgotten: OLD`: the line's text after its `- `."""
-    if key not in ORDERED:
-        raise ValueError(f"not an ordered event: {key!r}")
     if key != SUPERSEDED:
         return f"{label(key)}: {old}"
     return f"{label(key)}: {old} {ARROW} {new}" if new else f"{label(key)}: {old} {INVALIDATED}"

@@ -2,7 +2,8 @@
 the few files a command needs read, the memory locked, one all-or-nothing write.
 
 No command here reads a session log but the current one; an id is looked up in
-continuity, then only if need be in vision and the archive.
+continuity, then only if need be in vision, the archive files INDEX.md names for it,
+and last in every archive file (an index a review has not refreshed yet).
 """
 
 from __future__ import annotations
@@ -161,25 +162,23 @@ def _events(scan: Scan) -> tuple[Event, ...]:
     return tuple(Event(kind, tuple(ids), new_id, line) for kind, ids, new_id, line in events)
 
 
-def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event] = ()) -> None:
+def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event]) -> None:
     """Refuse, naming every problem at once, ids a session may not cite."""
     from mdmem.writing import known  # as in `reference`
     from mdmem.writing.gathered import gather
 
     memory = gather(root, ids)
-    blocked = memory.blocked
     documents = [*memory.documents, *([] if memory.vision is None else [memory.vision])]
-    missing = set(ids) - known.ids_in(documents) - set(blocked)
+    held = known.ids_in(documents)
     superseded = known.after_events(known.supersessions(documents), events)
     problems = []
     for fact_id in dict.fromkeys(ids):
-        if fact_id in blocked:
-            problems.append(known.blocked_refusal(blocked[fact_id]))
+        if fact_id in memory.blocked:
+            problems.append(known.blocked_refusal(memory.blocked[fact_id]))
         elif fact_id in superseded:
             problems.append(known.superseded_refusal(fact_id, superseded[fact_id]))
-        elif fact_id in missing:
-            live = known.ids_in(documents) - set(superseded)
-            problems.append(known.unknown_refusal(fact_id, live))
+        elif fact_id not in held:
+            problems.append(known.unknown_refusal(fact_id, held - set(superseded)))
     if len(problems) == 1:
         raise MdmemError(f"{problems[0]}; nothing written")
     if problems:
