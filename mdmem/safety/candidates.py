@@ -21,10 +21,6 @@ from dataclasses import dataclass
 # In a case-insensitive pattern, ſ matches `s` and the Kelvin sign `k`; no other non-ASCII
 # character matches a letter of the words below.
 _CASE_TRAPS = (("\u017f", "s"), ("\u212a", "k"))
-# Encoding with "replace" costs a call for each run of non-ASCII characters (an archive
-# index has em dashes on every line); replacing one character everywhere costs a copy. A
-# memory seldom holds more than a couple of distinct ones.
-_REPLACED_BEFORE_ENCODING = 2
 
 
 def _ascii_view(text: str) -> bytes:
@@ -38,11 +34,6 @@ def _ascii_view(text: str) -> bytes:
     for trap, letter in _CASE_TRAPS:
         if trap in text:
             text = text.replace(trap, letter)
-    for _ in range(_REPLACED_BEFORE_ENCODING):
-        try:
-            return text.encode("ascii")
-        except UnicodeEncodeError as error:
-            text = text.replace(text[error.start], "?")
     return text.encode("ascii", "replace")
 
 
@@ -100,28 +91,10 @@ class Candidates:
     assignments: list[int]  # offsets of a name's last word that an operator follows
 
 
-def _find_all(text: bytes, word: bytes, rare: int | None = None) -> list[int]:
-    """Every offset of `word` in `text`, in order.
-
-    `rare` indexes a character of `word` that memory text seldom holds. A search for one
-    character runs many times faster than one for a word, so the search goes from one
-    such character to the next while they stay rare, and looks for the word past a budget.
-    """
+def _find_all(text: bytes, word: bytes) -> list[int]:
+    """Every offset of `word` in `text`, in order."""
     offsets = []
-    position = 0
-    if rare is not None:
-        budget = 16 + len(text) // 1024  # past it, the checks would cost more than a search
-        character = word[rare : rare + 1]
-        found = text.find(character, rare)
-        while found >= 0 and budget:
-            if text.startswith(word, found - rare):
-                offsets.append(found - rare)
-            found = text.find(character, found + 1)
-            budget -= 1
-        if found < 0:
-            return offsets
-        position = found - rare  # no occurrence at or after it was checked yet
-    position = text.find(word, position)
+    position = text.find(word)
     while position >= 0:
         offsets.append(position)
         position = text.find(word, position + 1)
@@ -150,6 +123,6 @@ def find_candidates(text: str) -> Candidates:
             assignments.append(start)
     if gitlab := _find_all(view, b"glpat-"):
         tokens["gitlab-token"] = gitlab
-    if jwt := _find_all(view, b"eyJ", rare=2):
+    if jwt := _find_all(view, b"eyJ"):
         tokens["jwt"] = jwt
-    return Candidates(tokens, private_key, _find_all(view, b"://", rare=1), assignments)
+    return Candidates(tokens, private_key, _find_all(view, b"://"), assignments)
