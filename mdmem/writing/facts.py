@@ -106,7 +106,7 @@ def with_item(document: Document, section: str, lines: Sequence[str]) -> str:
     else:
         point, loose = append_point(document, found, set())
         # A blank line keeps a footerless item above from joining the new fact's group.
-        after_legacy = point > 0 and _ends_legacy_item(document, point)
+        after_legacy = point > 0 and any(item.end == point for item in document.footerless)
         opening = [newline] if loose or point == found.start + 1 or after_legacy else []
         edit = Edit(point, point, (*opening, *item))
     return document.file.with_lines(apply_edits(document.lines, [edit], newline)).text()
@@ -115,11 +115,6 @@ def with_item(document: Document, section: str, lines: Sequence[str]) -> str:
 def reparsed(document: Document, text: str) -> Document:
     """`text`, a new text of `document`'s file, parsed."""
     return parse_document(decode(text.encode("utf-8"), document.path), unique_ids=False)
-
-
-def _ends_legacy_item(document: Document, point: int) -> bool:
-    """Whether the line before `point` ends an item that has no footer."""
-    return any(item.end == point for item in document.footerless)
 
 
 def with_footers(
