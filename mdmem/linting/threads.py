@@ -22,14 +22,12 @@ def dangling_link_findings(
     every = placed(memory, vision)
     ids = {fact.id for _, fact in every}
     forgotten = {entry.fact_id for entry in entries}
-    nearest: Nearest | None = None
+    nearest = Nearest(ids)
     found = []
     for document, fact in every:
         for line, kind, target in fact_links(document, fact):
             if target in ids:
                 continue
-            if nearest is None:
-                nearest = Nearest(ids)
             suggestion = nearest(target)
             shown = f"[[{target}]]" if kind == "link" else f"proposal: {target}"
             why = "a forgotten fact" if target in forgotten else "no fact"
