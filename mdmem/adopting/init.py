@@ -118,60 +118,50 @@ def init(
     return plan.result
 
 
-@dataclass(frozen=True)
-class _Files:
-    """The files init would write, and what each is."""
-
-    laid_out: skeleton.Skeleton
-    new: dict[str, str]  # files that do not exist yet
-    extended: dict[str, str]  # .gitignore, .gitattributes with the lines they lack
-    made: frozenset[str]  # of those, the ones that do not exist yet
-    blocks: tuple[usage.BlockWrite, ...]
-    notices: tuple[str, ...]
-
-    def texts(self) -> dict[str, str]:
-        return {**self.new, **self.extended, **{w.relative: w.text for w in self.blocks}}
-
-
-def _files(project: Path, ci: bool, now: dt.datetime) -> _Files:
-    """Every file init would write, read from the project as it is: a file it cannot read
-    stops it here, before anything is written."""
+def _files(
+    project: Path, ci: bool, now: dt.datetime
+) -> tuple[dict[str, str], skeleton.Skeleton, tuple[str, ...], tuple[str, ...]]:
+    """Every file init would write (path relative to the project -> text), read from the
+    project as it is: a file it cannot read stops it here, before anything is written.
+    With the memory laid out, the files whose usage block is rewritten, and the notices."""
     _refuse_odd_files(project, _OWN_FILES)
     laid_out = skeleton.skeleton(project, now, exists)
-    new = {**laid_out.files, **_shipped_files(project, ci)}
-    made = frozenset(name for name in (GITIGNORE, GITATTRIBUTES) if not exists(project / name))
-    extended = {
-        name: text for name in (GITIGNORE, GITATTRIBUTES) if (text := _extended(project, name))
-    }
-    blocks, notices = usage.usage_writes(project, exists)
-    _refuse_odd_files(project, (*new, *extended))
-    return _Files(laid_out, new, extended, made & set(extended), blocks, notices)
+    files = {**laid_out.files, **_shipped_files(project, ci)}
+    for name in (GITIGNORE, GITATTRIBUTES):
+        if (text := _extended(project, name)) is not None:
+            files[name] = text
+    blocks, updated, notices = usage.usage_writes(project, exists)
+    _refuse_odd_files(project, tuple(files))
+    return {**files, **blocks}, laid_out, updated, notices
 
 
 def _plan(project: Path, ci: bool, python: str, now: dt.datetime, *, dry_run: bool) -> _Plan:
     """Everything init would do; nothing written."""
-    files = _files(project, ci, now)
+    files, laid_out, updated, notices = _files(project, ci, now)
     repo = repository(project)
     hook, step, hook_notices = _hook(project, python, repo)
     config = () if repo is None else drivers.config_changes(repo, python)
-    not_git = (_not_git(project),) if repo is None else ()
-    blocks = files.blocks
+    not_git = (
+        f"{project.name} is not a git repository: no pre-commit hook and no merge drivers; "
+        "run `git init`, then `mdmem init` again"
+    )
+    created = sorted(name for name in files if not exists(project / name))
     result = InitResult(
         project=project,
         dry_run=dry_run,
-        fresh=files.laid_out.session is not None,
-        created=tuple(sorted([*files.new, *files.made, *_made(blocks, "create")])),
-        extended=tuple(sorted([*(set(files.extended) - files.made), *_made(blocks, "add")])),
-        updated=tuple(_made(blocks, "update")),
-        session=files.laid_out.session,
-        facts=files.laid_out.created,
+        fresh=laid_out.session is not None,
+        created=tuple(created),
+        extended=tuple(sorted(set(files) - {*created, *updated})),
+        updated=updated,
+        session=laid_out.session,
+        facts=laid_out.created,
         hook=step,
         configured=tuple(change.key for change in config),
-        notices=(*files.notices, *hook_notices, *not_git),
+        notices=(*notices, *hook_notices, *((not_git,) if repo is None else ())),
         python=python,
         replaced=next((change.replaced for change in config if change.replaced), None),
     )
-    return _Plan(result, files.texts(), hook, repo, config)
+    return _Plan(result, files, hook, repo, config)
 
 
 def _journaled_hook(project: Path, plan: hooks.HookPlan | None) -> dict[str, str]:
@@ -187,10 +177,6 @@ def _journaled_hook(project: Path, plan: hooks.HookPlan | None) -> dict[str, str
     if any(folder.is_symlink() for folder in folders):
         return {}
     return {relative.as_posix(): plan.script}
-
-
-def _made(blocks: tuple[usage.BlockWrite, ...], action: str) -> list[str]:
-    return [write.relative for write in blocks if write.action == action]
 
 
 def _hook(
@@ -222,13 +208,6 @@ def _shown(project: Path, path: Path) -> str:
         return path.resolve().relative_to(project).as_posix()
     except ValueError:
         return str(path)
-
-
-def _not_git(project: Path) -> str:
-    return (
-        f"{project.name} is not a git repository: no pre-commit hook and no merge drivers; "
-        "run `git init`, then `mdmem init` again"
-    )
 
 
 def _shipped_files(project: Path, ci: bool) -> dict[str, str]:

@@ -3,7 +3,7 @@ each, and what comes next."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from mdmem.adopting import usage
@@ -17,9 +17,6 @@ class HookStep:
     action: str  # "install", "update", or "chain": install, keeping the hook that was there
     path: str  # the hook, relative to the project when inside it
     chained: str | None  # where the hook that was there is kept, run first
-
-    def as_dict(self) -> dict[str, str | None]:
-        return {"action": self.action, "path": self.path, "chained": self.chained}
 
 
 @dataclass(frozen=True)
@@ -45,21 +42,11 @@ class InitResult:
         return bool(self.created or self.extended or self.updated or self.hook or self.configured)
 
     def as_dict(self) -> dict[str, object]:
+        found = asdict(self)  # tuples, which JSON writes as lists
         return {
+            **found,
             "project": str(self.project),
-            "dry_run": self.dry_run,
             "changed": self.changed,
-            "fresh": self.fresh,
-            "created": list(self.created),
-            "extended": list(self.extended),
-            "updated": list(self.updated),
-            "session": self.session,
-            "facts": list(self.facts),
-            "hook": None if self.hook is None else self.hook.as_dict(),
-            "configured": list(self.configured),
-            "python": self.python,
-            "replaced": self.replaced,
-            "notices": list(self.notices),
             "next": next_steps(self),
         }
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from mdmem.format.blocks import block_span, with_block
@@ -26,23 +25,18 @@ VENDOR_FILES = ("CLAUDE.md", "GEMINI.md", ".github/copilot-instructions.md")
 AGENTS_TITLE = "# Agent instructions\n"
 
 
-@dataclass(frozen=True)
-class BlockWrite:
-    relative: str
-    text: str
-    action: str  # "create" (a new AGENTS.md), "add" (the block appended), "update"
-
-
 def usage_text() -> str:
     return read_shipped(templates_dir() / "init" / "usage.md")
 
 
 def usage_writes(
     project: Path, exists: Callable[[Path], bool]
-) -> tuple[tuple[BlockWrite, ...], tuple[str, ...]]:
-    """The files whose usage block is missing or out of date, and notices about links."""
+) -> tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]:
+    """The files whose usage block is missing or out of date (path -> new text), those of
+    them whose block is rewritten, and notices about links."""
     text = usage_text()
-    writes: list[BlockWrite] = []
+    writes: dict[str, str] = {}
+    updated: list[str] = []
     links: list[str] = []
     for relative in (AGENTS, *VENDOR_FILES):
         path = project / relative
@@ -52,11 +46,12 @@ def usage_writes(
             file = read(path, relative)
             new = with_block(file, BLOCK, text)
             if new != file.text():
-                action = "update" if block_span(file, BLOCK) is not None else "add"
-                writes.append(BlockWrite(relative, new, action))
+                writes[relative] = new
+                if block_span(file, BLOCK) is not None:
+                    updated.append(relative)
         elif relative == AGENTS and not exists(path):
             created = with_block(TextFile(relative, split_lines(AGENTS_TITLE)), BLOCK, text)
-            writes.append(BlockWrite(relative, created, "create"))
+            writes[relative] = created
     files = {str(project / relative) for relative in (AGENTS, *VENDOR_FILES)} - {
         str(project / relative) for relative in links
     }
@@ -66,4 +61,4 @@ def usage_writes(
         for relative in links
         if os.path.realpath(project / relative) not in files
     )
-    return tuple(writes), notices
+    return writes, tuple(updated), notices

@@ -1,22 +1,9 @@
 """What each rule and tombstone of the sources becomes, before any text is written (pure).
 
-Tombstones are taken first, so that a rule of any source near one is refused. Then each
-rule, in source order, is checked as `mdmem add` checks a text (`writing.conflicts`)
-against the memory and the rules taken before it:
-
-- secret material, hidden text or an instruction override: refused, reported by
-  category and line, never copied;
-- near a blocked entry: refused, naming the entry;
-- the same as a live fact (exact, or near as the blocklist measures it): folded into it;
-  into a fact the memory holds already, nothing is recorded (a migration is no use of it);
-  into a rule taken before, the two become one fact (their feedback and core marks joined,
-  their scopes too: no scope when either has none);
-- the text of a fact the memory superseded: refused; of a rule its own source deprecated:
-  both kept, and an Open Thread names them;
-- the opposite of a core fact: refused (a core fact changes only on purpose); of a live
-  fact of its section, or the same words as a rule but typed the other way (rule versus
-  anti-pattern): both kept, and an Open Thread names both facts and where each came from.
-  No winner is picked.
+The rules are docs/MIGRATE.md's ("What each rule becomes"): each rule is checked as
+`mdmem add` checks a text (`writing.conflicts`), against the memory and the rules taken
+before it. No winner is picked between two facts that say opposite things: both are kept,
+and an Open Thread names both and where each came from.
 """
 
 from __future__ import annotations
@@ -44,6 +31,7 @@ IMPORTED = "imported"
 FOLDED = "folded"
 REFUSED = "refused"
 BLOCKED = "blocked"
+OUTCOMES = (IMPORTED, FOLDED, REFUSED, BLOCKED)
 
 
 @dataclass(frozen=True)
@@ -79,34 +67,19 @@ class Conflict:
     other_where: str
 
 
-@dataclass(frozen=True)
-class Decided:
-    pending: tuple[Pending, ...]
-    tombstones: tuple[tuple[str, Tombstone], ...]  # (the new entry's id, the tombstone)
-    conflicts: tuple[Conflict, ...]
-    outcomes: tuple[Outcome, ...]  # in source order
-    keys: Mapping[str, str]  # a source's own id of a rule -> the fact it became
-    taken: frozenset[str]  # every id known once these are made
-
-
 def decide(memory: Memory, sources: Sequence[Source]) -> Decided:
-    batch = _Batch(memory)
+    """Tombstones first, so that a rule of any source near one is refused; then each rule,
+    in source order."""
+    decided = Decided(memory)
     for source in sources:
         for tombstone in source.tombstones:
-            batch.tombstone(tombstone)
+            decided.tombstone(tombstone)
     for source in sources:
         for rule in source.rules:
-            batch.rule(rule)
+            decided.rule(rule)
     order = {source.path: index for index, source in enumerate(sources)}
-    outcomes = sorted(batch.outcomes, key=lambda o: (order[o.source], o.line))
-    return Decided(
-        tuple(batch.pending.values()),
-        tuple(batch.tombstones),
-        tuple(batch.conflicts),
-        tuple(outcomes),
-        batch.keys,
-        frozenset(batch.taken),
-    )
+    decided.outcomes.sort(key=lambda o: (order[o.source], o.line))
+    return decided
 
 
 def unsafe(text: str) -> tuple[int, str] | None:
@@ -120,8 +93,10 @@ def unsafe(text: str) -> tuple[int, str] | None:
     return None
 
 
-class _Batch:
-    """The decisions so far: the memory's facts, the facts and entries to be made."""
+class Decided:
+    """The decisions so far: the memory's facts, the facts and entries to be made, the
+    conflicts, the outcomes (in source order once `decide` is done), and each rule's own id
+    in its source (`keys`) -> the fact it became."""
 
     def __init__(self, memory: Memory) -> None:
         vision = [memory.vision] if memory.vision is not None else []

@@ -1,10 +1,5 @@
-"""The kinds of file `mdmem migrate` reads, told apart by name and place alone (pure).
-
-Each kind names the reader that turns its text into rules: plain markdown (CLAUDE.md,
-AGENTS.md, GEMINI.md, `.cursorrules`, `.windsurfrules`, Copilot's repository file),
-markdown under a frontmatter whose fields give scope (Cursor `.mdc`, Copilot
-`.instructions.md`, Windsurf `.windsurf/rules/*.md`), and CASS's playbook (YAML) and
-`blocked.log` (JSON lines).
+"""The kinds of file `mdmem migrate` reads, told apart by name and place alone, each naming
+the reader that turns its text into rules (pure; docs/MIGRATE.md, "The formats").
 """
 
 from __future__ import annotations

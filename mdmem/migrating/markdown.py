@@ -1,13 +1,9 @@
-"""Rules read from a markdown file as a person reads it (pure).
+"""Rules read from a markdown file as a person reads it (pure; docs/MIGRATE.md, "What
+markdown becomes").
 
-A rule is a top-level list item (`-`, `*`, `+`, `1.`, `1)`), with everything that belongs
-to it: wrapped lines, nested bullets, code fenced inside it. Nested bullets stay in
-their parent's rule, under it, indented as they were: a sub-bullet qualifies its parent
-and means little alone. An open task (`- [ ] ...`) is an Open Thread; a done one
-(`- [x] ...`) is history, not a rule. Headings place the rules under them
-(`mdmem.migrating.sections`); prose, tables, block quotes, HTML comments, thematic
-breaks, code blocks outside items and mdmem's own marked blocks are read and left out.
-Lines are the file's own.
+A rule is a top-level list item with everything that belongs to it. Nested bullets stay
+in their parent's rule, indented as they were: a sub-bullet qualifies its parent and
+means little alone. Lines are the file's own.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """A rule file's frontmatter (Cursor `.mdc`, Copilot `.instructions.md`, Windsurf rules),
-split off and read with python-frontmatter, and what its fields mean for the rules (pure).
+split off and read with python-frontmatter, and what its fields mean for the rules
+(docs/MIGRATE.md, "The formats") (pure).
 
-| kind | field | becomes |
-|---|---|---|
-| Cursor | `globs` | the rules' `scope` |
-| Cursor | `alwaysApply: true` | a core candidate: an Open Thread proposing `mdmem core ID` |
-| Copilot | `applyTo` | the rules' `scope` |
-| Windsurf | `trigger: glob` with `globs` | the rules' `scope` |
-| Windsurf | `trigger: always_on` | a core candidate |
-
-A glob list is a YAML list or one comma-separated string; `**` (every file) is no scope
-at all. Cursor writes globs unquoted (`globs: **/*.ts`), which YAML reads as an alias and
+Cursor writes globs unquoted (`globs: **/*.ts`), which YAML reads as an alias and
 refuses, so a `globs` or `applyTo` value that is not quoted, a list or a block is read as
-the plain text it is, as Cursor itself reads it. `description` says when a tool should
-load the file: understood, not imported.
+the plain text it is, as Cursor itself reads it.
 """
 
 from __future__ import annotations

@@ -13,10 +13,21 @@ from mdmem.errors import MdmemError, WriteError
 from mdmem.format.memory import BLOCKED, Memory
 from mdmem.format.sessionlog import parse_session_name
 from mdmem.format.textfile import checked_text
-from mdmem.migrating.kinds import KNOWN, Kind, kind_of, unknown
+from mdmem.migrating.cass import read_blocked_log, read_playbook
+from mdmem.migrating.kinds import (
+    BLOCKED_LOG,
+    KNOWN,
+    MARKDOWN,
+    PLAYBOOK,
+    Kind,
+    kind_of,
+    scope_of_folder,
+    unknown,
+)
+from mdmem.migrating.markdown import read_markdown
+from mdmem.migrating.metadata import read_header
 from mdmem.migrating.plan import SLUG, MigrationPlan, plan_migration
 from mdmem.migrating.rules import Source
-from mdmem.migrating.sources import read_source
 from mdmem.store.files import read_bytes
 from mdmem.store.load import load, read_optional
 from mdmem.store.lock import locked
@@ -144,9 +155,18 @@ def _home() -> Path | None:
 
 
 def _read(path: Path, display: str, kind: Kind, project: Path) -> Source:
+    """The rules (or tombstones) of a file, by the reader its kind names."""
     text = checked_text(read_bytes(path, display), display).replace("\r\n", "\n")
-    try:
-        relative: PurePosixPath | None = PurePosixPath(path.relative_to(project).as_posix())
-    except ValueError:
-        relative = None
-    return read_source(text, display, kind, relative)
+    if kind.reader == PLAYBOOK:
+        return Source(display, kind.label, rules=read_playbook(text, display))
+    if kind.reader == BLOCKED_LOG:
+        return Source(display, kind.label, tombstones=read_blocked_log(text, display))
+    lines = text.split("\n")
+    if kind.reader == MARKDOWN:
+        inside = path.is_relative_to(project)
+        scope = scope_of_folder(path.relative_to(project)) if inside else None
+        return Source(display, kind.label, rules=read_markdown(lines, 1, display, scope))
+    header = read_header(text, kind.reader, display)
+    body = lines[header.body :]
+    rules = read_markdown(body, header.body + 1, display, header.scope, header.core_reason)
+    return Source(display, kind.label, rules=rules)

@@ -1,11 +1,9 @@
-"""`plan_migration`: the files one migration writes, decided and rendered (pure).
+"""`plan_migration`: the files one migration writes, decided and rendered, and what it
+says it did (pure).
 
-Every fact and Open Thread it makes is born in one new session log,
-`sessions/YYYY-MM-DD-HHMMSS-migrate.md`, which lists them under `Created:`, a vote for
-each that its source reported helpful or harmful (`Helpful:`, `Harmful:`: one vote, as
-one session gives one vote per fact, SPEC §7; the source's counts stay in the source),
-a `Superseded:` line for each rule its source deprecated, and a `Forgotten:` line for
-each new `blocked.md` entry. A migration that makes nothing writes nothing.
+Every fact and Open Thread it makes is born in one new session log (docs/MIGRATE.md, "The
+log"), with one `Helpful:` or `Harmful:` vote for what its source counted, as one session
+gives one vote per fact (SPEC §7). A migration that makes nothing writes nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ from mdmem.format.memory import BLOCKED, CONTINUITY, SESSIONS, Memory
 from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.textfile import TextFile, decode
 from mdmem.migrating import render
-from mdmem.migrating.decide import Decided, Outcome, decide, fact_lines
+from mdmem.migrating.decide import FOLDED, OUTCOMES, Decided, Outcome, decide, fact_lines
 from mdmem.migrating.rules import Source
 from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX, inverts
 from mdmem.writing.add_plan import THREAD_PREFIX
@@ -77,57 +75,49 @@ def plan_migration(
     `blocked` is `blocked.md`'s text (None when there is none)."""
     decided = decide(memory, sources)
     shown = tuple((source.path, source.kind) for source in sources)
-    if not decided.pending and not decided.tombstones:
-        return MigrationPlan(memory.label, None, shown, decided.outcomes, (), {})
+    pending = list(decided.pending.values())
+    if not pending and not decided.tombstones:
+        return MigrationPlan(memory.label, None, shown, tuple(decided.outcomes), (), {})
     name = newest_log_name(memory, stamp, SLUG)
-    log = f"{SESSIONS}/{name.filename}"
     successors = _successors(decided)
-    supersedes: dict[str, list[str]] = {}
-    for old, new in successors.items():
-        if new is not None:
-            supersedes.setdefault(new, []).append(old)
     groups: dict[str, list[str]] = {}
-    for pending in decided.pending:
-        fields = render.footer_fields(
-            pending,
-            name.date,
-            name.stem,
-            successors.get(pending.fact_id),
-            supersedes.get(pending.fact_id, ()),
-        )
-        checkbox = " " if pending.rule.thread else None
-        groups.setdefault(pending.rule.section, []).extend(
-            fact_lines(pending.rule.lines, fields, checkbox)
+    for made in pending:
+        supersedes = [old for old, new in successors.items() if new == made.fact_id]
+        successor = successors.get(made.fact_id)
+        fields = render.footer_fields(made, name.date, name.stem, successor, supersedes)
+        checkbox = " " if made.rule.thread else None
+        groups.setdefault(made.rule.section, []).extend(
+            fact_lines(made.rule.lines, fields, checkbox)
         )
     threads = _threads(decided)
-    for thread in threads:
+    for thread in threads:  # last, so that new sections go before them
         lines = thread_lines(thread.text, thread.fact_id, name.date, name.stem)
         groups.setdefault(OPEN_THREADS_SECTION, []).extend(lines)
-    if OPEN_THREADS_SECTION in groups:  # threads last, so that new sections go before them
+    if OPEN_THREADS_SECTION in groups:
         groups[OPEN_THREADS_SECTION] = groups.pop(OPEN_THREADS_SECTION)
+    created = [*(p.fact_id for p in pending), *(t.fact_id for t in threads)]
     writes = {}
     if groups:
-        made = [*(p.fact_id for p in decided.pending), *(t.fact_id for t in threads)]
         text = render.continuity_text(memory.continuity, groups)
-        writes[CONTINUITY] = _checked(text, memory, made)
+        writes[CONTINUITY] = _checked(text, memory, created)
     if decided.tombstones:
-        label = memory.display(BLOCKED)
-        tombstones = decided.tombstones
+        label, tombstones = memory.display(BLOCKED), decided.tombstones
         writes[BLOCKED] = render.blocked_text(blocked, label, tombstones, name.date, name.stem)
     ledger = {
-        "created": [*(p.fact_id for p in decided.pending), *(t.fact_id for t in threads)],
-        "helpful": [p.fact_id for p in decided.pending if p.helpful],
-        "harmful": [p.fact_id for p in decided.pending if p.harmful],
+        "created": created,
+        "helpful": [p.fact_id for p in pending if p.helpful],
+        "harmful": [p.fact_id for p in pending if p.harmful],
         "forgotten": [fact_id for fact_id, _ in decided.tombstones],
     }
+    log = f"{SESSIONS}/{name.filename}"
     writes[log] = render.log_text(shown, decided.outcomes, ledger, list(successors.items()))
-    return MigrationPlan(memory.label, log, shown, decided.outcomes, tuple(threads), writes)
+    return MigrationPlan(memory.label, log, shown, tuple(decided.outcomes), tuple(threads), writes)
 
 
 def _successors(decided: Decided) -> dict[str, str | None]:
     """Each fact its source deprecated -> the fact that replaced it (None: invalidated)."""
     found: dict[str, str | None] = {}
-    for pending in decided.pending:
+    for pending in decided.pending.values():
         rule = pending.rule
         if rule.retired:
             new = decided.keys.get(rule.successor) if rule.successor is not None else None
@@ -139,7 +129,7 @@ def _threads(decided: Decided) -> list[Thread]:
     """Core candidates (`mdmem core ID` accepts one) and conflicts, each an Open Thread."""
     taken = set(decided.taken)
     threads = []
-    for pending in decided.pending:
+    for pending in decided.pending.values():
         if pending.core and not pending.rule.retired:
             fact_id = free_id(PROMOTE_PREFIX + pending.fact_id, taken)
             why = "; ".join(dict.fromkeys(pending.core))
@@ -147,7 +137,7 @@ def _threads(decided: Decided) -> list[Thread]:
             text = f"Promote to core: {pending.fact_id}? ({why}; {accept})"
             threads.append(Thread(fact_id, text))
             taken.add(fact_id)
-    for pending in decided.pending:
+    for pending in decided.pending.values():
         rule = pending.rule
         if not rule.anti_pattern and not rule.retired and inverts(rule.helpful, rule.harmful):
             fact_id = free_id(INVERT_PREFIX + pending.fact_id, taken)
@@ -178,3 +168,28 @@ def _checked(text: str, memory: Memory, made: Sequence[str]) -> str:
             memory.continuity.path,
         )
     return text
+
+
+def describe(plan: MigrationPlan, dry_run: bool) -> str:
+    """What a migration did, or would do: a line per rule and thread, then the sum."""
+    lines = [render.describe(outcome) for outcome in plan.outcomes]
+    lines += [f"opened {thread.fact_id}: {thread.text}" for thread in plan.threads]
+    counts = {kind: plan.count(kind) for kind in OUTCOMES}
+    tally = ", ".join(f"{number} {kind}" for kind, number in counts.items() if number)
+    if plan.log is None:
+        if counts[FOLDED] and counts[FOLDED] == len(plan.outcomes):
+            rules = "rule is" if counts[FOLDED] == 1 else f"{counts[FOLDED]} rules are"
+            lines.append(f"Nothing new to import: all {rules} in memory already; nothing written.")
+        else:
+            lines.append(f"Nothing new to import ({tally or 'no rules found'}); nothing written.")
+        return "\n".join(lines)
+    log = f"{plan.root_label}/{plan.log}"
+    if dry_run:
+        lines.append(f"Dry run: {tally}, to be created by {log}; nothing written.")
+        return "\n".join(lines)
+    lines.append(f"Migrated: {tally}; created by {log}. The source files are unchanged.")
+    lines.append(
+        "Next: read the new facts and Open Threads, commit them with the migration log, "
+        "then run `mdmem review`."
+    )
+    return "\n".join(lines)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from mdmem.format.document import Document, parse_document
 from mdmem.format.sessionlog import REFERENCES_HEADING
 from mdmem.format.textfile import TextFile, decode
-from mdmem.migrating.decide import BLOCKED, FOLDED, IMPORTED, REFUSED, Outcome, Pending, fact_lines
+from mdmem.migrating.decide import FOLDED, IMPORTED, OUTCOMES, REFUSED, Outcome, Pending, fact_lines
 from mdmem.migrating.rules import Tombstone
 from mdmem.writing.backfill import WRAP
 from mdmem.writing.facts import born_footer, with_item
@@ -123,6 +123,5 @@ def log_text(
 
 def _counts(outcomes: Sequence[Outcome], path: str) -> str:
     mine = [outcome.outcome for outcome in outcomes if outcome.source == path]
-    kinds = (IMPORTED, FOLDED, REFUSED, BLOCKED)
-    said = [f"{mine.count(kind)} {kind}" for kind in kinds if kind in mine]
+    said = [f"{mine.count(kind)} {kind}" for kind in OUTCOMES if kind in mine]
     return ", ".join(said) or "no rules"

@@ -1,30 +1,10 @@
 """Where a migrated rule goes: the section of `continuity.md` its source's headings (or a
 playbook's category) point to, and whether it is an anti-pattern (pure).
 
-The innermost heading that names a kind of section decides, then the next one out; a
-heading names a kind by any of its words:
-
-| the heading says | section | type |
-|---|---|---|
-| don't, do not, never, avoid, anti-pattern, pitfalls, mistakes | Pitfalls | anti-pattern |
-| the same, for a rule that is itself a prohibition | (its other words) | rule |
-| don't, do not, never + forget, skip, miss, overlook, neglect | (its other words) | rule |
-| commands, build, scripts, setup, install, run, workflow, tooling, development | Commands | rule |
-| architecture, design, decisions, stack, structure, overview | Key Decisions | rule |
-| gotchas, caveats, quirks, known issues, troubleshooting, warnings | Gotchas | rule |
-| anything else, or no heading | Conventions | rule |
-
-A rule's own words move it in one case only: a rule that is itself a prohibition
-(`format.words.is_prohibition`: it opens with a negator, "Never commit .env files") is
-never an anti-pattern, since shown as a pitfall it would read as "do not: never commit";
-under a prohibition heading ("Don'ts") it is a rule placed by the heading's other words,
-else by the next heading out, else in Conventions. Under "Don'ts", a bullet that names the
-bad practice ("default exports") is an anti-pattern, shown as "Do not: default exports";
-"Never commit .env files" under "Git" is a rule of Conventions.
-A prohibition word whose next word is a reminder's ("Don't forget", "Never skip") makes
-a reminder, not a prohibition: "Run migrations before every deploy" under "Don't forget"
-is a rule, placed by the heading's other words ("Never skip the build": Commands), else
-by the next heading out.
+The table is docs/MIGRATE.md's ("What markdown becomes"). A rule that is itself a
+prohibition ("Never commit .env files") is never an anti-pattern: shown as a pitfall it
+would read "do not: never commit". A prohibition word before a reminder's ("Don't forget",
+"Never skip") names a reminder, not a prohibition.
 """
 
 from __future__ import annotations
