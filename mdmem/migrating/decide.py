@@ -22,6 +22,7 @@ from mdmem.migrating.rules import Located, Rule, Source, Tombstone
 from mdmem.safety.blocklist import blocked_facts, blocking, blocklist
 from mdmem.safety.harm import first_harm
 from mdmem.writing import conflicts, known
+from mdmem.writing.add_plan import THREAD_PREFIX
 from mdmem.writing.backfill import known_ids
 from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import FOOTER_INDENT
@@ -55,16 +56,6 @@ class Pending:
     harmful: bool
     scope: str | None
     core: tuple[str, ...]  # why sources mark it as always in force, each with the source
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """Two facts that say opposite things (or one deprecated what the other keeps)."""
-
-    fact_id: str
-    where: str
-    other: str
-    other_where: str
 
 
 def decide(memory: Memory, sources: Sequence[Source]) -> Decided:
@@ -113,7 +104,7 @@ class Decided:
         self.pending: dict[str, Pending] = {}
         self.staged: dict[str, Document] = {}
         self.keys: dict[str, str] = {}
-        self.conflicts: list[Conflict] = []
+        self.conflicts: list[tuple[str, str]] = []  # (its thread's id, the thread's text)
         self.outcomes: list[Outcome] = []
         self.tombstones: list[tuple[str, Tombstone]] = []
 
@@ -190,7 +181,11 @@ class Decided:
             return
         others = [*live[:1], *dead[:1], *(m.fact_id for m in opposed)]
         for other in dict.fromkeys(others):
-            self.conflicts.append(Conflict(fact_id, rule.where, other, self._where(other)))
+            text = (
+                f"Contradiction: {fact_id} ({rule.where}) conflicts with "
+                f"{other} ({self._where(other)}) — resolve"
+            )
+            self.conflicts.append((f"{THREAD_PREFIX}-{fact_id}", text))
 
     def _duplicates(self, found: Sequence[Meeting]) -> tuple[list[str], list[str]]:
         """The facts the text repeats: live ones, and superseded ones (the memory's, or

@@ -20,7 +20,6 @@ from mdmem.migrating import render
 from mdmem.migrating.decide import FOLDED, OUTCOMES, Decided, Outcome, decide, fact_lines
 from mdmem.migrating.rules import Source
 from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX, inverts
-from mdmem.writing.add_plan import THREAD_PREFIX
 from mdmem.writing.backfill import newest_log_name
 from mdmem.writing.facts import thread_lines
 from mdmem.writing.ids import free_id
@@ -127,33 +126,24 @@ def _successors(decided: Decided) -> dict[str, str | None]:
 
 def _threads(decided: Decided) -> list[Thread]:
     """Core candidates (`mdmem core ID` accepts one) and conflicts, each an Open Thread."""
-    taken = set(decided.taken)
-    threads = []
+    wanted = []  # (the thread's id, or the start of it, its text)
     for pending in decided.pending.values():
         if pending.core and not pending.rule.retired:
-            fact_id = free_id(PROMOTE_PREFIX + pending.fact_id, taken)
             why = "; ".join(dict.fromkeys(pending.core))
             accept = f"accept with `mdmem core {pending.fact_id}`"
             text = f"Promote to core: {pending.fact_id}? ({why}; {accept})"
-            threads.append(Thread(fact_id, text))
-            taken.add(fact_id)
+            wanted.append((PROMOTE_PREFIX + pending.fact_id, text))
     for pending in decided.pending.values():
         rule = pending.rule
         if not rule.anti_pattern and not rule.retired and inverts(rule.helpful, rule.harmful):
-            fact_id = free_id(INVERT_PREFIX + pending.fact_id, taken)
             counts = f"its source counted helpful {rule.helpful}, harmful {rule.harmful}"
-            threads.append(
-                Thread(fact_id, f"Invert to anti-pattern: {pending.fact_id}? ({counts})")
-            )
-            taken.add(fact_id)
-    for conflict in decided.conflicts:
-        fact_id = free_id(f"{THREAD_PREFIX}-{conflict.fact_id}", taken)
-        text = (
-            f"Contradiction: {conflict.fact_id} ({conflict.where}) conflicts with "
-            f"{conflict.other} ({conflict.other_where}) — resolve"
-        )
-        threads.append(Thread(fact_id, text))
-        taken.add(fact_id)
+            text = f"Invert to anti-pattern: {pending.fact_id}? ({counts})"
+            wanted.append((INVERT_PREFIX + pending.fact_id, text))
+    taken = set(decided.taken)
+    threads = []
+    for prefix, text in [*wanted, *decided.conflicts]:
+        threads.append(Thread(free_id(prefix, taken), text))
+        taken.add(threads[-1].fact_id)
     return threads
 
 
