@@ -1,4 +1,5 @@
-"""The files `mdmem init` lays out in `memory/`, and the first session log that creates them.
+"""The files `mdmem init` lays out: `memory/` with the first session log, and the `usage`
+block in the files agents read first.
 
 A fresh memory (no `continuity.md` yet) gets every file: `continuity.md` with its standard
 sections, `decay-policy.md` with the defaults, `vision.md` as a draft with an Open Thread
@@ -8,15 +9,25 @@ footer has its origin. An existing memory is taken as it is: it only gains the f
 hold no fact (policy, blocked, reviews, an index while there is no archive file), and no
 log, which would age every fact by one session for no work. Pure but for looking at which
 files exist; the clock comes in as a value.
+
+The usage block says how an agent uses the memory. `AGENTS.md` gets it (the file is made
+when the project has none); `CLAUDE.md`, `GEMINI.md` and `.github/copilot-instructions.md`
+get it when they exist. mdmem writes
+only between its `<!-- mdmem:begin usage -->` markers (`format.blocks`), so every other
+byte of those files stays as it was, and writing the same block again changes nothing.
+A file that is a symbolic link is not followed: when it points at one of these files it
+shows the block from there, else init says so and leaves it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdmem.format.blocks import block_span, with_block
 from mdmem.format.document import parse_document
 from mdmem.format.memory import (
     ARCHIVE,
@@ -32,6 +43,7 @@ from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.textfile import TextFile, split_lines
 from mdmem.reviewing.archive import render_index
 from mdmem.reviewing.rows import header
+from mdmem.store.files import read
 from mdmem.store.resources import read_shipped, templates_dir
 from mdmem.writing.facts import thread_lines, with_item
 from mdmem.writing.logs import free_stem, log_text
@@ -108,3 +120,48 @@ def first_log(created: tuple[str, ...]) -> str:
 
 def _template(name: str) -> str:
     return read_shipped(templates_dir() / "init" / name)
+
+
+BLOCK = "usage"
+AGENTS = "AGENTS.md"
+VENDOR_FILES = ("CLAUDE.md", "GEMINI.md", ".github/copilot-instructions.md")
+AGENTS_TITLE = "# Agent instructions\n"
+
+
+def usage_text() -> str:
+    return read_shipped(templates_dir() / "init" / "usage.md")
+
+
+def usage_writes(
+    project: Path, exists: Callable[[Path], bool]
+) -> tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]:
+    """The files whose usage block is missing or out of date (path -> new text), those of
+    them whose block is rewritten, and notices about links."""
+    text = usage_text()
+    writes: dict[str, str] = {}
+    updated: list[str] = []
+    links: list[str] = []
+    for relative in (AGENTS, *VENDOR_FILES):
+        path = project / relative
+        if path.is_symlink():
+            links.append(relative)
+        elif path.is_file():
+            file = read(path, relative)
+            new = with_block(file, BLOCK, text)
+            if new != file.text():
+                writes[relative] = new
+                if block_span(file, BLOCK) is not None:
+                    updated.append(relative)
+        elif relative == AGENTS and not exists(path):
+            created = with_block(TextFile(relative, split_lines(AGENTS_TITLE)), BLOCK, text)
+            writes[relative] = created
+    files = {str(project / relative) for relative in (AGENTS, *VENDOR_FILES)} - {
+        str(project / relative) for relative in links
+    }
+    notices = tuple(
+        f"{relative} is a symbolic link, which mdmem does not follow: copy the {BLOCK} block "
+        f"of {AGENTS} into the file it points at"
+        for relative in links
+        if os.path.realpath(project / relative) not in files
+    )
+    return writes, tuple(updated), notices

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from mdmem.adopting import usage
-from mdmem.adopting.skeleton import VISION_THREAD
+from mdmem.adopting import skeleton
 
 NOTHING_TO_DO = "Nothing to do: mdmem is set up here."
 
@@ -83,8 +82,8 @@ def _about(result: InitResult, relative: str) -> str:
     if result.session is not None and relative.endswith(f"/{result.session}.md"):
         created = f"; Created: {', '.join(result.facts)}" if result.facts else ""
         return f" (the first session log{created})"
-    if relative in (usage.AGENTS, *usage.VENDOR_FILES):
-        return f" (the {usage.BLOCK} block)"
+    if relative in (skeleton.AGENTS, *skeleton.VENDOR_FILES):
+        return f" (the {skeleton.BLOCK} block)"
     return ""
 
 
@@ -105,15 +104,15 @@ def next_steps(result: InitResult) -> list[str]:
     if result.dry_run:
         return ["run `mdmem init` without --dry-run to do it"]
     steps = ["look over what init wrote (`git status`), then commit it"]
-    if VISION_THREAD in result.facts:
+    if skeleton.VISION_THREAD in result.facts:
         steps.append(
             "a person writes the project's vision in memory/vision.md, then runs "
-            f"`mdmem done {VISION_THREAD}`"
+            f"`mdmem done {skeleton.VISION_THREAD}`"
         )
     if not result.fresh:
         steps.append("run `mdmem lint`, then `mdmem review`: it fills in what footers lack")
     steps.append(
-        f"agents follow the {usage.BLOCK} block in AGENTS.md: `mdmem session start`, "
+        f"agents follow the {skeleton.BLOCK} block in AGENTS.md: `mdmem session start`, "
         '`mdmem context "TASK"`, `mdmem ref ID...`'
     )
     if result.configured or result.hook:

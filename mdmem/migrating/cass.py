@@ -15,9 +15,9 @@ import yaml
 
 from mdmem.errors import ParseError
 from mdmem.format.footer import valid_date
+from mdmem.migrating.markdown import PITFALLS, placed
 from mdmem.migrating.metadata import yaml_error
-from mdmem.migrating.rules import Rule, Tombstone
-from mdmem.migrating.sections import PITFALLS, placed
+from mdmem.migrating.sources import Rule, Tombstone
 
 _TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 BLOCKED_REASON = "blocked in the CASS playbook"

@@ -18,7 +18,7 @@ from mdmem.format.footer import new_footer
 from mdmem.format.memory import Memory
 from mdmem.format.textfile import decode
 from mdmem.format.words import claim, item_claim
-from mdmem.migrating.rules import Located, Rule, Source, Tombstone
+from mdmem.migrating.sources import Located, Rule, Source, Tombstone
 from mdmem.safety.blocklist import blocked_facts, blocking, blocklist
 from mdmem.safety.harm import first_harm
 from mdmem.writing import conflicts, known

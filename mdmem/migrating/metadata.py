@@ -19,7 +19,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from mdmem.errors import ParseError
-from mdmem.migrating.kinds import COPILOT, CURSOR, WINDSURF
+from mdmem.migrating.sources import COPILOT, CURSOR, WINDSURF
 
 _RAW_GLOBS = re.compile(
     r"^(?P<key>globs|applyTo)(?P<colon>[ \t]*:[ \t]*)(?P<value>[^\s\"'\[{|>#].*?)[ \t]*$",

@@ -14,20 +14,20 @@ from mdmem.format.memory import BLOCKED, Memory
 from mdmem.format.sessionlog import parse_session_name
 from mdmem.format.textfile import checked_text
 from mdmem.migrating.cass import read_blocked_log, read_playbook
-from mdmem.migrating.kinds import (
+from mdmem.migrating.markdown import read_markdown
+from mdmem.migrating.metadata import read_header
+from mdmem.migrating.plan import SLUG, MigrationPlan, plan_migration
+from mdmem.migrating.sources import (
     BLOCKED_LOG,
     KNOWN,
     MARKDOWN,
     PLAYBOOK,
     Kind,
+    Source,
     kind_of,
     scope_of_folder,
     unknown,
 )
-from mdmem.migrating.markdown import read_markdown
-from mdmem.migrating.metadata import read_header
-from mdmem.migrating.plan import SLUG, MigrationPlan, plan_migration
-from mdmem.migrating.rules import Source
 from mdmem.store.files import read_bytes
 from mdmem.store.load import load, read_optional
 from mdmem.store.lock import locked

@@ -18,7 +18,7 @@ from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.textfile import TextFile, decode
 from mdmem.migrating import render
 from mdmem.migrating.decide import FOLDED, OUTCOMES, Decided, Outcome, decide, fact_lines
-from mdmem.migrating.rules import Source
+from mdmem.migrating.sources import Source
 from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX, inverts
 from mdmem.writing.backfill import newest_log_name
 from mdmem.writing.facts import thread_lines

@@ -12,7 +12,7 @@ from mdmem.format.document import Document, parse_document
 from mdmem.format.sessionlog import REFERENCES_HEADING
 from mdmem.format.textfile import TextFile, decode
 from mdmem.migrating.decide import FOLDED, IMPORTED, OUTCOMES, REFUSED, Outcome, Pending, fact_lines
-from mdmem.migrating.rules import Tombstone
+from mdmem.migrating.sources import Tombstone
 from mdmem.writing.backfill import WRAP
 from mdmem.writing.facts import born_footer, with_item
 from mdmem.writing.references import record, record_event
