@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ _RAW_GLOBS = re.compile(
     r"^(?P<key>globs|applyTo)(?P<colon>[ \t]*:[ \t]*)(?P<value>[^\s\"'\[{|>#].*?)[ \t]*$",
     re.MULTILINE,
 )
+_Refuse = Callable[[str, str], ParseError]
 EVERY_FILE = frozenset({"**", "**/*", "*", "./**"})
 NOT_IN_FOOTER = ("|", "<!--", "-->")
 
@@ -67,7 +68,15 @@ def read_header(text: str, kind: str, path: str) -> Header:
         return Header(body)
     if not isinstance(fields, dict):
         raise ParseError("frontmatter must be `key: value` lines", path, start + 1)
-    return _header(fields, kind, body, _Lines(fm, start, path))
+
+    def refuse(key: str, message: str) -> ParseError:
+        """The error of a field's value, at the field's line."""
+        found = [
+            n for n, line in enumerate(fm.split("\n")) if line.startswith((f"{key}:", f"{key} "))
+        ]
+        return ParseError(f"{key}: {message}", path, start + found[0] + 1 if found else None)
+
+    return _header(fields, kind, body, refuse)
 
 
 def yaml_error(exc: yaml.YAMLError, path: str, start: int = 0) -> ParseError:
@@ -80,46 +89,31 @@ def yaml_error(exc: yaml.YAMLError, path: str, start: int = 0) -> ParseError:
     return ParseError(f"not valid YAML: {problem}", path, line)
 
 
-@dataclass(frozen=True)
-class _Lines:
-    """The frontmatter's text, to name the line of a field in an error."""
-
-    fm: str
-    start: int
-    path: str
-
-    def error(self, key: str, message: str) -> ParseError:
-        for number, line in enumerate(self.fm.split("\n")):
-            if line.startswith(f"{key}:") or line.startswith(f"{key} "):
-                return ParseError(f"{key}: {message}", self.path, self.start + number + 1)
-        return ParseError(f"{key}: {message}", self.path)
-
-
-def _header(fields: Mapping[str, Any], kind: str, body: int, lines: _Lines) -> Header:
+def _header(fields: Mapping[str, Any], kind: str, body: int, refuse: _Refuse) -> Header:
     if kind == CURSOR:
-        always = _flag(fields.get("alwaysApply"), "alwaysApply", lines)
+        always = _flag(fields.get("alwaysApply"), "alwaysApply", refuse)
         reason = "alwaysApply: true" if always else None
-        return Header(body, _scope(fields.get("globs"), "globs", lines), reason)
+        return Header(body, _scope(fields.get("globs"), "globs", refuse), reason)
     if kind == COPILOT:
-        return Header(body, _scope(fields.get("applyTo"), "applyTo", lines))
+        return Header(body, _scope(fields.get("applyTo"), "applyTo", refuse))
     if kind == WINDSURF:
         trigger = fields.get("trigger")
         if trigger == "always_on":
             return Header(body, None, "trigger: always_on")
         if trigger == "glob":
-            return Header(body, _scope(fields.get("globs"), "globs", lines))
+            return Header(body, _scope(fields.get("globs"), "globs", refuse))
     return Header(body)
 
 
-def _flag(value: object, key: str, lines: _Lines) -> bool:
+def _flag(value: object, key: str, refuse: _Refuse) -> bool:
     if value is None or isinstance(value, bool):
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
-    raise lines.error(key, f"must be true or false, not {value!r}")
+    raise refuse(key, f"must be true or false, not {value!r}")
 
 
-def _scope(value: object, key: str, lines: _Lines) -> str | None:
+def _scope(value: object, key: str, refuse: _Refuse) -> str | None:
     """A glob list as a footer's `scope`: comma-separated, none for every file."""
     if value is None:
         return None
@@ -128,10 +122,10 @@ def _scope(value: object, key: str, lines: _Lines) -> str | None:
     elif isinstance(value, list) and all(isinstance(part, str) for part in value):
         parts = [piece for part in value for piece in part.split(",")]
     else:
-        raise lines.error(key, "must be a glob, a comma-separated list of globs, or a YAML list")
+        raise refuse(key, "must be a glob, a comma-separated list of globs, or a YAML list")
     globs = list(dict.fromkeys(part.strip() for part in parts if part.strip()))
     if any(mark in glob for glob in globs for mark in NOT_IN_FOOTER):
-        raise lines.error(key, "a glob must not hold '|', '<!--' or '-->': it goes in a footer")
+        raise refuse(key, "a glob must not hold '|', '<!--' or '-->': it goes in a footer")
     if not globs or EVERY_FILE & set(globs):
         return None
     return ",".join(globs)

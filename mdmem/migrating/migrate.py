@@ -19,14 +19,13 @@ from mdmem.migrating.metadata import read_header
 from mdmem.migrating.plan import SLUG, MigrationPlan, plan_migration
 from mdmem.migrating.sources import (
     BLOCKED_LOG,
+    FOLDER_FILES,
     KNOWN,
     MARKDOWN,
     PLAYBOOK,
     Kind,
     Source,
     kind_of,
-    scope_of_folder,
-    unknown,
 )
 from mdmem.store.files import read_bytes
 from mdmem.store.load import load, read_optional
@@ -37,17 +36,8 @@ from mdmem.writing.logs import free_stem
 
 # Folders a folder's walk never enters: version control, dependencies, caches.
 PASSED_OVER = frozenset(
-    {
-        ".git",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".tox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-    }
+    {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
+    | {".pytest_cache", ".ruff_cache"}
 )
 
 
@@ -116,7 +106,7 @@ def gather(sources: Sequence[Path], cwd: Path, root: Path) -> list[tuple[Path, s
         elif path.is_file() or path.is_symlink():
             known = kind_of(path)
             if known is None:
-                raise unknown(display)
+                raise MdmemError(f"{display}: not a kind of file migrate reads; it reads {KNOWN}")
             found.setdefault(path, (path, display, known))
         else:
             raise MdmemError(f"{display}: no such file or folder")
@@ -163,8 +153,11 @@ def _read(path: Path, display: str, kind: Kind, project: Path) -> Source:
         return Source(display, kind.label, tombstones=read_blocked_log(text, display))
     lines = text.split("\n")
     if kind.reader == MARKDOWN:
-        inside = path.is_relative_to(project)
-        scope = scope_of_folder(path.relative_to(project)) if inside else None
+        # A CLAUDE.md, AGENTS.md or GEMINI.md below the project's top scopes its rules to
+        # its folder's files (`packages/api/**`).
+        folder = path.parent.relative_to(project) if path.is_relative_to(project) else None
+        nested = folder is not None and folder.parts and path.name.lower() in FOLDER_FILES
+        scope = f"{folder.as_posix()}/**" if folder is not None and nested else None
         return Source(display, kind.label, rules=read_markdown(lines, 1, display, scope))
     header = read_header(text, kind.reader, display)
     body = lines[header.body :]

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from mdmem.errors import MdmemError
-
 MARKDOWN = "markdown"
 CURSOR = "cursor"
 COPILOT = "copilot"
@@ -63,19 +61,6 @@ def kind_of(path: PurePath) -> Kind | None:
     if name in _BLOCKED_LOGS:
         return Kind(BLOCKED_LOG, "CASS blocked log")
     return None
-
-
-def unknown(display: str) -> MdmemError:
-    """The error for a file of no known kind."""
-    return MdmemError(f"{display}: not a kind of file migrate reads; it reads {KNOWN}")
-
-
-def scope_of_folder(relative: PurePath) -> str | None:
-    """The scope a CLAUDE.md, AGENTS.md or GEMINI.md gives its rules: its folder's files,
-    when it sits below the project's top (`packages/api/**`), else none."""
-    if relative.name.lower() not in FOLDER_FILES or len(relative.parts) < 2:
-        return None
-    return relative.parent.as_posix() + "/**"
 
 
 @dataclass(frozen=True)
