@@ -63,15 +63,9 @@ EVERY_START = "startup|resume|clear|compact"
 ADDED, UPDATED, UNCHANGED = "added", "updated", "unchanged"
 
 
-@dataclass(frozen=True)
-class Hook:
-    event: str
-    matcher: str | None
-    args: tuple[str, ...]  # mdmem's arguments; their first two words recognise the hook
-
-    @property
-    def marker(self) -> str:
-        return "mdmem " + " ".join(self.args[:2])
+# A hook: its event, its matcher (None: every time), mdmem's arguments (their first two
+# words recognise the hook).
+Hook = tuple[str, str | None, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -85,8 +79,8 @@ def wanted_hooks(memory: str) -> tuple[Hook, ...]:
     """mdmem's hooks for a memory folder `memory`, relative to the project's folder."""
     root = ("--root", memory)
     return (
-        Hook(SESSION_START, EVERY_START, ("agent-hooks", "session-start", *root)),
-        Hook(STOP, None, ("agent-hooks", "check", "--json", *root)),
+        (SESSION_START, EVERY_START, ("agent-hooks", "session-start", *root)),
+        (STOP, None, ("agent-hooks", "check", "--json", *root)),
     )
 
 
@@ -113,24 +107,25 @@ def merged(
     result = copy.deepcopy(settings)
     events = result.setdefault("hooks", {})
     changes = []
-    for hook in hooks:
-        command = agent_command_line(python, hook.args, PROJECT_VARIABLE)
-        groups = events.setdefault(hook.event, [])
+    for event, matcher, args in hooks:
+        command = agent_command_line(python, args, PROJECT_VARIABLE)
+        marker = "mdmem " + " ".join(args[:2])
+        groups = events.setdefault(event, [])
         present = [
             entry
             for group in groups
             for entry in group.get("hooks", [])
-            if isinstance(entry, dict) and hook.marker in str(entry.get("command", ""))
+            if isinstance(entry, dict) and marker in str(entry.get("command", ""))
         ]
         if present and present[0].get("command") == command:
-            changes.append(Change(hook.event, UNCHANGED, command))
+            changes.append(Change(event, UNCHANGED, command))
         elif present:
             present[0]["command"] = command
-            changes.append(Change(hook.event, UPDATED, command))
+            changes.append(Change(event, UPDATED, command))
         else:
-            group = {} if hook.matcher is None else {"matcher": hook.matcher}
+            group = {} if matcher is None else {"matcher": matcher}
             groups.append({**group, "hooks": [{"type": "command", "command": command}]})
-            changes.append(Change(hook.event, ADDED, command))
+            changes.append(Change(event, ADDED, command))
     return result, tuple(changes)
 
 

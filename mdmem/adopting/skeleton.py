@@ -58,7 +58,6 @@ THREAD_TEXT = (
     "init left as a draft (or delete the file), then check this off"
 )
 SUMMARY = "`mdmem init` set up this memory."
-SESSION_TEMPLATE = "session.md"
 
 
 @dataclass(frozen=True)
@@ -71,51 +70,32 @@ class Skeleton:
 def skeleton(project: Path, now: dt.datetime, exists: Callable[[Path], bool]) -> Skeleton:
     """What `memory/` lacks, as new files; `exists` says whether a path is taken."""
     memory = project / MEMORY
-    files: dict[str, str] = {}
-    for name, text in _factless(memory, exists).items():
-        files[f"{MEMORY}/{name}"] = text
+    # The files that hold no fact, made as the commands that write them would start them.
+    factless = {POLICY: _template(POLICY), BLOCKED: BLOCKED_HEADER, REVIEWS: header("\n")}
+    if not exists(memory / ARCHIVE) or not any((memory / ARCHIVE).glob("*.md")):
+        factless[f"{ARCHIVE}/{INDEX}"] = render_index([])
+    files = {
+        f"{MEMORY}/{name}": text for name, text in factless.items() if not exists(memory / name)
+    }
     if exists(memory / CONTINUITY):
         if not exists(memory / SESSIONS):
             files[f"{MEMORY}/{SESSIONS}/.gitkeep"] = ""
         return Skeleton(files, None, ())
     stem = free_stem(now, SLUG, lambda stem: exists(memory / SESSIONS / f"{stem}.md"))
     continuity = _template(CONTINUITY)
+    log = log_text(read_shipped(templates_dir() / "session.md"), SLUG)
+    log = log.replace("## Summary\n", f"## Summary\n\n{SUMMARY}\n", 1)
     created: tuple[str, ...] = ()
     if not exists(memory / VISION):
         files[f"{MEMORY}/{VISION}"] = _template(VISION)
-        continuity = with_vision_thread(continuity, stem)
+        document = parse_document(TextFile(f"{MEMORY}/{CONTINUITY}", split_lines(continuity)))
+        lines = thread_lines(THREAD_TEXT, VISION_THREAD, stem[:10], stem)
+        continuity = with_item(document, OPEN_THREADS_SECTION, lines)
         created = (VISION_THREAD,)
+        log = record(log, "created", created).text
     files[f"{MEMORY}/{CONTINUITY}"] = continuity
-    files[f"{MEMORY}/{SESSIONS}/{stem}.md"] = first_log(created)
+    files[f"{MEMORY}/{SESSIONS}/{stem}.md"] = log
     return Skeleton(files, stem, created)
-
-
-def _factless(memory: Path, exists: Callable[[Path], bool]) -> dict[str, str]:
-    """The files that hold no fact, made as the commands that write them would start them."""
-    wanted: dict[str, Callable[[], str]] = {
-        POLICY: lambda: _template(POLICY),
-        BLOCKED: lambda: BLOCKED_HEADER,
-        REVIEWS: lambda: header("\n"),
-    }
-    if not exists(memory / ARCHIVE) or not any((memory / ARCHIVE).glob("*.md")):
-        wanted[f"{ARCHIVE}/{INDEX}"] = lambda: render_index([])
-    return {name: make() for name, make in wanted.items() if not exists(memory / name)}
-
-
-def with_vision_thread(continuity: str, stem: str) -> str:
-    """`continuity` with the Open Thread that asks a person to confirm the vision."""
-    document = parse_document(TextFile(f"{MEMORY}/{CONTINUITY}", split_lines(continuity)))
-    lines = thread_lines(THREAD_TEXT, VISION_THREAD, stem[:10], stem)
-    return with_item(document, OPEN_THREADS_SECTION, lines)
-
-
-def first_log(created: tuple[str, ...]) -> str:
-    """The first session log: what init did, and the facts it created."""
-    text = log_text(read_shipped(templates_dir() / SESSION_TEMPLATE), SLUG)
-    text = text.replace("## Summary\n", f"## Summary\n\n{SUMMARY}\n", 1)
-    if created:
-        text = record(text, "created", created).text
-    return text
 
 
 def _template(name: str) -> str:
