@@ -158,14 +158,17 @@ class Decided:
         """Fold, refuse or import a rule that is safe and not blocked."""
         live, dead = self._duplicates(found)
         live = [fact_id for fact_id in live if not self._says_more(rule, fact_id)]
-        if live and not rule.retired and self._typed_alike(rule, live[0]):
+        # The same words as a rule and as an anti-pattern say opposite things: no fold.
+        anti_pattern = live and self.facts[live[0]][2].get("type") == "anti-pattern"
+        if live and not rule.retired and anti_pattern == rule.anti_pattern:
             self._fold(rule, live[0])
             return
         if dead and (rule.retired or dead[0] not in self.pending):
             if rule.retired:
                 self._fold(rule, dead[0])
             else:
-                self.out(rule, REFUSED, dead[0], self._superseded(dead[0]))
+                why = known.superseded_refusal(dead[0], self.superseded.get(dead[0]))
+                self.out(rule, REFUSED, dead[0], f"{why} ({self._where(dead[0])})")
             return
         opposed = [m for m in found if m.kind == conflicts.CONTRADICTION]
         core = [m.fact_id for m in opposed if m.core]
@@ -200,12 +203,6 @@ class Decided:
                 live.append(meeting.fact_id)
         return live, dead
 
-    def _typed_alike(self, rule: Rule, fact_id: str) -> bool:
-        """Whether a rule and a fact it repeats are both rules, or both anti-patterns:
-        the same words as a rule and as an anti-pattern say opposite things."""
-        fact = self.facts[fact_id][2]
-        return (fact.get("type") == "anti-pattern") == rule.anti_pattern
-
     def _says_more(self, rule: Rule, fact_id: str) -> bool:
         """Whether the rule holds every word of the fact and more (the fact with a clause
         added): near enough to block, but folding it would lose the clause."""
@@ -219,7 +216,11 @@ class Decided:
         if pending is None:
             self.out(rule, FOLDED, fact_id, f"already in memory ({self._where(fact_id)})")
             return
-        scope = None if None in (pending.scope, rule.scope) else _union(pending.scope, rule.scope)
+        scope = None  # no scope (every file) when either has none
+        if pending.scope is not None and rule.scope is not None:
+            scope = ",".join(
+                dict.fromkeys(filter(None, f"{pending.scope},{rule.scope}".split(",")))
+            )
         self.pending[fact_id] = replace(
             pending,
             helpful=pending.helpful or rule.helpful > 0,
@@ -252,10 +253,6 @@ class Decided:
         pending = self.pending.get(fact_id)
         return pending.rule.where if pending is not None else self.facts[fact_id][0]
 
-    def _superseded(self, fact_id: str) -> str:
-        successor = self.superseded.get(fact_id)
-        return f"{known.superseded_refusal(fact_id, successor)} ({self._where(fact_id)})"
-
 
 def _blocked(entry: BlockedEntry) -> str:
     if entry.line == 0:  # an entry this migration makes
@@ -265,11 +262,6 @@ def _blocked(entry: BlockedEntry) -> str:
 
 def _core(rule: Rule) -> list[str]:
     return [] if rule.core_reason is None else [f"{rule.core_reason} in {rule.source}"]
-
-
-def _union(first: str | None, second: str | None) -> str:
-    globs = [part for scope in (first, second) for part in (scope or "").split(",") if part]
-    return ",".join(dict.fromkeys(globs))
 
 
 def _staged(rule: Rule, fact_id: str) -> Document | ParseError:
