@@ -60,7 +60,11 @@ def report_lines(result: InitResult) -> list[str]:
         lines.append(f"{_verb('created', dry)} {relative}{_about(result, relative)}")
     for verb, names in (("extended", result.extended), ("updated", result.updated)):
         lines += [f"{_verb(verb, dry)} {relative}{_about(result, relative)}" for relative in names]
-    lines += _hook_lines(result.hook, dry)
+    if result.hook is not None:
+        verb = _verb("updated" if result.hook.action == "update" else "installed", dry)
+        lines.append(f"{verb} the pre-commit hook {result.hook.path}")
+        if result.hook.chained is not None:
+            lines[-1] += f"; the hook that was there runs first, as {result.hook.chained}"
     lines += [f"{_verb('set', dry)} git config {key}" for key in result.configured]
     if result.replaced is not None:
         lines.append(f"The merge drivers now run {result.python}, not {result.replaced}.")
@@ -85,16 +89,6 @@ def _about(result: InitResult, relative: str) -> str:
     if relative in (skeleton.AGENTS, *skeleton.VENDOR_FILES):
         return f" (the {skeleton.BLOCK} block)"
     return ""
-
-
-def _hook_lines(hook: HookStep | None, dry_run: bool) -> list[str]:
-    if hook is None:
-        return []
-    verb = _verb("updated" if hook.action == "update" else "installed", dry_run)
-    line = f"{verb} the pre-commit hook {hook.path}"
-    if hook.chained is not None:
-        line += f"; the hook that was there runs first, as {hook.chained}"
-    return [line]
 
 
 def next_steps(result: InitResult) -> list[str]:

@@ -69,8 +69,9 @@ def _fact(sides: Sides, fact_id: str, union: bool) -> Outcome:
     if ours is None or theirs is None:
         name, fact = (THEIRS, theirs) if ours is None else (OURS, ours)
         assert fact is not None
-        if base is not None and not _changed(sides, base, name, fact):
-            return Outcome(None)  # deleted on the other side, untouched here
+        untouched = base is not None and _text(sides.base, base) == _text(sides.side(name), fact)
+        if untouched and base is not None and base.footer.as_dict() == fact.footer.as_dict():
+            return Outcome(None)  # deleted on the other side, untouched here (spacing aside)
         return Outcome(sides.lines(name, fact.start, fact.end))
     texts = [None if base is None else _text(sides.base, base)]
     texts += [_text(sides.ours, ours), _text(sides.theirs, theirs)]
@@ -108,13 +109,6 @@ def _stamp_line(sides: Sides, name: str, key: str) -> tuple[str, ...]:
     version = sides.side(name)
     start, end = version.spans[version.tokens.index(("stamp", key))]
     return sides.lines(name, start, end)
-
-
-def _changed(sides: Sides, base: Fact, name: str, fact: Fact) -> bool:
-    """Its text or any footer value differs from base (spacing aside)."""
-    if _text(sides.base, base) != _text(sides.side(name), fact):
-        return True
-    return base.footer.as_dict() != fact.footer.as_dict()
 
 
 def _text(version: Version, fact: Fact) -> tuple[str, ...]:
