@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mdmem.adopting import claude
+from mdmem.adopting import agents
 from mdmem.adopting.agents import install_claude
 from mdmem.adopting.launch import agent_command_line
 from mdmem.cli import main
@@ -56,7 +56,7 @@ def install(project: Path, *args: str) -> tuple[int, str, str]:
 
 def registered(project: Path, event: str) -> str:
     """The command the settings hold for `event`, as Claude Code reads it."""
-    settings = json.loads((project / claude.SETTINGS).read_text("utf-8"))
+    settings = json.loads((project / agents.SETTINGS).read_text("utf-8"))
     commands = [
         entry["command"]
         for group in settings["hooks"][event]
@@ -125,22 +125,22 @@ def test_install_adds_both_hooks_and_a_second_install_changes_nothing(project: P
         ".claude/settings.json: Stop hook added\n"
         "Installed; commit .claude/settings.json to share the hooks.\n",
     )
-    settings = json.loads((project / claude.SETTINGS).read_text("utf-8"))
+    settings = json.loads((project / agents.SETTINGS).read_text("utf-8"))
     assert settings["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
     assert "matcher" not in settings["hooks"]["Stop"][0]
     assert sys.executable in registered(project, "Stop")
-    before = (project / claude.SETTINGS).read_bytes()
+    before = (project / agents.SETTINGS).read_bytes()
     code, out, _ = install(project)
     assert (code, out.splitlines()[-1]) == (0, "Already installed: nothing changed.")
-    assert (project / claude.SETTINGS).read_bytes() == before
+    assert (project / agents.SETTINGS).read_bytes() == before
 
 
 def test_install_keeps_every_other_setting_and_hook(project: Path) -> None:
     (project / ".claude").mkdir()
     theirs = {**ASIDE, "hooks": {"SessionStart": [THEIR_HOOK], "PreToolUse": [THEIR_HOOK]}}
-    (project / claude.SETTINGS).write_text(json.dumps(theirs, indent=4), "utf-8")
+    (project / agents.SETTINGS).write_text(json.dumps(theirs, indent=4), "utf-8")
     assert install(project)[0] == 0
-    settings = json.loads((project / claude.SETTINGS).read_text("utf-8"))
+    settings = json.loads((project / agents.SETTINGS).read_text("utf-8"))
     assert {key: settings[key] for key in ASIDE} == ASIDE
     assert settings["hooks"]["SessionStart"][0] == THEIR_HOOK
     assert settings["hooks"]["PreToolUse"] == [THEIR_HOOK]
@@ -150,9 +150,9 @@ def test_install_keeps_every_other_setting_and_hook(project: Path) -> None:
 
 def test_another_interpreter_updates_mdmem_s_hooks_in_place(project: Path) -> None:
     install(project)
-    settings, changes = claude.merged(
-        json.loads((project / claude.SETTINGS).read_text("utf-8")),
-        claude.wanted_hooks("memory"),
+    settings, changes = agents.merged(
+        json.loads((project / agents.SETTINGS).read_text("utf-8")),
+        agents.wanted_hooks("memory"),
         "/elsewhere/bin/python",
     )
     assert [change.action for change in changes] == ["updated", "updated"]
@@ -173,12 +173,12 @@ def test_settings_claude_code_could_not_read_are_refused(
     project: Path, text: str, where: str
 ) -> None:
     (project / ".claude").mkdir()
-    (project / claude.SETTINGS).write_text(text, "utf-8")
+    (project / agents.SETTINGS).write_text(text, "utf-8")
     code, _, err = install(project)
     assert code == 3
     assert err.startswith(f"mdmem: .claude/settings.json{where}")
     assert err.rstrip().endswith("nothing written")
-    assert (project / claude.SETTINGS).read_text("utf-8") == text
+    assert (project / agents.SETTINGS).read_text("utf-8") == text
 
 
 def test_dry_run_local_and_json(project: Path) -> None:
@@ -186,11 +186,11 @@ def test_dry_run_local_and_json(project: Path) -> None:
     shown = json.loads(out)
     assert code == 0 and not (project / ".claude").exists()
     assert (shown["changed"], shown["dry_run"]) == (True, True)
-    assert shown["path"] == str(project / claude.LOCAL_SETTINGS)
+    assert shown["path"] == str(project / agents.LOCAL_SETTINGS)
     assert [hook["action"] for hook in shown["hooks"]] == ["added", "added"]
     assert install(project, "--local")[0] == 0
-    assert (project / claude.LOCAL_SETTINGS).is_file()
-    assert not (project / claude.SETTINGS).exists()
+    assert (project / agents.LOCAL_SETTINGS).is_file()
+    assert not (project / agents.SETTINGS).exists()
 
 
 # --- the registered commands, run as Claude Code runs them -----------------------------------

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
-from mdmem.adopting.usage import usage_text
+from mdmem.adopting.skeleton import usage_text
 from mdmem.cli.main import every_command
 from mdmem.format.blocks import block_body
 from mdmem.format.policy import Policy

@@ -15,9 +15,8 @@ from click.testing import CliRunner
 
 from mdmem.adopting import init as init_module
 from mdmem.adopting.init import ATTRIBUTES, IGNORED
-from mdmem.adopting.skeleton import VISION_THREAD
+from mdmem.adopting.skeleton import VISION_THREAD, usage_text
 from mdmem.adopting.summary import NOTHING_TO_DO
-from mdmem.adopting.usage import usage_text
 from mdmem.cli import main
 from mdmem.cli.main import every_command
 from mdmem.format.blocks import begin, block_body, end

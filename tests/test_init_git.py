@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from mdmem.adopting import init as init_module
-from mdmem.adopting.drivers import driver_config
 from mdmem.adopting.hooks import CHAINED, MARKER
+from mdmem.adopting.init import driver_config
 from mdmem.adopting.launch import command_line, interpreter_of
 from mdmem.adopting.summary import report_lines
 from mdmem.store.load import load

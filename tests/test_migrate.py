@@ -15,11 +15,10 @@ from click.testing import CliRunner
 from mdmem.cli import main
 from mdmem.errors import MdmemError, ParseError
 from mdmem.migrating.cass import read_blocked_log, read_playbook
-from mdmem.migrating.kinds import kind_of
-from mdmem.migrating.markdown import read_markdown
+from mdmem.migrating.markdown import placed, read_markdown
 from mdmem.migrating.metadata import read_header
 from mdmem.migrating.migrate import migrate
-from mdmem.migrating.sections import placed
+from mdmem.migrating.sources import kind_of
 from tests.helpers import git_init, snapshot
 from tests.test_migrate_golden import BASE_MEMORY, STAMP, project
 from tests.test_secrets import AWS_ACCESS, DB_PASSWORD

@@ -23,7 +23,7 @@ import pytest
 
 from mdmem.linting.run import lint
 from mdmem.migrating.migrate import migrate
-from mdmem.migrating.summary import describe
+from mdmem.migrating.plan import describe
 from mdmem.store.lock import LOCK
 from tests.helpers import snapshot
 

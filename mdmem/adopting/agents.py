@@ -1,26 +1,38 @@
-"""Agent lifecycle hooks: installing them into an agent's settings, and what they print.
+"""Agent lifecycle hooks: installing them into Claude Code's project settings, and what
+they print.
 
-`install_claude` adds mdmem's two hooks to Claude Code's project settings
-(`mdmem.adopting.claude`). When the agent runs them: `session_start` is what a session
-starts with (the memory's context, `mdmem context`, and how to cite what it uses), and
-`reminder` is what a finished turn is told when the current session log cites no fact
-yet (None: nothing to say). Neither ever blocks the agent: the command line prints, and
+`install_claude` adds two hooks to `.claude/settings.json`, in the `hooks` object Claude
+Code reads (`{EVENT: [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}`):
+
+- `SessionStart` (matcher `startup|resume|clear|compact`): `mdmem agent-hooks
+  session-start`, whose standard output (`session_start`: the memory's context and how to
+  cite what it uses) Claude Code adds to the session's context;
+- `Stop` (no matcher; it runs when Claude finishes a turn): `mdmem agent-hooks check
+  --json`, which prints `{"systemMessage": ...}`, shown to the user, when the current
+  session log cites no fact (`reminder`). It exits 0, never 2 (which would block the stop).
+
+Installing only adds: every other setting and hook stays as it was. A hook of mdmem's
+already there (its command runs the same `mdmem agent-hooks ...`) is kept where it is, and
+its command rewritten only when it differs (another interpreter installed it), so a second
+install changes nothing. Neither hook ever blocks the agent: the command line prints, and
 exits 0, whatever happens here.
 """
 
 from __future__ import annotations
 
+import copy
 import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from mdmem.adopting import claude
-from mdmem.errors import MdmemError
+from mdmem.adopting.launch import agent_command_line
+from mdmem.errors import MdmemError, ParseError
 from mdmem.reading.context import render_markdown
 from mdmem.reading.sources import context
 from mdmem.store import jsonfile
 from mdmem.store.folders import make_folders, project_of
+from mdmem.store.jsonfile import refusal
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
 from mdmem.writing.current import current_session, uncommitted
@@ -42,26 +54,98 @@ NO_REFERENCES = (
 )
 
 
+SETTINGS = ".claude/settings.json"
+LOCAL_SETTINGS = ".claude/settings.local.json"  # the user's own, which git ignores
+PROJECT_VARIABLE = "CLAUDE_PROJECT_DIR"  # the project's folder, set for every hook
+SESSION_START = "SessionStart"
+STOP = "Stop"
+EVERY_START = "startup|resume|clear|compact"
+ADDED, UPDATED, UNCHANGED = "added", "updated", "unchanged"
+
+
+# A hook: its event, its matcher (None: every time), mdmem's arguments (their first two
+# words recognise the hook).
+Hook = tuple[str, str | None, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Change:
+    event: str
+    action: str  # ADDED, UPDATED or UNCHANGED
+    command: str
+
+
+def wanted_hooks(memory: str) -> tuple[Hook, ...]:
+    """mdmem's hooks for a memory folder `memory`, relative to the project's folder."""
+    root = ("--root", memory)
+    return (
+        (SESSION_START, EVERY_START, ("agent-hooks", "session-start", *root)),
+        (STOP, None, ("agent-hooks", "check", "--json", *root)),
+    )
+
+
+def checked_settings(settings: dict[str, Any], path: str) -> dict[str, Any]:
+    """The settings, refused (naming the file) when their `hooks` are not shaped as Claude
+    Code reads them."""
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise ParseError(refusal('has a "hooks" that is not an object'), path)
+    for event, groups in hooks.items():
+        shaped = isinstance(groups, list) and all(
+            isinstance(group, dict) and isinstance(group.get("hooks", []), list) for group in groups
+        )
+        if not shaped:
+            what = f'has a "hooks.{event}" that is not a list of {{"hooks": [...]}} objects'
+            raise ParseError(refusal(what), path)
+    return settings
+
+
+def merged(
+    settings: dict[str, Any], hooks: tuple[Hook, ...], python: str
+) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """The settings with mdmem's hooks in them (a copy), and what changed for each."""
+    result = copy.deepcopy(settings)
+    events = result.setdefault("hooks", {})
+    changes = []
+    for event, matcher, args in hooks:
+        command = agent_command_line(python, args, PROJECT_VARIABLE)
+        marker = "mdmem " + " ".join(args[:2])
+        groups = events.setdefault(event, [])
+        present = [
+            entry
+            for group in groups
+            for entry in group.get("hooks", [])
+            if isinstance(entry, dict) and marker in str(entry.get("command", ""))
+        ]
+        if present and present[0].get("command") == command:
+            changes.append(Change(event, UNCHANGED, command))
+        elif present:
+            present[0]["command"] = command
+            changes.append(Change(event, UPDATED, command))
+        else:
+            group = {} if matcher is None else {"matcher": matcher}
+            groups.append({**group, "hooks": [{"type": "command", "command": command}]})
+            changes.append(Change(event, ADDED, command))
+    return result, tuple(changes)
+
+
 @dataclass(frozen=True)
 class Installed:
     path: Path
     display: str  # the settings file, relative to the project
-    changes: tuple[claude.Change, ...]
+    changes: tuple[Change, ...]
     dry_run: bool
 
     @property
     def changed(self) -> bool:
-        return any(change.action != claude.UNCHANGED for change in self.changes)
+        return any(change.action != UNCHANGED for change in self.changes)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "path": str(self.path),
             "changed": self.changed,
             "dry_run": self.dry_run,
-            "hooks": [
-                {"event": change.event, "action": change.action, "command": change.command}
-                for change in self.changes
-            ],
+            "hooks": [asdict(change) for change in self.changes],
         }
 
 
@@ -76,12 +160,12 @@ def install_claude(
     """
     root = Path(root).resolve()
     project = project_of(root)
-    display = claude.LOCAL_SETTINGS if local else claude.SETTINGS
+    display = LOCAL_SETTINGS if local else SETTINGS
     path = project / display
-    hooks = claude.wanted_hooks(root.name)
+    hooks = wanted_hooks(root.name)
     with locked(root):
-        settings = claude.checked_settings(jsonfile.read_object(path, display), display)
-        after, changes = claude.merged(settings, hooks, python or sys.executable)
+        settings = checked_settings(jsonfile.read_object(path, display), display)
+        after, changes = merged(settings, hooks, python or sys.executable)
         installed = Installed(path, display, changes, dry_run)
         if installed.changed and not dry_run:
             make_folders(project, path.parent)

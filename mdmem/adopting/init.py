@@ -3,8 +3,11 @@
 It lays out `memory/` (`adopting.skeleton`), installs DECAY.md and REVIEW.md, puts the
 `usage` block in AGENTS.md and the vendor files agents read (`adopting.usage`), extends
 `.gitignore` and `.gitattributes`, installs the pre-commit hook (`adopting.hooks`; a hook
-that was there is kept and run first) and registers the merge drivers
-(`adopting.drivers`). A file that exists is never overwritten: the git files only gain
+that was there is kept and run first) and registers the merge drivers in the repository's
+own git config: `merge.mdmem` merges `continuity.md` fact by fact, `merge.mdmem-archive`
+archive files the same way in union mode. Git substitutes `%O %A %B %P` and runs the
+driver's line with a shell (`adopting.launch`); git config is per clone, so each clone
+runs `mdmem init` once. A file that exists is never overwritten: the git files only gain
 the lines they lack, a shared file only its own marked block. So a second run changes
 nothing and says so, and `--dry-run` plans the same and writes nothing, not even git
 config. Every file is written in one all-or-nothing write, under the memory's lock.
@@ -18,13 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mdmem.adopting import drivers, hooks, skeleton, usage
+from mdmem.adopting import hooks, skeleton
+from mdmem.adopting.launch import command_line, interpreter_of
 from mdmem.adopting.summary import HookStep, InitResult
 from mdmem.errors import MdmemError, WriteError
 from mdmem.format.memory import CONTINUITY
 from mdmem.format.textfile import TextFile
 from mdmem.git.discover import top_level
-from mdmem.git.plumbing import repository
+from mdmem.git.plumbing import config_value, repository, set_config
 from mdmem.store.files import read
 from mdmem.store.folders import exists, project_of
 from mdmem.store.lock import locked
@@ -56,7 +60,32 @@ _COMMENTS = {
     GITIGNORE: "# mdmem: the memory's lock, write journal and temp files",
     GITATTRIBUTES: "# mdmem: memory files merge fact by fact; the review's log as a union",
 }
-_OWN_FILES = (GITIGNORE, GITATTRIBUTES, *SHIPPED, usage.AGENTS)
+_OWN_FILES = (GITIGNORE, GITATTRIBUTES, *SHIPPED, skeleton.AGENTS)
+
+
+def driver_config(python: str) -> tuple[tuple[str, str], ...]:
+    """Every key and value the drivers need, for the interpreter `python`."""
+    return (
+        ("merge.mdmem.name", "mdmem: merge continuity.md fact by fact"),
+        ("merge.mdmem.driver", command_line(python, "merge-driver %O %A %B %P")),
+        ("merge.mdmem-archive.name", "mdmem: merge archive files fact by fact, keeping both sides"),
+        ("merge.mdmem-archive.driver", command_line(python, "merge-driver --union %O %A %B %P")),
+    )
+
+
+def _config_changes(repo: git.Repo, python: str) -> tuple[dict[str, str], str | None]:
+    """The keys whose value differs from what the drivers need (read, nothing set), and the
+    interpreter the drivers named before, when another."""
+    changes: dict[str, str] = {}
+    replaced = None
+    for key, value in driver_config(python):
+        old = config_value(repo, key)
+        if old != value:
+            changes[key] = value
+            was = None if old is None else interpreter_of(old)
+            if replaced is None and was is not None and was != interpreter_of(value):
+                replaced = was
+    return changes, replaced
 
 
 @dataclass(frozen=True)
@@ -65,7 +94,7 @@ class _Plan:
     files: dict[str, str]
     hook: hooks.HookPlan | None
     repo: git.Repo | None
-    config: tuple[drivers.ConfigChange, ...]
+    config: dict[str, str]  # git config keys to set, and their values
 
 
 def project_folder(start: Path, explicit: Path | None = None) -> Path:
@@ -113,65 +142,56 @@ def init(
         write_files(project, {**plan.files, **hook})
         if plan.hook is not None and plan.hook.action is not None:
             hooks.install_planned(plan.hook, written=bool(hook))
-        if plan.repo is not None:
-            drivers.apply_config(plan.repo, plan.config)
+        for key, value in plan.config.items():
+            assert plan.repo is not None  # a key is set only in a repository
+            set_config(plan.repo, key, value)
     return plan.result
 
 
-@dataclass(frozen=True)
-class _Files:
-    """The files init would write, and what each is."""
-
-    laid_out: skeleton.Skeleton
-    new: dict[str, str]  # files that do not exist yet
-    extended: dict[str, str]  # .gitignore, .gitattributes with the lines they lack
-    made: frozenset[str]  # of those, the ones that do not exist yet
-    blocks: tuple[usage.BlockWrite, ...]
-    notices: tuple[str, ...]
-
-    def texts(self) -> dict[str, str]:
-        return {**self.new, **self.extended, **{w.relative: w.text for w in self.blocks}}
-
-
-def _files(project: Path, ci: bool, now: dt.datetime) -> _Files:
-    """Every file init would write, read from the project as it is: a file it cannot read
-    stops it here, before anything is written."""
+def _files(
+    project: Path, ci: bool, now: dt.datetime
+) -> tuple[dict[str, str], skeleton.Skeleton, tuple[str, ...], tuple[str, ...]]:
+    """Every file init would write (path relative to the project -> text), read from the
+    project as it is: a file it cannot read stops it here, before anything is written.
+    With the memory laid out, the files whose usage block is rewritten, and the notices."""
     _refuse_odd_files(project, _OWN_FILES)
     laid_out = skeleton.skeleton(project, now, exists)
-    new = {**laid_out.files, **_shipped_files(project, ci)}
-    made = frozenset(name for name in (GITIGNORE, GITATTRIBUTES) if not exists(project / name))
-    extended = {
-        name: text for name in (GITIGNORE, GITATTRIBUTES) if (text := _extended(project, name))
-    }
-    blocks, notices = usage.usage_writes(project, exists)
-    _refuse_odd_files(project, (*new, *extended))
-    return _Files(laid_out, new, extended, made & set(extended), blocks, notices)
+    files = {**laid_out.files, **_shipped_files(project, ci)}
+    for name in (GITIGNORE, GITATTRIBUTES):
+        if (text := _extended(project, name)) is not None:
+            files[name] = text
+    blocks, updated, notices = skeleton.usage_writes(project, exists)
+    _refuse_odd_files(project, tuple(files))
+    return {**files, **blocks}, laid_out, updated, notices
 
 
 def _plan(project: Path, ci: bool, python: str, now: dt.datetime, *, dry_run: bool) -> _Plan:
     """Everything init would do; nothing written."""
-    files = _files(project, ci, now)
+    files, laid_out, updated, notices = _files(project, ci, now)
     repo = repository(project)
     hook, step, hook_notices = _hook(project, python, repo)
-    config = () if repo is None else drivers.config_changes(repo, python)
-    not_git = (_not_git(project),) if repo is None else ()
-    blocks = files.blocks
+    config, replaced = ({}, None) if repo is None else _config_changes(repo, python)
+    not_git = (
+        f"{project.name} is not a git repository: no pre-commit hook and no merge drivers; "
+        "run `git init`, then `mdmem init` again"
+    )
+    created = sorted(name for name in files if not exists(project / name))
     result = InitResult(
         project=project,
         dry_run=dry_run,
-        fresh=files.laid_out.session is not None,
-        created=tuple(sorted([*files.new, *files.made, *_made(blocks, "create")])),
-        extended=tuple(sorted([*(set(files.extended) - files.made), *_made(blocks, "add")])),
-        updated=tuple(_made(blocks, "update")),
-        session=files.laid_out.session,
-        facts=files.laid_out.created,
+        fresh=laid_out.session is not None,
+        created=tuple(created),
+        extended=tuple(sorted(set(files) - {*created, *updated})),
+        updated=updated,
+        session=laid_out.session,
+        facts=laid_out.created,
         hook=step,
-        configured=tuple(change.key for change in config),
-        notices=(*files.notices, *hook_notices, *not_git),
+        configured=tuple(config),
+        notices=(*notices, *hook_notices, *((not_git,) if repo is None else ())),
         python=python,
-        replaced=next((change.replaced for change in config if change.replaced), None),
+        replaced=replaced,
     )
-    return _Plan(result, files.texts(), hook, repo, config)
+    return _Plan(result, files, hook, repo, config)
 
 
 def _journaled_hook(project: Path, plan: hooks.HookPlan | None) -> dict[str, str]:
@@ -187,10 +207,6 @@ def _journaled_hook(project: Path, plan: hooks.HookPlan | None) -> dict[str, str
     if any(folder.is_symlink() for folder in folders):
         return {}
     return {relative.as_posix(): plan.script}
-
-
-def _made(blocks: tuple[usage.BlockWrite, ...], action: str) -> list[str]:
-    return [write.relative for write in blocks if write.action == action]
 
 
 def _hook(
@@ -224,13 +240,6 @@ def _shown(project: Path, path: Path) -> str:
         return str(path)
 
 
-def _not_git(project: Path) -> str:
-    return (
-        f"{project.name} is not a git repository: no pre-commit hook and no merge drivers; "
-        "run `git init`, then `mdmem init` again"
-    )
-
-
 def _shipped_files(project: Path, ci: bool) -> dict[str, str]:
     wanted = {name: shipped(name) for name in SHIPPED}
     if ci:
@@ -246,7 +255,7 @@ def _refuse_odd_files(project: Path, names: tuple[str, ...]) -> None:
     """A folder or a link where init would write a file: stop before writing anything."""
     for name in names:
         target = project / name
-        if name == usage.AGENTS and target.is_symlink():
+        if name == skeleton.AGENTS and target.is_symlink():
             continue  # AGENTS.md as a link is left alone (`usage`)
         if exists(target) and (target.is_symlink() or not target.is_file()):
             raise MdmemError(f"{target} is not a regular file; nothing was written")

@@ -3,11 +3,10 @@ each, and what comes next."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from mdmem.adopting import usage
-from mdmem.adopting.skeleton import VISION_THREAD
+from mdmem.adopting import skeleton
 
 NOTHING_TO_DO = "Nothing to do: mdmem is set up here."
 
@@ -17,9 +16,6 @@ class HookStep:
     action: str  # "install", "update", or "chain": install, keeping the hook that was there
     path: str  # the hook, relative to the project when inside it
     chained: str | None  # where the hook that was there is kept, run first
-
-    def as_dict(self) -> dict[str, str | None]:
-        return {"action": self.action, "path": self.path, "chained": self.chained}
 
 
 @dataclass(frozen=True)
@@ -45,21 +41,11 @@ class InitResult:
         return bool(self.created or self.extended or self.updated or self.hook or self.configured)
 
     def as_dict(self) -> dict[str, object]:
+        found = asdict(self)  # tuples, which JSON writes as lists
         return {
+            **found,
             "project": str(self.project),
-            "dry_run": self.dry_run,
             "changed": self.changed,
-            "fresh": self.fresh,
-            "created": list(self.created),
-            "extended": list(self.extended),
-            "updated": list(self.updated),
-            "session": self.session,
-            "facts": list(self.facts),
-            "hook": None if self.hook is None else self.hook.as_dict(),
-            "configured": list(self.configured),
-            "python": self.python,
-            "replaced": self.replaced,
-            "notices": list(self.notices),
             "next": next_steps(self),
         }
 
@@ -74,7 +60,11 @@ def report_lines(result: InitResult) -> list[str]:
         lines.append(f"{_verb('created', dry)} {relative}{_about(result, relative)}")
     for verb, names in (("extended", result.extended), ("updated", result.updated)):
         lines += [f"{_verb(verb, dry)} {relative}{_about(result, relative)}" for relative in names]
-    lines += _hook_lines(result.hook, dry)
+    if result.hook is not None:
+        verb = _verb("updated" if result.hook.action == "update" else "installed", dry)
+        lines.append(f"{verb} the pre-commit hook {result.hook.path}")
+        if result.hook.chained is not None:
+            lines[-1] += f"; the hook that was there runs first, as {result.hook.chained}"
     lines += [f"{_verb('set', dry)} git config {key}" for key in result.configured]
     if result.replaced is not None:
         lines.append(f"The merge drivers now run {result.python}, not {result.replaced}.")
@@ -96,19 +86,9 @@ def _about(result: InitResult, relative: str) -> str:
     if result.session is not None and relative.endswith(f"/{result.session}.md"):
         created = f"; Created: {', '.join(result.facts)}" if result.facts else ""
         return f" (the first session log{created})"
-    if relative in (usage.AGENTS, *usage.VENDOR_FILES):
-        return f" (the {usage.BLOCK} block)"
+    if relative in (skeleton.AGENTS, *skeleton.VENDOR_FILES):
+        return f" (the {skeleton.BLOCK} block)"
     return ""
-
-
-def _hook_lines(hook: HookStep | None, dry_run: bool) -> list[str]:
-    if hook is None:
-        return []
-    verb = _verb("updated" if hook.action == "update" else "installed", dry_run)
-    line = f"{verb} the pre-commit hook {hook.path}"
-    if hook.chained is not None:
-        line += f"; the hook that was there runs first, as {hook.chained}"
-    return [line]
 
 
 def next_steps(result: InitResult) -> list[str]:
@@ -118,15 +98,15 @@ def next_steps(result: InitResult) -> list[str]:
     if result.dry_run:
         return ["run `mdmem init` without --dry-run to do it"]
     steps = ["look over what init wrote (`git status`), then commit it"]
-    if VISION_THREAD in result.facts:
+    if skeleton.VISION_THREAD in result.facts:
         steps.append(
             "a person writes the project's vision in memory/vision.md, then runs "
-            f"`mdmem done {VISION_THREAD}`"
+            f"`mdmem done {skeleton.VISION_THREAD}`"
         )
     if not result.fresh:
         steps.append("run `mdmem lint`, then `mdmem review`: it fills in what footers lack")
     steps.append(
-        f"agents follow the {usage.BLOCK} block in AGENTS.md: `mdmem session start`, "
+        f"agents follow the {skeleton.BLOCK} block in AGENTS.md: `mdmem session start`, "
         '`mdmem context "TASK"`, `mdmem ref ID...`'
     )
     if result.configured or result.hook:

@@ -12,7 +12,7 @@ import click
 
 from mdmem.adopting.agents import install_claude, pin_session, reminder
 from mdmem.adopting.agents import session_start as starting
-from mdmem.adopting.exported import FORMATS
+from mdmem.adopting.export import FORMATS
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     handles_errors,

@@ -10,7 +10,7 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
 from mdmem.migrating.migrate import migrate as run_migrate
-from mdmem.migrating.summary import describe
+from mdmem.migrating.plan import describe
 
 
 @main.command()

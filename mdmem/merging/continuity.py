@@ -5,7 +5,7 @@ Each version is read as a sequence of tokens (`versions`): a whole fact is one
 token named by its id, a Project State stamp one token named by its key, and
 every other line a token of its own. The content of each fact is merged on its
 own (`outcomes`), the token sequences are merged three ways, which places every
-fact (`placing`), and the pieces become the text (`rendering`):
+fact, and the pieces become the text (`placing`):
 
 - added on either side: kept, in its section, ours before theirs;
 - deleted on one side and unchanged on the other: deleted (the review moved it
@@ -15,11 +15,7 @@ fact (`placing`), and the pieces become the text (`rendering`):
   Judging on the merge's partial view instead would let the result depend on
   which branch reviewed first: an Open Thread one branch superseded and the
   other restored would come back retiered, not as it was;
-- review-owned footer fields: the larger `uses`/`helpful`/`harmful`, the newer
-  `last_used`, the earlier `origin`, `maturity` recomputed; `tier` three ways,
-  and where both changed it the higher of superseded > core > active > working
-  > archive-candidate > archived; supersession links three ways, and where both
-  set them differently the larger id (the next review re-derives all of these
+- a footer: field by field (`outcomes`; the next review re-derives the review's fields
   from the ledger anyway);
 - text, or a creator's field, rewritten differently on both sides: a real
   conflict, left between `<<<<<<< ours` / `=======` / `>>>>>>> theirs` around
@@ -43,8 +39,7 @@ from mdmem.errors import ParseError
 from mdmem.format.document import parse_document
 from mdmem.merging.diff3 import merge_text, text_file
 from mdmem.merging.outcomes import kept_facts, merge_items
-from mdmem.merging.placing import place
-from mdmem.merging.rendering import render
+from mdmem.merging.placing import place, render
 from mdmem.merging.versions import Sides, read_version
 from mdmem.safety.shown import masked
 
@@ -78,30 +73,27 @@ def merge_continuity(
         )
     except ParseError as exc:
         reason = masked(str(exc), exc.context)  # the driver prints it
-        return fallback(merge_lines(base, ours, theirs, union=union), reason, union)
+        return merge_lines(base, ours, theirs, union=union, reason=reason)
     outcomes = merge_items(sides, union)
     merged = Merged(*render(sides, outcomes, place(sides, outcomes, union)))
     if merged.clean:
         try:
             _check(merged.text, kept_facts(outcomes), path)
         except ParseError as exc:
-            lines = merge_lines(base, ours, theirs, union=union)
-            return fallback(lines, f"the fact merge gave {masked(str(exc), exc.context)}", union)
+            reason = f"the fact merge gave {masked(str(exc), exc.context)}"
+            return merge_lines(base, ours, theirs, union=union, reason=reason)
     return merged
 
 
-def merge_lines(base: str, ours: str, theirs: str, *, union: bool = False) -> Merged:
-    """A plain three-way line merge, as `git merge-file` makes (see `diff3.merge_text`)."""
+def merge_lines(
+    base: str, ours: str, theirs: str, *, union: bool = False, reason: str | None = None
+) -> Merged:
+    """A plain three-way line merge, as `git merge-file` makes (see `diff3.merge_text`);
+    with `reason`, the fallback of the fact merge: a conflict unless `union` kept both sides."""
     text, conflicts = merge_text(base, ours, theirs, union=union)
-    return Merged(text, conflicts)
-
-
-def fallback(merged: Merged, reason: str, union: bool = False) -> Merged:
-    """The line merge, reported: a conflict unless a union merge kept both sides."""
-    if union:
-        return Merged(merged.text, merged.conflicts, reason)
-    conflicts = merged.conflicts or ("the merged text needs a person: " + reason,)
-    return Merged(merged.text, conflicts, reason)
+    if reason is not None and not union and not conflicts:
+        conflicts = ("the merged text needs a person: " + reason,)
+    return Merged(text, conflicts, reason)
 
 
 def _check(text: str, kept: list[str], path: str) -> None:

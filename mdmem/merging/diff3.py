@@ -37,17 +37,15 @@ class Chunk:
     theirs: tuple[int, int]
 
 
-def _matches(base: Sequence[T], other: Sequence[T]) -> list[tuple[int, int, int]]:
-    matcher = SequenceMatcher(None, base, other, autojunk=False)
-    return [(m.a, m.b, m.size) for m in matcher.get_matching_blocks() if m.size]
-
-
 def _sync_points(
     base: Sequence[T], ours: Sequence[T], theirs: Sequence[T]
 ) -> list[tuple[int, int, int, int]]:
     """Base stretches both sides kept: (base start, length, ours start, theirs start)."""
     found: list[tuple[int, int, int, int]] = []
-    ours_matches, theirs_matches = _matches(base, ours), _matches(base, theirs)
+    ours_matches, theirs_matches = (  # the last block, of size 0, only marks the end
+        SequenceMatcher(None, base, side, autojunk=False).get_matching_blocks()[:-1]
+        for side in (ours, theirs)
+    )
     i = j = 0
     while i < len(ours_matches) and j < len(theirs_matches):
         o_base, o_side, o_size = ours_matches[i]
@@ -75,14 +73,8 @@ def merge_chunks(base: Sequence[T], ours: Sequence[T], theirs: Sequence[T]) -> l
             parts = list(base[slice(*b)]), list(ours[slice(*o)]), list(theirs[slice(*t)])
             chunks.append(Chunk(taken_side(*parts), b, o, t))
         if size:
-            chunks.append(
-                Chunk(
-                    STABLE,
-                    (base_start, base_start + size),
-                    (ours_start, ours_start + size),
-                    (theirs_start, theirs_start + size),
-                )
-            )
+            spans = [(start, start + size) for start in (base_start, ours_start, theirs_start)]
+            chunks.append(Chunk(STABLE, *spans))
         at_base, at_ours, at_theirs = base_start + size, ours_start + size, theirs_start + size
     return chunks
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mdmem.errors import ParseError
 from mdmem.format.textfile import decode
-from mdmem.merging.continuity import Merged, fallback, merge_continuity, merge_lines
+from mdmem.merging.continuity import Merged, merge_continuity, merge_lines
 from mdmem.store.files import read_bytes
 from mdmem.store.writer import replace_file
 
@@ -33,7 +33,6 @@ def merge_files(
         merged = merge_continuity(base_text, ours_text, theirs_text, display, union=union)
     else:
         reason = f"{display} is not valid UTF-8"
-        lines = merge_lines(base_text, ours_text, theirs_text, union=union)
-        merged = fallback(lines, reason, union)
+        merged = merge_lines(base_text, ours_text, theirs_text, union=union, reason=reason)
     replace_file(ours, merged.text.encode("utf-8", "surrogateescape"))
     return merged

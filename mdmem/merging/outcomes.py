@@ -1,18 +1,30 @@
 """What each fact and each stamp becomes, merged on its own from its three versions.
 
-The rules are those `merging.continuity` lists; a footer merges field by field
-(`merging.footers`).
+A footer merges field by field. Fields the review owns are taken by a fixed rule, since
+the next review recomputes them from the whole ledger: the larger `uses`/`helpful`/
+`harmful`, the newer `last_used`, the earlier `origin`, `maturity` recomputed from the
+merged counts. `tier` and the supersession links merge three ways; where both sides
+changed them differently, the higher tier (superseded > core > active > working >
+archive-candidate > archived) and the larger linked id. Any other field (the creator's)
+merges three ways, and a clash is a real conflict.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from mdmem.errors import ParseError
 from mdmem.format.document import Fact
+from mdmem.format.footer import Footer
+from mdmem.format.sessionlog import parse_session_name, session_stem
 from mdmem.format.textfile import body, ending
 from mdmem.merging.diff3 import CONFLICT, OURS, THEIRS, both_sides, taken_side
-from mdmem.merging.footers import merge_footer, ordered_keys, through_order
 from mdmem.merging.versions import Sides, Token, Version
+from mdmem.reviewing.maturity import maturity
+from mdmem.reviewing.stamps import stamp_through
+
+TIER_RANK = ("archived", "archive-candidate", "working", "active", "core", "superseded")
 
 
 @dataclass(frozen=True)
@@ -57,8 +69,9 @@ def _fact(sides: Sides, fact_id: str, union: bool) -> Outcome:
     if ours is None or theirs is None:
         name, fact = (THEIRS, theirs) if ours is None else (OURS, ours)
         assert fact is not None
-        if base is not None and not _changed(sides, base, name, fact):
-            return Outcome(None)  # deleted on the other side, untouched here
+        untouched = base is not None and _text(sides.base, base) == _text(sides.side(name), fact)
+        if untouched and base is not None and base.footer.as_dict() == fact.footer.as_dict():
+            return Outcome(None)  # deleted on the other side, untouched here (spacing aside)
         return Outcome(sides.lines(name, fact.start, fact.end))
     texts = [None if base is None else _text(sides.base, base)]
     texts += [_text(sides.ours, ours), _text(sides.theirs, theirs)]
@@ -98,12 +111,63 @@ def _stamp_line(sides: Sides, name: str, key: str) -> tuple[str, ...]:
     return sides.lines(name, start, end)
 
 
-def _changed(sides: Sides, base: Fact, name: str, fact: Fact) -> bool:
-    """Its text or any footer value differs from base (spacing aside)."""
-    if _text(sides.base, base) != _text(sides.side(name), fact):
-        return True
-    return base.footer.as_dict() != fact.footer.as_dict()
-
-
 def _text(version: Version, fact: Fact) -> tuple[str, ...]:
     return tuple(body(line) for line in version.document.fact_text(fact))
+
+
+def merge_footer(base: Footer | None, ours: Footer, theirs: Footer) -> dict[str, str | None] | None:
+    """Every field's merged value (None: dropped); None when a creator's field clashes."""
+    keys = ordered_keys(ours.as_dict(), theirs.as_dict(), () if base is None else base.as_dict())
+    merged: dict[str, str | None] = {}
+    for key in keys:
+        if key == "maturity":
+            continue  # recomputed below, from the merged counts
+        mine, other = ours.get(key), theirs.get(key)
+        present = [v for v in (mine, other) if v is not None]
+        if key in _PICKED:
+            merged[key] = _PICKED[key](present) if present else None
+            continue
+        side = taken_side(None if base is None else base.get(key), mine, other)
+        if side != CONFLICT:
+            merged[key] = mine if side == OURS else other
+        elif key in _ON_CLASH:
+            merged[key] = _ON_CLASH[key](present)
+        else:
+            return None  # a creator's field both sides rewrote: a real conflict
+    if "maturity" in keys:
+        feedback = [merged.get(key) for key in ("helpful", "harmful")]
+        if any(value is not None for value in feedback):
+            merged["maturity"] = maturity(*(int(value or 0) for value in feedback))
+        else:
+            merged["maturity"] = ours.get("maturity") or theirs.get("maturity")
+    return {key: merged.get(key) for key in keys}
+
+
+def through_order(value: str) -> tuple[str, str, str, str]:
+    """Ledger order of a session stem (or of a stamp naming one), for picking the newer."""
+    stem = session_stem(stamp_through(value) or value)
+    try:
+        name = parse_session_name(stem + ".md", stem)
+    except ParseError:
+        return ("", "", "", value)
+    return (name.date, name.time, name.slug, name.stem)
+
+
+# Review-owned fields taken by a fixed rule from whichever sides hold them.
+_PICKED: dict[str, Callable[[list[str]], str]] = {
+    **dict.fromkeys(("uses", "helpful", "harmful"), lambda values: max(values, key=int)),
+    "last_used": max,
+    "origin": lambda values: min(values, key=through_order),
+}
+# Fields merged three ways, with a fixed pick where both sides changed them differently.
+# Links: both branches' ledgers linked it differently; the review re-derives links from
+# the whole ledger, so any fixed pick will do.
+_ON_CLASH: dict[str, Callable[[list[str]], str]] = {
+    "tier": lambda values: max(values, key=TIER_RANK.index),
+    **dict.fromkeys(("supersedes", "superseded-by"), max),
+}
+
+
+def ordered_keys(*maps: Iterable[str]) -> list[str]:
+    """Every key once, in the order first seen."""
+    return list(dict.fromkeys(key for mapping in maps for key in mapping))

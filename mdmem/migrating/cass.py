@@ -1,25 +1,7 @@
 """A CASS (cass-memory) playbook and its `blocked.log`, read into rules and tombstones
-(pure).
-
-The playbook is YAML: `bullets`, each with an `id`, a `category`, its `content`, a
-`type` (`rule` or `anti-pattern`; `kind: anti_pattern` says the same), feedback counts
-(`helpfulCount`, `harmfulCount`; else its `feedbackEvents` counted), `deprecated` (with
-`replacedBy`) or `state: retired`, `pinned`, and `tags`; `deprecatedPatterns` lists
-practices given up (`pattern`, `reason`, `replacement`). A count is a whole number,
-`tags` a list of strings, an events list a list of mappings: any other value refuses the
-playbook, naming its file and the bullet's line. `blocked.log` holds one JSON object a
-line: `id`, `content`, `reason`, `forgottenAt`.
-
-| playbook | becomes |
-|---|---|
-| a bullet | a fact; its category places it as a heading would (`sections`) |
-| `type: anti-pattern` | `type: anti-pattern`, in Pitfalls |
-| helpful / harmful counts | a `Helpful:` / `Harmful:` vote; "Invert to anti-pattern" (§7) |
-| `deprecated: true`, `state: retired` | a fact born superseded (by its `replacedBy`) |
-| `pinned: true` | a core candidate |
-| `tags` (and the category) | `tags` |
-| a deprecated pattern | an anti-pattern: "PATTERN (deprecated: REASON; use X instead)" |
-| a `blocked.log` line | a `blocked.md` entry |
+(pure); what each field becomes is docs/MIGRATE.md's table ("What a CASS playbook
+becomes"). A field of the wrong type refuses the playbook, naming its file and the
+bullet's line.
 """
 
 from __future__ import annotations
@@ -33,9 +15,9 @@ import yaml
 
 from mdmem.errors import ParseError
 from mdmem.format.footer import valid_date
+from mdmem.migrating.markdown import PITFALLS, placed
 from mdmem.migrating.metadata import yaml_error
-from mdmem.migrating.rules import Rule, Tombstone
-from mdmem.migrating.sections import PITFALLS, placed
+from mdmem.migrating.sources import Rule, Tombstone
 
 _TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 BLOCKED_REASON = "blocked in the CASS playbook"

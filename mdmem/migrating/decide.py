@@ -1,22 +1,9 @@
 """What each rule and tombstone of the sources becomes, before any text is written (pure).
 
-Tombstones are taken first, so that a rule of any source near one is refused. Then each
-rule, in source order, is checked as `mdmem add` checks a text (`writing.conflicts`)
-against the memory and the rules taken before it:
-
-- secret material, hidden text or an instruction override: refused, reported by
-  category and line, never copied;
-- near a blocked entry: refused, naming the entry;
-- the same as a live fact (exact, or near as the blocklist measures it): folded into it;
-  into a fact the memory holds already, nothing is recorded (a migration is no use of it);
-  into a rule taken before, the two become one fact (their feedback and core marks joined,
-  their scopes too: no scope when either has none);
-- the text of a fact the memory superseded: refused; of a rule its own source deprecated:
-  both kept, and an Open Thread names them;
-- the opposite of a core fact: refused (a core fact changes only on purpose); of a live
-  fact of its section, or the same words as a rule but typed the other way (rule versus
-  anti-pattern): both kept, and an Open Thread names both facts and where each came from.
-  No winner is picked.
+The rules are docs/MIGRATE.md's ("What each rule becomes"): each rule is checked as
+`mdmem add` checks a text (`writing.conflicts`), against the memory and the rules taken
+before it. No winner is picked between two facts that say opposite things: both are kept,
+and an Open Thread names both and where each came from.
 """
 
 from __future__ import annotations
@@ -31,10 +18,11 @@ from mdmem.format.footer import new_footer
 from mdmem.format.memory import Memory
 from mdmem.format.textfile import decode
 from mdmem.format.words import claim, item_claim
-from mdmem.migrating.rules import Located, Rule, Source, Tombstone
+from mdmem.migrating.sources import Located, Rule, Source, Tombstone
 from mdmem.safety.blocklist import blocked_facts, blocking, blocklist
 from mdmem.safety.harm import first_harm
 from mdmem.writing import conflicts, known
+from mdmem.writing.add_plan import THREAD_PREFIX
 from mdmem.writing.backfill import known_ids
 from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import FOOTER_INDENT
@@ -44,6 +32,7 @@ IMPORTED = "imported"
 FOLDED = "folded"
 REFUSED = "refused"
 BLOCKED = "blocked"
+OUTCOMES = (IMPORTED, FOLDED, REFUSED, BLOCKED)
 
 
 @dataclass(frozen=True)
@@ -69,44 +58,19 @@ class Pending:
     core: tuple[str, ...]  # why sources mark it as always in force, each with the source
 
 
-@dataclass(frozen=True)
-class Conflict:
-    """Two facts that say opposite things (or one deprecated what the other keeps)."""
-
-    fact_id: str
-    where: str
-    other: str
-    other_where: str
-
-
-@dataclass(frozen=True)
-class Decided:
-    pending: tuple[Pending, ...]
-    tombstones: tuple[tuple[str, Tombstone], ...]  # (the new entry's id, the tombstone)
-    conflicts: tuple[Conflict, ...]
-    outcomes: tuple[Outcome, ...]  # in source order
-    keys: Mapping[str, str]  # a source's own id of a rule -> the fact it became
-    taken: frozenset[str]  # every id known once these are made
-
-
 def decide(memory: Memory, sources: Sequence[Source]) -> Decided:
-    batch = _Batch(memory)
+    """Tombstones first, so that a rule of any source near one is refused; then each rule,
+    in source order."""
+    decided = Decided(memory)
     for source in sources:
         for tombstone in source.tombstones:
-            batch.tombstone(tombstone)
+            decided.tombstone(tombstone)
     for source in sources:
         for rule in source.rules:
-            batch.rule(rule)
+            decided.rule(rule)
     order = {source.path: index for index, source in enumerate(sources)}
-    outcomes = sorted(batch.outcomes, key=lambda o: (order[o.source], o.line))
-    return Decided(
-        tuple(batch.pending.values()),
-        tuple(batch.tombstones),
-        tuple(batch.conflicts),
-        tuple(outcomes),
-        batch.keys,
-        frozenset(batch.taken),
-    )
+    decided.outcomes.sort(key=lambda o: (order[o.source], o.line))
+    return decided
 
 
 def unsafe(text: str) -> tuple[int, str] | None:
@@ -120,8 +84,10 @@ def unsafe(text: str) -> tuple[int, str] | None:
     return None
 
 
-class _Batch:
-    """The decisions so far: the memory's facts, the facts and entries to be made."""
+class Decided:
+    """The decisions so far: the memory's facts, the facts and entries to be made, the
+    conflicts, the outcomes (in source order once `decide` is done), and each rule's own id
+    in its source (`keys`) -> the fact it became."""
 
     def __init__(self, memory: Memory) -> None:
         vision = [memory.vision] if memory.vision is not None else []
@@ -138,7 +104,7 @@ class _Batch:
         self.pending: dict[str, Pending] = {}
         self.staged: dict[str, Document] = {}
         self.keys: dict[str, str] = {}
-        self.conflicts: list[Conflict] = []
+        self.conflicts: list[tuple[str, str]] = []  # (its thread's id, the thread's text)
         self.outcomes: list[Outcome] = []
         self.tombstones: list[tuple[str, Tombstone]] = []
 
@@ -192,14 +158,17 @@ class _Batch:
         """Fold, refuse or import a rule that is safe and not blocked."""
         live, dead = self._duplicates(found)
         live = [fact_id for fact_id in live if not self._says_more(rule, fact_id)]
-        if live and not rule.retired and self._typed_alike(rule, live[0]):
+        # The same words as a rule and as an anti-pattern say opposite things: no fold.
+        anti_pattern = live and self.facts[live[0]][2].get("type") == "anti-pattern"
+        if live and not rule.retired and anti_pattern == rule.anti_pattern:
             self._fold(rule, live[0])
             return
         if dead and (rule.retired or dead[0] not in self.pending):
             if rule.retired:
                 self._fold(rule, dead[0])
             else:
-                self.out(rule, REFUSED, dead[0], self._superseded(dead[0]))
+                why = known.superseded_refusal(dead[0], self.superseded.get(dead[0]))
+                self.out(rule, REFUSED, dead[0], f"{why} ({self._where(dead[0])})")
             return
         opposed = [m for m in found if m.kind == conflicts.CONTRADICTION]
         core = [m.fact_id for m in opposed if m.core]
@@ -215,7 +184,11 @@ class _Batch:
             return
         others = [*live[:1], *dead[:1], *(m.fact_id for m in opposed)]
         for other in dict.fromkeys(others):
-            self.conflicts.append(Conflict(fact_id, rule.where, other, self._where(other)))
+            text = (
+                f"Contradiction: {fact_id} ({rule.where}) conflicts with "
+                f"{other} ({self._where(other)}) — resolve"
+            )
+            self.conflicts.append((f"{THREAD_PREFIX}-{fact_id}", text))
 
     def _duplicates(self, found: Sequence[Meeting]) -> tuple[list[str], list[str]]:
         """The facts the text repeats: live ones, and superseded ones (the memory's, or
@@ -230,12 +203,6 @@ class _Batch:
                 live.append(meeting.fact_id)
         return live, dead
 
-    def _typed_alike(self, rule: Rule, fact_id: str) -> bool:
-        """Whether a rule and a fact it repeats are both rules, or both anti-patterns:
-        the same words as a rule and as an anti-pattern say opposite things."""
-        fact = self.facts[fact_id][2]
-        return (fact.get("type") == "anti-pattern") == rule.anti_pattern
-
     def _says_more(self, rule: Rule, fact_id: str) -> bool:
         """Whether the rule holds every word of the fact and more (the fact with a clause
         added): near enough to block, but folding it would lose the clause."""
@@ -249,7 +216,11 @@ class _Batch:
         if pending is None:
             self.out(rule, FOLDED, fact_id, f"already in memory ({self._where(fact_id)})")
             return
-        scope = None if None in (pending.scope, rule.scope) else _union(pending.scope, rule.scope)
+        scope = None  # no scope (every file) when either has none
+        if pending.scope is not None and rule.scope is not None:
+            scope = ",".join(
+                dict.fromkeys(filter(None, f"{pending.scope},{rule.scope}".split(",")))
+            )
         self.pending[fact_id] = replace(
             pending,
             helpful=pending.helpful or rule.helpful > 0,
@@ -282,10 +253,6 @@ class _Batch:
         pending = self.pending.get(fact_id)
         return pending.rule.where if pending is not None else self.facts[fact_id][0]
 
-    def _superseded(self, fact_id: str) -> str:
-        successor = self.superseded.get(fact_id)
-        return f"{known.superseded_refusal(fact_id, successor)} ({self._where(fact_id)})"
-
 
 def _blocked(entry: BlockedEntry) -> str:
     if entry.line == 0:  # an entry this migration makes
@@ -295,11 +262,6 @@ def _blocked(entry: BlockedEntry) -> str:
 
 def _core(rule: Rule) -> list[str]:
     return [] if rule.core_reason is None else [f"{rule.core_reason} in {rule.source}"]
-
-
-def _union(first: str | None, second: str | None) -> str:
-    globs = [part for scope in (first, second) for part in (scope or "").split(",") if part]
-    return ",".join(dict.fromkeys(globs))
 
 
 def _staged(rule: Rule, fact_id: str) -> Document | ParseError:

@@ -1,13 +1,15 @@
-"""Rules read from a markdown file as a person reads it (pure).
+"""Rules read from a markdown file as a person reads it, and the section each goes to
+(pure; docs/MIGRATE.md, "What markdown becomes").
 
-A rule is a top-level list item (`-`, `*`, `+`, `1.`, `1)`), with everything that belongs
-to it: wrapped lines, nested bullets, code fenced inside it. Nested bullets stay in
-their parent's rule, under it, indented as they were: a sub-bullet qualifies its parent
-and means little alone. An open task (`- [ ] ...`) is an Open Thread; a done one
-(`- [x] ...`) is history, not a rule. Headings place the rules under them
-(`mdmem.migrating.sections`); prose, tables, block quotes, HTML comments, thematic
-breaks, code blocks outside items and mdmem's own marked blocks are read and left out.
-Lines are the file's own.
+A rule is a top-level list item with everything that belongs to it. Nested bullets stay
+in their parent's rule, indented as they were: a sub-bullet qualifies its parent and
+means little alone. Lines are the file's own.
+
+The innermost heading that names a kind of section places a rule (`placed`; a playbook's
+category too). A rule that is itself a prohibition ("Never commit .env files") is never
+an anti-pattern: shown as a pitfall it would read "do not: never commit". A prohibition
+word before a reminder's ("Don't forget", "Never skip") names a reminder, not a
+prohibition.
 """
 
 from __future__ import annotations
@@ -15,14 +17,64 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from mdmem.format import blocks
 from mdmem.format.document import heading
 from mdmem.format.fences import closes, opening
 from mdmem.format.sections import OPEN_THREADS_SECTION
 from mdmem.format.words import is_prohibition
-from mdmem.migrating.rules import Rule
-from mdmem.migrating.sections import placed
+from mdmem.migrating.sources import Rule
+from mdmem.writing.ids import words
+
+CONVENTIONS = "Conventions"
+COMMANDS = "Commands"
+DECISIONS = "Key Decisions"
+GOTCHAS = "Gotchas"
+PITFALLS = "Pitfalls"
+
+# A section and the heading words that name it, in the order they are tried.
+_WORDS = (
+    (
+        PITFALLS,
+        "dont donts not never avoid anti antipattern antipatterns pitfall pitfalls "
+        "mistake mistakes forbidden prohibited banned",
+    ),
+    (
+        COMMANDS,
+        "command commands build building builds script scripts setup install "
+        "installation installing run running workflow workflows tooling tools development",
+    ),
+    (DECISIONS, "architecture design decision decisions stack structure overview"),
+    (GOTCHAS, "gotcha gotchas caveat caveats quirk quirks issues troubleshooting warning warnings"),
+)
+_NAMED_BY = tuple((section, frozenset(named.split())) for section, named in _WORDS)
+# "Don't forget", "Never skip": a prohibition word before one of these names a reminder.
+_PROHIBITION = frozenset({"dont", "not", "never"})
+_REMINDER = frozenset({"forget", "skip", "miss", "overlook", "neglect"})
+
+
+def placed(headings: Sequence[str], prohibition: bool = False) -> tuple[str, bool]:
+    """(section, anti-pattern) for a rule under `headings`, outermost first; a rule that
+    is itself a `prohibition` is never placed in Pitfalls."""
+    for title in reversed(headings):
+        found = _naming_words(title)
+        for section, named_by in _NAMED_BY:
+            if found & named_by and not (prohibition and section == PITFALLS):
+                return section, section == PITFALLS
+    return CONVENTIONS, False
+
+
+def _naming_words(heading: str) -> set[str]:
+    """The heading's words, less each prohibition word that opens a reminder."""
+    found = words(heading)
+    reminding = {
+        index
+        for index, (word, following) in enumerate(pairwise(found))
+        if word in _PROHIBITION and following in _REMINDER
+    }
+    return {word for index, word in enumerate(found) if index not in reminding}
+
 
 _ITEM = re.compile(r"^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|$)(.*)$")
 _TASK = re.compile(r"^\[([ xX])\](?:[ \t]+|$)")

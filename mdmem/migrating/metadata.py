@@ -1,26 +1,17 @@
 """A rule file's frontmatter (Cursor `.mdc`, Copilot `.instructions.md`, Windsurf rules),
-split off and read with python-frontmatter, and what its fields mean for the rules (pure).
+split off and read with python-frontmatter, and what its fields mean for the rules
+(docs/MIGRATE.md, "The formats") (pure).
 
-| kind | field | becomes |
-|---|---|---|
-| Cursor | `globs` | the rules' `scope` |
-| Cursor | `alwaysApply: true` | a core candidate: an Open Thread proposing `mdmem core ID` |
-| Copilot | `applyTo` | the rules' `scope` |
-| Windsurf | `trigger: glob` with `globs` | the rules' `scope` |
-| Windsurf | `trigger: always_on` | a core candidate |
-
-A glob list is a YAML list or one comma-separated string; `**` (every file) is no scope
-at all. Cursor writes globs unquoted (`globs: **/*.ts`), which YAML reads as an alias and
+Cursor writes globs unquoted (`globs: **/*.ts`), which YAML reads as an alias and
 refuses, so a `globs` or `applyTo` value that is not quoted, a list or a block is read as
-the plain text it is, as Cursor itself reads it. `description` says when a tool should
-load the file: understood, not imported.
+the plain text it is, as Cursor itself reads it.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,12 +19,13 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from mdmem.errors import ParseError
-from mdmem.migrating.kinds import COPILOT, CURSOR, WINDSURF
+from mdmem.migrating.sources import COPILOT, CURSOR, WINDSURF
 
 _RAW_GLOBS = re.compile(
     r"^(?P<key>globs|applyTo)(?P<colon>[ \t]*:[ \t]*)(?P<value>[^\s\"'\[{|>#].*?)[ \t]*$",
     re.MULTILINE,
 )
+_Refuse = Callable[[str, str], ParseError]
 EVERY_FILE = frozenset({"**", "**/*", "*", "./**"})
 NOT_IN_FOOTER = ("|", "<!--", "-->")
 
@@ -76,7 +68,15 @@ def read_header(text: str, kind: str, path: str) -> Header:
         return Header(body)
     if not isinstance(fields, dict):
         raise ParseError("frontmatter must be `key: value` lines", path, start + 1)
-    return _header(fields, kind, body, _Lines(fm, start, path))
+
+    def refuse(key: str, message: str) -> ParseError:
+        """The error of a field's value, at the field's line."""
+        found = [
+            n for n, line in enumerate(fm.split("\n")) if line.startswith((f"{key}:", f"{key} "))
+        ]
+        return ParseError(f"{key}: {message}", path, start + found[0] + 1 if found else None)
+
+    return _header(fields, kind, body, refuse)
 
 
 def yaml_error(exc: yaml.YAMLError, path: str, start: int = 0) -> ParseError:
@@ -89,46 +89,31 @@ def yaml_error(exc: yaml.YAMLError, path: str, start: int = 0) -> ParseError:
     return ParseError(f"not valid YAML: {problem}", path, line)
 
 
-@dataclass(frozen=True)
-class _Lines:
-    """The frontmatter's text, to name the line of a field in an error."""
-
-    fm: str
-    start: int
-    path: str
-
-    def error(self, key: str, message: str) -> ParseError:
-        for number, line in enumerate(self.fm.split("\n")):
-            if line.startswith(f"{key}:") or line.startswith(f"{key} "):
-                return ParseError(f"{key}: {message}", self.path, self.start + number + 1)
-        return ParseError(f"{key}: {message}", self.path)
-
-
-def _header(fields: Mapping[str, Any], kind: str, body: int, lines: _Lines) -> Header:
+def _header(fields: Mapping[str, Any], kind: str, body: int, refuse: _Refuse) -> Header:
     if kind == CURSOR:
-        always = _flag(fields.get("alwaysApply"), "alwaysApply", lines)
+        always = _flag(fields.get("alwaysApply"), "alwaysApply", refuse)
         reason = "alwaysApply: true" if always else None
-        return Header(body, _scope(fields.get("globs"), "globs", lines), reason)
+        return Header(body, _scope(fields.get("globs"), "globs", refuse), reason)
     if kind == COPILOT:
-        return Header(body, _scope(fields.get("applyTo"), "applyTo", lines))
+        return Header(body, _scope(fields.get("applyTo"), "applyTo", refuse))
     if kind == WINDSURF:
         trigger = fields.get("trigger")
         if trigger == "always_on":
             return Header(body, None, "trigger: always_on")
         if trigger == "glob":
-            return Header(body, _scope(fields.get("globs"), "globs", lines))
+            return Header(body, _scope(fields.get("globs"), "globs", refuse))
     return Header(body)
 
 
-def _flag(value: object, key: str, lines: _Lines) -> bool:
+def _flag(value: object, key: str, refuse: _Refuse) -> bool:
     if value is None or isinstance(value, bool):
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
-    raise lines.error(key, f"must be true or false, not {value!r}")
+    raise refuse(key, f"must be true or false, not {value!r}")
 
 
-def _scope(value: object, key: str, lines: _Lines) -> str | None:
+def _scope(value: object, key: str, refuse: _Refuse) -> str | None:
     """A glob list as a footer's `scope`: comma-separated, none for every file."""
     if value is None:
         return None
@@ -137,10 +122,10 @@ def _scope(value: object, key: str, lines: _Lines) -> str | None:
     elif isinstance(value, list) and all(isinstance(part, str) for part in value):
         parts = [piece for part in value for piece in part.split(",")]
     else:
-        raise lines.error(key, "must be a glob, a comma-separated list of globs, or a YAML list")
+        raise refuse(key, "must be a glob, a comma-separated list of globs, or a YAML list")
     globs = list(dict.fromkeys(part.strip() for part in parts if part.strip()))
     if any(mark in glob for glob in globs for mark in NOT_IN_FOOTER):
-        raise lines.error(key, "a glob must not hold '|', '<!--' or '-->': it goes in a footer")
+        raise refuse(key, "a glob must not hold '|', '<!--' or '-->': it goes in a footer")
     if not globs or EVERY_FILE & set(globs):
         return None
     return ",".join(globs)

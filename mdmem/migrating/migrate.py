@@ -13,10 +13,20 @@ from mdmem.errors import MdmemError, WriteError
 from mdmem.format.memory import BLOCKED, Memory
 from mdmem.format.sessionlog import parse_session_name
 from mdmem.format.textfile import checked_text
-from mdmem.migrating.kinds import KNOWN, Kind, kind_of, unknown
+from mdmem.migrating.cass import read_blocked_log, read_playbook
+from mdmem.migrating.markdown import read_markdown
+from mdmem.migrating.metadata import read_header
 from mdmem.migrating.plan import SLUG, MigrationPlan, plan_migration
-from mdmem.migrating.rules import Source
-from mdmem.migrating.sources import read_source
+from mdmem.migrating.sources import (
+    BLOCKED_LOG,
+    FOLDER_FILES,
+    KNOWN,
+    MARKDOWN,
+    PLAYBOOK,
+    Kind,
+    Source,
+    kind_of,
+)
 from mdmem.store.files import read_bytes
 from mdmem.store.load import load, read_optional
 from mdmem.store.lock import locked
@@ -26,17 +36,8 @@ from mdmem.writing.logs import free_stem
 
 # Folders a folder's walk never enters: version control, dependencies, caches.
 PASSED_OVER = frozenset(
-    {
-        ".git",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".tox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-    }
+    {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
+    | {".pytest_cache", ".ruff_cache"}
 )
 
 
@@ -105,7 +106,7 @@ def gather(sources: Sequence[Path], cwd: Path, root: Path) -> list[tuple[Path, s
         elif path.is_file() or path.is_symlink():
             known = kind_of(path)
             if known is None:
-                raise unknown(display)
+                raise MdmemError(f"{display}: not a kind of file migrate reads; it reads {KNOWN}")
             found.setdefault(path, (path, display, known))
         else:
             raise MdmemError(f"{display}: no such file or folder")
@@ -144,9 +145,21 @@ def _home() -> Path | None:
 
 
 def _read(path: Path, display: str, kind: Kind, project: Path) -> Source:
+    """The rules (or tombstones) of a file, by the reader its kind names."""
     text = checked_text(read_bytes(path, display), display).replace("\r\n", "\n")
-    try:
-        relative: PurePosixPath | None = PurePosixPath(path.relative_to(project).as_posix())
-    except ValueError:
-        relative = None
-    return read_source(text, display, kind, relative)
+    if kind.reader == PLAYBOOK:
+        return Source(display, kind.label, rules=read_playbook(text, display))
+    if kind.reader == BLOCKED_LOG:
+        return Source(display, kind.label, tombstones=read_blocked_log(text, display))
+    lines = text.split("\n")
+    if kind.reader == MARKDOWN:
+        # A CLAUDE.md, AGENTS.md or GEMINI.md below the project's top scopes its rules to
+        # its folder's files (`packages/api/**`).
+        folder = path.parent.relative_to(project) if path.is_relative_to(project) else None
+        nested = folder is not None and folder.parts and path.name.lower() in FOLDER_FILES
+        scope = f"{folder.as_posix()}/**" if folder is not None and nested else None
+        return Source(display, kind.label, rules=read_markdown(lines, 1, display, scope))
+    header = read_header(text, kind.reader, display)
+    body = lines[header.body :]
+    rules = read_markdown(body, header.body + 1, display, header.scope, header.core_reason)
+    return Source(display, kind.label, rules=rules)
