@@ -8,14 +8,13 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
+    echo_json,
     handles_errors,
-    json_option,
+    memory_options,
     named_by,
     resolve_root,
-    root_option,
     session_option,
 )
-from mdmem.cli.write import echo_json
 from mdmem.writing.add import Added, add_fact
 from mdmem.writing.add_plan import NewFact
 
@@ -47,8 +46,7 @@ from mdmem.writing.add_plan import NewFact
 )
 @click.option("--supersedes", metavar="ID", help="The live fact it replaces: marked superseded.")
 @session_option
-@root_option
-@json_option
+@memory_options
 @handles_errors
 def add(
     text: str,

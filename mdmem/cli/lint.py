@@ -11,9 +11,10 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
+    echo_json,
     frozen_at_exit,
     handles_errors,
-    json_option,
+    memory_options,
     progress_bar,
     resolve_root,
     root_option,
@@ -40,8 +41,7 @@ def _explained(
 
 
 @main.command()
-@root_option
-@json_option
+@memory_options
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings as well as on errors.")
 @click.option("--verbose", is_flag=True, help="List each stale footer, not one count per file.")
 @click.option(
@@ -75,7 +75,7 @@ def lint(
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
         findings = run_lint(resolve_root(root), progress)
     if as_json:
-        click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))
+        echo_json([finding.as_dict() for finding in findings], sort_keys=False)
     else:
         shown = findings if verbose else findings_module.grouped(findings)
         for finding in shown:
@@ -97,8 +97,7 @@ def hooks() -> None:
 
 
 @hooks.command("install")
-@root_option
-@json_option
+@memory_options
 @click.option("--chain", is_flag=True, help="Keep an existing pre-commit hook; run it first.")
 @handles_errors
 def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
@@ -114,13 +113,11 @@ def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
     installed = hooks_module.install(resolve_root(root), chain=chain)
     if as_json:
         chained = None if installed.chained is None else str(installed.chained)
-        payload = {
-            "path": str(installed.path),
-            "chained": chained,
-            "updated": installed.replaced and installed.changed,
-            "changed": installed.changed,
-        }
-        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        updated = installed.replaced and installed.changed
+        echo_json(
+            {"path": str(installed.path), "chained": chained, "updated": updated}
+            | {"changed": installed.changed}
+        )
         return
     if not installed.changed:
         click.echo(f"The pre-commit hook is up to date: {installed.path}")

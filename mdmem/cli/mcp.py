@@ -3,7 +3,6 @@ a client. Only the command that serves imports the MCP SDK (the `mcp` extra)."""
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -12,7 +11,7 @@ from types import ModuleType
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.options import echo_json, handles_errors, memory_options, resolve_root
 from mdmem.errors import EXIT_FINDINGS
 from mdmem.mcp.install import CLIENTS, install
 
@@ -30,8 +29,7 @@ def _server() -> ModuleType:
 
 
 @main.group(invoke_without_command=True)
-@root_option
-@json_option
+@memory_options
 @click.pass_context
 @handles_errors
 def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
@@ -52,7 +50,7 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     server = _server()
     found = resolve_root(root)
     if as_json:
-        click.echo(json.dumps(server.manifest(found), indent=2, ensure_ascii=False))
+        echo_json(server.manifest(found), sort_keys=False, ascii=False)
         return
     server.serve(found)
 
@@ -64,8 +62,7 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     is_flag=True,
     help="Replace an mdmem entry that runs something else (its other fields are kept).",
 )
-@root_option
-@json_option
+@memory_options
 @handles_errors
 def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) -> None:
     """Register the server in the project's configuration for CLIENT: `.mcp.json` (claude,
@@ -82,7 +79,7 @@ def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) ->
     """
     done = install(resolve_root(root), client, replace=replace)
     if as_json:
-        click.echo(json.dumps(done.as_dict(), indent=2, sort_keys=True))
+        echo_json(done.as_dict())
         return
     where = f"{done.path} ({CLIENTS[client].label})"
     command = shlex.join([done.entry["command"], *done.entry["args"]])

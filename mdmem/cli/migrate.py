@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.options import echo_json, handles_errors, memory_options, resolve_root
 from mdmem.migrating.migrate import migrate as run_migrate
 from mdmem.migrating.summary import describe
 
 
 @main.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
-@root_option
-@json_option
+@memory_options
 @click.option("--dry-run", is_flag=True, help="Print what each rule would become; write nothing.")
 @handles_errors
 def migrate(sources: tuple[Path, ...], root: Path | None, as_json: bool, dry_run: bool) -> None:
@@ -32,6 +30,6 @@ def migrate(sources: tuple[Path, ...], root: Path | None, as_json: bool, dry_run
     """
     plan = run_migrate(resolve_root(root), sources, dry_run=dry_run)
     if as_json:
-        click.echo(json.dumps({**plan.as_dict(), "dry_run": dry_run}, indent=2, sort_keys=True))
+        echo_json({**plan.as_dict(), "dry_run": dry_run})
     else:
         click.echo(describe(plan, dry_run))

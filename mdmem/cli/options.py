@@ -37,6 +37,19 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(func)
 
 
+def memory_options(func: F) -> F:
+    """`--root` then `--json`, the two options nearly every command takes."""
+    return root_option(json_option(func))
+
+
+def echo_json(payload: object, *, sort_keys: bool = True, ascii: bool = True) -> None:
+    """Print a command's JSON answer, two-space; an object's `warnings` name the items the
+    running reading command left out (none: no key)."""
+    if isinstance(payload, dict) and left_out():
+        payload = {**payload, "warnings": left_out_json()}
+    click.echo(json.dumps(payload, indent=2, sort_keys=sort_keys, ensure_ascii=ascii))
+
+
 def session_option(func: F) -> F:
     return click.option(
         "--session",

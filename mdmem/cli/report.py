@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
+    echo_json,
     frozen_at_exit,
     handles_errors,
-    json_option,
-    left_out_json,
+    memory_options,
     progress_bar,
     resolve_root,
-    root_option,
     serves_what_it_can,
 )
 from mdmem.report.build import stats as run_stats
@@ -24,18 +22,8 @@ from mdmem.report.build import write_report
 from mdmem.report.stats import render_stats
 
 
-def _echo_json(payload: dict[str, object]) -> None:
-    left_out = left_out_json()
-    click.echo(
-        json.dumps(
-            {**payload, **({"warnings": left_out} if left_out else {})}, indent=2, sort_keys=True
-        )
-    )
-
-
 @main.command()
-@root_option
-@json_option
+@memory_options
 @handles_errors
 @serves_what_it_can
 def stats(root: Path | None, as_json: bool) -> None:
@@ -49,14 +37,13 @@ def stats(root: Path | None, as_json: bool) -> None:
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
         found = run_stats(resolve_root(root), progress)
     if as_json:
-        _echo_json(found.as_dict())
+        echo_json(found.as_dict())
     else:
         click.echo(render_stats(found))
 
 
 @main.command()
-@root_option
-@json_option
+@memory_options
 @handles_errors
 @serves_what_it_can
 def trend(root: Path | None, as_json: bool) -> None:
@@ -70,14 +57,13 @@ def trend(root: Path | None, as_json: bool) -> None:
     """
     found = run_trend(resolve_root(root))
     if as_json:
-        _echo_json(found.as_dict())
+        echo_json(found.as_dict())
     else:
         click.echo(found.render())
 
 
 @main.command()
-@root_option
-@json_option
+@memory_options
 @click.option(
     "--html",
     "out",
@@ -97,7 +83,7 @@ def report(root: Path | None, as_json: bool, out: Path) -> None:
     with progress_bar("Reading session logs") as progress, frozen_at_exit():
         result = write_report(resolve_root(root), out, progress)
     if as_json:
-        _echo_json(result.as_dict())
+        echo_json(result.as_dict())
     else:
         click.echo(
             f"Wrote {out} ({result.size} bytes): {result.facts} live facts, "

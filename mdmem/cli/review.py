@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,12 +10,13 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
+    echo_json,
     frozen_at_exit,
     handles_errors,
     json_option,
+    memory_options,
     progress_bar,
     resolve_root,
-    root_option,
 )
 from mdmem.errors import EXIT_OK
 
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 
 
 @main.command("review")
-@root_option
-@json_option
+@memory_options
 @click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
 @click.option("--no-commit", is_flag=True, help="Write the files but make no git commit.")
 @handles_errors
@@ -46,15 +45,9 @@ def review_command(root: Path | None, as_json: bool, dry_run: bool, no_commit: b
 
         refresh_index(found)
     if as_json:
-        payload = {
-            "changed": plan.changed,
-            "summary": None if plan.summary is None else plan.summary.as_dict(),
-            "written": list(result.written),
-            "commit": result.commit,
-            "notice": result.notice,
-            "dry_run": dry_run,
-        }
-        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        summary = None if plan.summary is None else plan.summary.as_dict()
+        payload = {"changed": plan.changed, "summary": summary, "written": list(result.written)}
+        echo_json(payload | {"commit": result.commit, "notice": result.notice, "dry_run": dry_run})
         return
     if dry_run:
         click.echo(plan.diff(), nl=False)
@@ -119,13 +112,11 @@ def demo(keep: Path | None, as_json: bool) -> None:
         target = keep if keep is not None else Path(scratch) / "paygate"
         run = demo_module.run(target)
         if as_json:
-            payload = {
-                "repository": str(target) if keep else None,
-                "summary": None if run.plan.summary is None else run.plan.summary.as_dict(),
-                "commit": run.result.commit,
-                "written": list(run.result.written),
-            }
-            click.echo(json.dumps(payload, indent=2, sort_keys=True))
+            summary = None if run.plan.summary is None else run.plan.summary.as_dict()
+            repository = str(target) if keep else None
+            written = list(run.result.written)
+            payload = {"repository": repository, "summary": summary, "written": written}
+            echo_json({**payload, "commit": run.result.commit})
             return
         click.echo(f"Example repository: {target if keep else 'a temporary folder'}")
         click.echo("$ mdmem review")
