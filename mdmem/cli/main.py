@@ -12,36 +12,23 @@ from mdmem.store import lock
 # Each command's module (`mdmem.cli.<module>`), imported when the command is asked for: a
 # command loads only what it runs (`lookup` no gate, review or MCP code), `--version` none.
 MODULES = {
-    "add": "facts",
-    "agent-hooks": "agents",
-    "backfill": "backfill",
-    "blocked": "gates",
-    "context": "read",
-    "core": "gates",
-    "demo": "review",
-    "diff": "diff",
-    "done": "gates",
-    "export": "agents",
-    "forget": "gates",
-    "hook-pre-commit": "lint",
-    "hooks": "lint",
-    "init": "setup",
-    "lint": "lint",
-    "lookup": "read",
-    "mcp": "mcp",
-    "merge-driver": "setup",
-    "migrate": "migrate",
-    "ref": "write",
-    "report": "report",
-    "restore": "gates",
-    "review": "review",
-    "session": "write",
-    "show": "read",
-    "stats": "report",
-    "status": "read",
-    "supersede": "gates",
-    "thread": "gates",
-    "trend": "report",
+    name: module
+    for module, names in {
+        "agents": ("agent-hooks", "export"),
+        "backfill": ("backfill",),
+        "diff": ("diff",),
+        "facts": ("add",),
+        "gates": ("blocked", "core", "done", "forget", "restore", "supersede", "thread"),
+        "lint": ("hook-pre-commit", "hooks", "lint"),
+        "mcp": ("mcp",),
+        "migrate": ("migrate",),
+        "read": ("context", "lookup", "show", "status"),
+        "report": ("report", "stats", "trend"),
+        "review": ("demo", "review"),
+        "setup": ("init", "merge-driver"),
+        "write": ("ref", "session"),
+    }.items()
+    for name in names
 }
 
 

@@ -9,7 +9,7 @@ import functools
 import gc
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -81,17 +81,14 @@ def serves_what_it_can(func: F) -> F:
                 return func(*args, **kwargs)
             finally:
                 if left_out:
-                    _warn(left_out)
+                    from mdmem.safety.shown import shown  # the scanner: see `handles_errors`
+
+                    for message in dict.fromkeys(shown(error) for error in left_out):
+                        warning = message.replace("mdmem: ", "mdmem: warning: ", 1)
+                        end = "(left out of this answer; `mdmem lint` lists it)"
+                        click.echo(f"{warning} {end}", err=True)
 
     return wrapper  # type: ignore[return-value]
-
-
-def _warn(left_out: Sequence[MdmemError]) -> None:
-    from mdmem.safety.shown import shown  # the secret scanner: see `handles_errors`
-
-    for message in dict.fromkeys(shown(error) for error in left_out):
-        warning = message.replace("mdmem: ", "mdmem: warning: ", 1)
-        click.echo(f"{warning} (left out of this answer; `mdmem lint` lists it)", err=True)
 
 
 def left_out_json() -> list[dict[str, object]]:
