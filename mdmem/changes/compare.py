@@ -75,12 +75,12 @@ def compare(
             changes += fact_changes(old, new)
     base_stems = {session.stem for session in base.sessions}
     added = [session for session in head.sessions if session.stem not in base_stems]
-    changes += _ledger_changes(added, {c.fact_id for c in changes}, before, after)
+    changes += _ledger_changes(added, {c.id for c in changes}, before, after)
     new_findings, fixed = _findings_delta(*findings)
     return Changes(
         base=names[0],
         head=names[1],
-        changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.fact_id))),
+        changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.id))),
         sessions=tuple(_session(session) for session in added),
         sessions_removed=tuple(
             sorted({s.stem for s in base.sessions} - {s.stem for s in head.sessions})
@@ -230,7 +230,7 @@ def _paths_named(head: Memory, moved: Mapping[str, str | None]) -> list[PathName
             for path in named:
                 for old, new in _hits(path, moved):
                     found.setdefault((fact.id, path), PathNamed(fact.id, old, new))
-    return sorted(found.values(), key=lambda p: (p.fact_id, p.path))
+    return sorted(found.values(), key=lambda p: (p.id, p.path))
 
 
 def _hits(path: str, moved: Mapping[str, str | None]) -> list[tuple[str, str | None]]:
