@@ -6,7 +6,6 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import click
 
@@ -16,16 +15,6 @@ from mdmem.errors import EXIT_FINDINGS
 from mdmem.mcp.install import CLIENTS, install
 
 MISSING = "the MCP server needs the official MCP SDK, the mcp extra: pip install 'mdmem[mcp]'"
-
-
-def _server() -> ModuleType:
-    """`mdmem.mcp.server`, or a message that says how to install what it needs, and exit 1."""
-    try:
-        from mdmem.mcp import server
-    except ImportError as exc:
-        click.echo(f"mdmem: {MISSING} ({exc})", err=True)
-        sys.exit(EXIT_FINDINGS)
-    return server
 
 
 @main.group(invoke_without_command=True)
@@ -47,7 +36,11 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    server = _server()
+    try:  # the SDK, or a message that says how to install it, and exit 1
+        from mdmem.mcp import server
+    except ImportError as exc:
+        click.echo(f"mdmem: {MISSING} ({exc})", err=True)
+        sys.exit(EXIT_FINDINGS)
     found = resolve_root(root)
     if as_json:
         echo_json(server.manifest(found), sort_keys=False, ascii=False)
