@@ -12,10 +12,9 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    frozen_at_exit,
     handles_errors,
     memory_options,
-    progress_bar,
+    reading_logs,
     resolve_root,
     root_option,
 )
@@ -72,7 +71,7 @@ def lint(
     from mdmem.linting import findings as findings_module
     from mdmem.linting.run import lint as run_lint
 
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         findings = run_lint(resolve_root(root), progress)
     if as_json:
         echo_json([finding.as_dict() for finding in findings], sort_keys=False)

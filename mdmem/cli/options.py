@@ -131,34 +131,6 @@ def handles_errors(func: F) -> F:
 PROGRESS_FROM = 2000  # files: fewer read too fast for a bar to help
 
 
-@contextlib.contextmanager
-def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A `progress(done, total)` callback that draws a bar on stderr for long reads.
-
-    Only when stderr is a terminal and there are at least PROGRESS_FROM files;
-    otherwise (pipes, CI logs, JSON consumers) nothing is printed.
-    """
-    if not sys.stderr.isatty():
-        yield None
-        return
-    bars: list[Any] = []
-
-    def report(done: int, total: int) -> None:
-        if total < PROGRESS_FROM:
-            return
-        if not bars:
-            bar = click.progressbar(length=total, label=label, file=sys.stderr)
-            bar.__enter__()
-            bars.append(bar)
-        bars[0].update(done - bars[0].pos)
-
-    try:
-        yield report
-    finally:
-        for bar in bars:
-            bar.__exit__(None, None, None)
-
-
 def resolve_root(root: Path | None) -> Path:
     """The memory folder, with any write a crash interrupted finished (or dropped) first."""
     found = find_root(Path.cwd(), root)
@@ -167,21 +139,38 @@ def resolve_root(root: Path | None) -> Path:
 
 
 @contextlib.contextmanager
-def frozen_at_exit() -> Iterator[None]:
-    """The collector stays paused, and what is still alive is frozen (`gc.freeze`) at the end.
+def reading_logs() -> Iterator[Callable[[int, int], None] | None]:
+    """For a command that reads every session log, then exits: a `progress(done, total)`
+    callback that draws a bar on stderr (only on a terminal, from PROGRESS_FROM files on;
+    pipes, CI logs and JSON consumers see nothing), and the collector paused, what is still
+    alive frozen (`gc.freeze`) at the end.
 
-    The process exits right after a review or lint: a collection then (the one due next,
-    the one at interpreter exit) would walk every object the command made, for nothing.
-    Frozen only here, never in the library, where a caller's
-    garbage cycles would be pinned for good.
+    The process exits right after: a collection then (the one due next, the one at
+    interpreter exit) would walk every object the command made, for nothing. Frozen only
+    here, never in the library, where a caller's garbage cycles would be pinned for good.
     """
     from mdmem.store.load import bulk_allocation  # a review's or lint's, no reader's
 
-    with bulk_allocation():
-        try:
-            yield
-        finally:
-            gc.freeze()
+    bars: list[Any] = []
+
+    def report(done: int, total: int) -> None:
+        if total < PROGRESS_FROM:
+            return
+        if not bars:
+            bar = click.progressbar(length=total, label="Reading session logs", file=sys.stderr)
+            bar.__enter__()
+            bars.append(bar)
+        bars[0].update(done - bars[0].pos)
+
+    try:
+        with bulk_allocation():
+            try:
+                yield report if sys.stderr.isatty() else None
+            finally:
+                gc.freeze()
+    finally:
+        for bar in bars:
+            bar.__exit__(None, None, None)
 
 
 def working_folder() -> Path | None:

@@ -9,10 +9,9 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    frozen_at_exit,
     handles_errors,
     memory_options,
-    progress_bar,
+    reading_logs,
     resolve_root,
     serves_what_it_can,
 )
@@ -34,7 +33,7 @@ def stats(root: Path | None, as_json: bool) -> None:
 
     Example: mdmem stats --json
     """
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         found = run_stats(resolve_root(root), progress)
     if as_json:
         echo_json(found.as_dict())
@@ -80,7 +79,7 @@ def report(root: Path | None, as_json: bool, out: Path) -> None:
 
     Example: mdmem report --html memory-report.html
     """
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         result = write_report(resolve_root(root), out, progress)
     if as_json:
         echo_json(result.as_dict())

@@ -11,11 +11,10 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    frozen_at_exit,
     handles_errors,
     json_option,
     memory_options,
-    progress_bar,
+    reading_logs,
     resolve_root,
 )
 from mdmem.errors import EXIT_OK
@@ -37,7 +36,7 @@ def review_command(root: Path | None, as_json: bool, dry_run: bool, no_commit: b
     """
     from mdmem.linting.gate import review
 
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         found = resolve_root(root)
         plan, result = review(found, dry_run=dry_run, commit=not no_commit, progress=progress)
     if result.written:
