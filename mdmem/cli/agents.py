@@ -16,7 +16,6 @@ from mdmem.adopting.exported import FORMATS
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     memory_options,
     named_by,
     resolve_root,
@@ -44,7 +43,6 @@ def agent_hooks() -> None:
 )
 @_DRY_RUN
 @memory_options
-@handles_errors
 def install(agent: str, local: bool, dry_run: bool, root: Path | None, as_json: bool) -> None:
     """Add mdmem's hooks to Claude Code's project settings (.claude/settings.json, beside
     the memory folder): SessionStart prints `mdmem agent-hooks session-start`, Stop runs
@@ -68,7 +66,6 @@ def install(agent: str, local: bool, dry_run: bool, root: Path | None, as_json: 
 
 @agent_hooks.command("session-start")
 @memory_options
-@handles_errors
 @serves_what_it_can
 def session_start(root: Path | None, as_json: bool) -> None:
     """What an agent's session starts with: `mdmem context` and how to cite facts. Always
@@ -119,7 +116,6 @@ def _hook_session_id() -> str | None:
 @agent_hooks.command("check")
 @memory_options
 @session_option
-@handles_errors
 def check(root: Path | None, as_json: bool, named: str | None) -> None:
     """Remind, when a turn ends, that the current session log cites no fact yet (or that
     there is none). Prints nothing when it cites one; always exits 0, never blocks.
@@ -149,7 +145,6 @@ def check(root: Path | None, as_json: bool, named: str | None) -> None:
 )  # fmt: skip
 @_DRY_RUN
 @memory_options
-@handles_errors
 @serves_what_it_can
 def export(fmt: str, dry_run: bool, root: Path | None, as_json: bool) -> None:
     """Write the core facts and invariants, each with its id, into a vendor's instructions

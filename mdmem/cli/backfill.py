@@ -8,7 +8,7 @@ import click
 
 from mdmem import backfill as run_backfill
 from mdmem.cli.main import main
-from mdmem.cli.options import echo_json, handles_errors, memory_options, resolve_root
+from mdmem.cli.options import echo_json, memory_options, resolve_root
 from mdmem.writing.backfill import BackfillPlan
 
 
@@ -17,7 +17,6 @@ from mdmem.writing.backfill import BackfillPlan
 @click.option(
     "--dry-run", is_flag=True, help="List the ids and the log it would write; write nothing."
 )
-@handles_errors
 def backfill(root: Path | None, as_json: bool, dry_run: bool) -> None:
     """Give each legacy fact (an item without a footer in a fact section of continuity.md)
     the footer a new fact is born with, created by one new session log.

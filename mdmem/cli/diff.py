@@ -11,7 +11,6 @@ from mdmem.changes.render import markdown
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     memory_options,
     resolve_root,
     serves_what_it_can,
@@ -23,7 +22,6 @@ from mdmem.safety.secrets import redact, redact_all
 @memory_options
 @click.argument("base", required=False)
 @click.argument("head", required=False)
-@handles_errors
 @serves_what_it_can
 def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -> None:
     """What changed in the memory from BASE to HEAD, in plain words, as markdown for a pull

@@ -9,7 +9,6 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     memory_options,
     named_by,
     resolve_root,
@@ -47,7 +46,6 @@ from mdmem.writing.add_plan import NewFact
 @click.option("--supersedes", metavar="ID", help="The live fact it replaces: marked superseded.")
 @session_option
 @memory_options
-@handles_errors
 def add(
     text: str,
     section: str,

@@ -9,7 +9,6 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     memory_options,
     named_by,
     resolve_root,
@@ -35,7 +34,6 @@ from mdmem.writing.gates import supersede as supersede_fact
 @click.option("--core", is_flag=True, help="OLD is core and a person asked to invalidate it.")
 @session_option
 @memory_options
-@handles_errors
 def supersede(
     old: str,
     by: str | None,
@@ -86,7 +84,6 @@ def supersede(
 @click.argument("old", metavar="OLD")
 @session_option
 @memory_options
-@handles_errors
 def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> None:
     """Undo OLD's supersession, a human's way back (DECAY.md, Supersession): `Restored: OLD` in the
     current session log, `superseded-by` dropped from its footer and its tier `active`
@@ -119,7 +116,6 @@ def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> No
 @click.option("--core", is_flag=True, help="ID is core and a person asked to forget it.")
 @session_option
 @memory_options
-@handles_errors
 def forget(
     fact_id: str | None,
     reason: str,
@@ -164,7 +160,6 @@ def forget(
 
 @main.command()
 @memory_options
-@handles_errors
 def blocked(root: Path | None, as_json: bool) -> None:
     """List the tombstones of memory/blocked.md: id, date, reason and the first line of
     the forgotten text (secret material masked).
@@ -185,7 +180,6 @@ def blocked(root: Path | None, as_json: bool) -> None:
 @main.command()
 @click.argument("fact_id", metavar="ID")
 @memory_options
-@handles_errors
 def core(fact_id: str, root: Path | None, as_json: bool) -> None:
     """Make a fact core (a human's gate): `tier: core`, which never decays and which no
     review overwrites. Refuses an unknown, superseded or blocked id.
@@ -200,7 +194,6 @@ def core(fact_id: str, root: Path | None, as_json: bool) -> None:
 @click.argument("text", metavar="TEXT")
 @session_option
 @memory_options
-@handles_errors
 def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> None:
     """Open a thread: `- [ ] TEXT` at the end of ## Open Threads (in a file of its own,
     open-threads/thread-ID.md, when the memory keeps its threads so), born in the current
@@ -225,7 +218,6 @@ def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> No
 @main.command()
 @click.argument("fact_id", metavar="ID")
 @memory_options
-@handles_errors
 def done(fact_id: str, root: Path | None, as_json: bool) -> None:
     """Check off an open thread: its `- [ ]` becomes `- [x]`, nothing else changes; the
     review sweeps it to the archive once it fades. Refuses anything but an open thread.

@@ -12,7 +12,6 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     memory_options,
     reading_logs,
     resolve_root,
@@ -50,7 +49,6 @@ def _explained(
     callback=_explained,
     help="Print what a code (W002) or its name (unknown-id) means and how to fix it; no lint.",
 )
-@handles_errors
 def lint(
     root: Path | None, as_json: bool, strict: bool, verbose: bool, explained: Explanation | None
 ) -> None:
@@ -98,7 +96,6 @@ def hooks() -> None:
 @hooks.command("install")
 @memory_options
 @click.option("--chain", is_flag=True, help="Keep an existing pre-commit hook; run it first.")
-@handles_errors
 def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
     """Install the pre-commit hook (core.hooksPath is honoured).
 
@@ -129,7 +126,6 @@ def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
 
 @main.command("hook-pre-commit", hidden=True)
 @root_option
-@handles_errors
 def hook_pre_commit(root: Path | None) -> None:
     """What the pre-commit hook runs; git calls it before each commit.
 

@@ -7,6 +7,7 @@ from collections.abc import MutableMapping
 
 import click
 
+from mdmem.errors import MdmemError
 from mdmem.store import lock
 
 # Each command's module (`mdmem.cli.<module>`), imported when the command is asked for: a
@@ -32,8 +33,29 @@ MODULES = {
 }
 
 
+class _Handled(click.Command):
+    """A command whose library error is shown as its message and exit code (`options.fail`),
+    in this one place for every command."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (MdmemError, KeyboardInterrupt) as exc:
+            # Here: `mdmem --version` imports no options (a start held to a target).
+            from mdmem.cli.options import fail
+
+            fail(exc, ctx.params)
+
+
+class _Group(_Handled, click.Group):
+    command_class = _Handled
+
+
 class _Commands(click.Group):
     """The group whose commands are imported when first asked for; help lists them all."""
+
+    command_class = _Handled
+    group_class = _Group
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in MODULES:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import echo_json, handles_errors, memory_options, resolve_root
+from mdmem.cli.options import echo_json, memory_options, resolve_root
 from mdmem.errors import EXIT_FINDINGS
 from mdmem.mcp.install import CLIENTS, install
 
@@ -20,7 +20,6 @@ MISSING = "the MCP server needs the official MCP SDK, the mcp extra: pip install
 @main.group(invoke_without_command=True)
 @memory_options
 @click.pass_context
-@handles_errors
 def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     """Serve the memory to MCP clients (Claude Code, Cursor, VS Code) over stdin and
     stdout, until the client closes them. Tools: context, lookup, show, status, lint
@@ -56,7 +55,6 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     help="Replace an mdmem entry that runs something else (its other fields are kept).",
 )
 @memory_options
-@handles_errors
 def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) -> None:
     """Register the server in the project's configuration for CLIENT: `.mcp.json` (claude,
     Claude Code), `.cursor/mcp.json` (cursor) or `.vscode/mcp.json` (vscode), in the folder

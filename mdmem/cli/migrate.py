@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import echo_json, handles_errors, memory_options, resolve_root
+from mdmem.cli.options import echo_json, memory_options, resolve_root
 from mdmem.migrating.migrate import migrate as run_migrate
 from mdmem.migrating.summary import describe
 
@@ -16,7 +16,6 @@ from mdmem.migrating.summary import describe
 @click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
 @memory_options
 @click.option("--dry-run", is_flag=True, help="Print what each rule would become; write nothing.")
-@handles_errors
 def migrate(sources: tuple[Path, ...], root: Path | None, as_json: bool, dry_run: bool) -> None:
     """Import the rules of CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, Cursor .mdc
     rules, Copilot and Windsurf rule files, or a CASS playbook and blocked.log, as facts

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -81,7 +81,7 @@ def serves_what_it_can(func: F) -> F:
                 return func(*args, **kwargs)
             finally:
                 if left_out:
-                    from mdmem.safety.shown import shown  # the scanner: see `handles_errors`
+                    from mdmem.safety.shown import shown  # the scanner: see `fail`
 
                     for message in dict.fromkeys(shown(error) for error in left_out):
                         warning = message.replace("mdmem: ", "mdmem: warning: ", 1)
@@ -95,35 +95,42 @@ def left_out_json() -> list[dict[str, object]]:
     """The items the running reading command left out, for its JSON answer's `warnings`."""
     if not left_out():
         return []
-    from mdmem.safety.shown import warnings  # the secret scanner: see `handles_errors`
+    from mdmem.safety.shown import warnings  # the secret scanner: see `fail`
 
     return warnings()
 
 
+def fail(exc: MdmemError | KeyboardInterrupt, params: dict[str, Any]) -> NoReturn:
+    """The library's one root exception as a message and its documented exit code (and an
+    interruption as 130); `params`: the command's, whose --json gets the refusal too."""
+    if isinstance(exc, KeyboardInterrupt):
+        # Any write it cut short is finished or dropped by the next mdmem command.
+        click.echo("mdmem: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    # Imported only when there is an error to show: the secret scanner's import is
+    # ~6 ms of every command's start (benchmarks/README.md, the reading commands).
+    from mdmem.safety.shown import masked, shown
+
+    click.echo(shown(exc), err=True)
+    if params.get("as_json") or params.get("output") == "json":
+        # A program that reads the answer from stdout finds the refusal there too.
+        text = masked(exc.message, exc.context)
+        where, code = exc.path, exc.exit_code
+        error = {"message": text, "path": where, "line": exc.line, "exit_code": code}
+        click.echo(json.dumps({"error": error}, indent=2))
+    sys.exit(exc.exit_code)
+
+
 def handles_errors(func: F) -> F:
-    """Turn the library's one root exception into a message and its documented exit code."""
+    """`fail` around one function; every command of the group has it already
+    (`main._Handled`)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except MdmemError as exc:
-            # Imported only when there is an error to show: the secret scanner's import is
-            # ~6 ms of every command's start (benchmarks/README.md, the reading commands).
-            from mdmem.safety.shown import masked, shown
-
-            click.echo(shown(exc), err=True)
-            if kwargs.get("as_json") or kwargs.get("output") == "json":
-                # A program that reads the answer from stdout finds the refusal there too.
-                text = masked(exc.message, exc.context)
-                where, code = exc.path, exc.exit_code
-                error = {"message": text, "path": where, "line": exc.line, "exit_code": code}
-                click.echo(json.dumps({"error": error}, indent=2))
-            sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            # Any write it cut short is finished or dropped by the next mdmem command.
-            click.echo("mdmem: interrupted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+        except (MdmemError, KeyboardInterrupt) as exc:
+            fail(exc, kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -9,7 +9,6 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     memory_options,
     reading_logs,
     resolve_root,
@@ -23,7 +22,6 @@ from mdmem.report.stats import render_stats
 
 @main.command()
 @memory_options
-@handles_errors
 @serves_what_it_can
 def stats(root: Path | None, as_json: bool) -> None:
     """Count the memory as a review run now would: facts per tier and per maturity, the
@@ -43,7 +41,6 @@ def stats(root: Path | None, as_json: bool) -> None:
 
 @main.command()
 @memory_options
-@handles_errors
 @serves_what_it_can
 def trend(root: Path | None, as_json: bool) -> None:
     """Say whether the memory is IMPROVING, DECLINING or STABLE, from reviews.md's rows.
@@ -70,7 +67,6 @@ def trend(root: Path | None, as_json: bool) -> None:
     type=click.Path(path_type=Path, dir_okay=False, writable=True),
     help="Write the report to this file (replaced whole).",
 )
-@handles_errors
 @serves_what_it_can
 def report(root: Path | None, as_json: bool, out: Path) -> None:
     """Write a self-contained HTML page of the memory: live facts by section and tier,

@@ -11,7 +11,6 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     json_option,
     memory_options,
     reading_logs,
@@ -28,7 +27,6 @@ if TYPE_CHECKING:
 @memory_options
 @click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
 @click.option("--no-commit", is_flag=True, help="Write the files but make no git commit.")
-@handles_errors
 def review_command(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> None:
     """Recompute uses, tiers and archive moves from the session logs, then commit.
 
@@ -97,7 +95,6 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
     help="Build the example repository here (a new folder) instead of a temporary one.",
 )
 @json_option
-@handles_errors
 def demo(keep: Path | None, as_json: bool) -> None:
     """Build an example repository (30 sessions), review it, and show the commit.
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import echo_json, handles_errors, json_option
+from mdmem.cli.options import echo_json, json_option
 from mdmem.errors import EXIT_FINDINGS, EXIT_OK
 from mdmem.merging import driver as merge_module
 
@@ -26,7 +26,6 @@ from mdmem.merging import driver as merge_module
 @click.option("--dry-run", is_flag=True, help="Print what init would do; write nothing.")
 @click.option("--ci", is_flag=True, help="Also install .github/workflows/mdmem.yml.")
 @json_option
-@handles_errors
 def init(path: Path | None, root: Path | None, dry_run: bool, ci: bool, as_json: bool) -> None:
     """Set mdmem up in a project (PATH, default: the git repository here), adding only
     what is missing.
@@ -66,7 +65,6 @@ def init(path: Path | None, root: Path | None, dry_run: bool, ci: bool, as_json:
     help="For archive files: keep what both sides wrote (a clashing fact twice); no conflict.",
 )
 @json_option
-@handles_errors
 def merge_driver(
     base: Path, ours: Path, theirs: Path, path: str | None, union: bool, as_json: bool
 ) -> None:

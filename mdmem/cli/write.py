@@ -9,7 +9,6 @@ import click
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
-    handles_errors,
     memory_options,
     named_by,
     resolve_root,
@@ -23,7 +22,6 @@ from mdmem.writing.session import citations, reference, start_session
 @memory_options
 @session_option
 @click.pass_context
-@handles_errors
 def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | None) -> None:
     """Show the current session log: the newest one git has not committed yet (or the one
     --session or MDMEM_SESSION names), and what its Memory References hold so far.
@@ -50,7 +48,6 @@ def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | N
 @session.command("start")
 @click.option("--slug", default=None, help="A name after the timestamp: kebab-case words.")
 @memory_options
-@handles_errors
 def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
     """Start a session: create its log from the template and print its path.
 
@@ -88,7 +85,6 @@ KEYS = ("created", "reactivated", "helpful", "harmful")
 @click.option("--harmful", is_flag=True, help="Record `Harmful:` (following it cost you).")
 @session_option
 @memory_options
-@handles_errors
 def ref(
     ids: tuple[str, ...], named: str | None, root: Path | None, as_json: bool, **flags: bool
 ) -> None:
