@@ -41,7 +41,7 @@ SESSION_ARGUMENT = "the session argument"
 OWN_SESSION = "the session this connection started"
 RESOURCE_NOT_FOUND = -32002  # the code MCP gives a resource that is not there
 
-Answer = dict[str, Any] | str  # data (the CLI's --json), or text to read (markdown)
+Answer = dict[str, Any]  # the CLI's --json, or {"markdown": text to read}
 
 _one_at_a_time = threading.Lock()
 
@@ -136,19 +136,15 @@ def _answer(
         except MdmemError as exc:
             return CallToolResult(content=[_text(spoken(shown(exc), arguments))], is_error=True)
     warnings = left_out_warnings(left_out)
-    notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
-                    f"{item['message']})" for item in warnings)  # fmt: skip
-    if isinstance(payload, str):
-        return CallToolResult(content=[_text(redact(payload + notes))])
     masked = cast("dict[str, Any]", redact_all(payload))
-    text = masked.get("markdown")
-    if isinstance(text, str) and len(masked) == 1:
-        text += redact(notes)
-    else:
-        text = None
+    to_read = list(masked) == ["markdown"]
     if warnings:
         masked["warnings"] = redact_all(warnings)
-    if text is None:
+    if to_read:  # the markdown, and each item left out named after it
+        notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
+                        f"{item['message']})" for item in warnings)  # fmt: skip
+        text = masked["markdown"] + redact(notes)
+    else:
         text = json.dumps(masked, indent=2, ensure_ascii=False)
     return CallToolResult(content=[_text(text)], structured_content=masked)
 
