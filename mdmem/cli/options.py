@@ -24,17 +24,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 SESSION_VARIABLE = "MDMEM_SESSION"
 
 
-def root_option(func: F) -> F:
-    return click.option(
-        "--root",
-        type=click.Path(path_type=Path, file_okay=False),
-        default=None,
-        help="The memory folder (or a folder holding memory/). Default: search up from here.",
-    )(func)
-
-
-def json_option(func: F) -> F:
-    return click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(func)
+root_option = click.option(
+    "--root",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="The memory folder (or a folder holding memory/). Default: search up from here.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 
 
 def memory_options(func: F) -> F:
@@ -50,17 +46,16 @@ def echo_json(payload: object, *, sort_keys: bool = True, ascii: bool = True) ->
     click.echo(json.dumps(payload, indent=2, sort_keys=sort_keys, ensure_ascii=ascii))
 
 
-def session_option(func: F) -> F:
-    return click.option(
-        "--session",
-        "named",
-        metavar="PATH|STEM",
-        envvar=SESSION_VARIABLE,
-        show_envvar=True,
-        help="The session log (a stem, file name or path, or its date and time alone when "
-        "one uncommitted log has them). Default: the one log git has not committed; "
-        "with two or more, name it.",
-    )(func)
+session_option = click.option(
+    "--session",
+    "named",
+    metavar="PATH|STEM",
+    envvar=SESSION_VARIABLE,
+    show_envvar=True,
+    help="The session log (a stem, file name or path, or its date and time alone when "
+    "one uncommitted log has them). Default: the one log git has not committed; "
+    "with two or more, name it.",
+)
 
 
 def named_by() -> str:
