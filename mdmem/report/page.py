@@ -139,17 +139,9 @@ def _archive(index: TextFile | None) -> str:
         return '<p class="empty">The archive is empty.</p>'
     rows = []
     for line in lines:
-        cells = line.split(" — ", 3)
-        cells += [""] * (4 - len(cells))
-        rows.append(
-            f"<tr><td><code>{text(cells[0])}</code></td><td>{text(cells[1])}</td>"
-            f"<td>{text(cells[2])}</td><td>{text(cells[3])}</td></tr>"
-        )
-    table = (
-        "<table><tr><th>id</th><th>summary</th><th>reason</th><th>file</th></tr>"
-        + "".join(rows)
-        + "</table>"
-    )
+        cells = [*line.split(" — ", 3), "", "", ""][:4]
+        rows.append((_Html(f"<code>{text(cells[0])}</code>"), *cells[1:]))
+    table = _table(("id", "summary", "reason", "file"), rows)
     return _folded(f"{len(rows)} archived fact{'' if len(rows) == 1 else 's'}", table, len(rows))
 
 
