@@ -53,8 +53,8 @@ def compare(
     base: Memory,
     head: Memory,
     names: tuple[str, str],
-    findings: tuple[Iterable[Finding], Iterable[Finding]] = ((), ()),
-    moved: Mapping[str, str | None] | None = None,
+    findings: tuple[Iterable[Finding], Iterable[Finding]],
+    moved: Mapping[str, str | None],
 ) -> Changes:
     """What changed from `base` to `head` (`names`: how each side is called): each fact's
     changes, the session logs added, the paths the change `moved` (old path -> new path,
@@ -85,7 +85,7 @@ def compare(
         sessions_removed=tuple(
             sorted({s.stem for s in base.sessions} - {s.stem for s in head.sessions})
         ),
-        paths=tuple(_paths_named(head, moved or {})),
+        paths=tuple(_paths_named(head, moved)),
         findings=new_findings,
         findings_fixed=fixed,
         reviewed=_rows(base) != _rows(head),
