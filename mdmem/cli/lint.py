@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from mdmem.adopting import hooks as hooks_module
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
@@ -18,9 +18,9 @@ from mdmem.cli.options import (
     root_option,
 )
 from mdmem.errors import EXIT_FINDINGS
-
-if TYPE_CHECKING:
-    from mdmem.linting.explain import Explanation
+from mdmem.linting import findings as findings_module
+from mdmem.linting.explain import Explanation, explain, explanations
+from mdmem.linting.run import lint as run_lint
 
 
 def _explained(
@@ -29,8 +29,6 @@ def _explained(
     """The explanation `--explain` asks for; an unknown code is a usage error naming them all."""
     if query is None:
         return None
-    from mdmem.linting.explain import explain, explanations
-
     found = explain(query)
     if found is None:
         codes = ", ".join(known.code for known in explanations())
@@ -66,9 +64,6 @@ def lint(
     if explained is not None:
         click.echo(json.dumps(explained.as_dict(), indent=2) if as_json else explained.render())
         return
-    from mdmem.linting import findings as findings_module
-    from mdmem.linting.run import lint as run_lint
-
     with reading_logs() as progress:
         findings = run_lint(resolve_root(root), progress)
     if as_json:
@@ -104,8 +99,6 @@ def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
 
     Example: mdmem hooks install --chain
     """
-    from mdmem.adopting import hooks as hooks_module
-
     installed = hooks_module.install(resolve_root(root), chain=chain)
     if as_json:
         chained = None if installed.chained is None else str(installed.chained)
@@ -131,8 +124,6 @@ def hook_pre_commit(root: Path | None) -> None:
 
     Example: mdmem hook-pre-commit --root memory
     """
-    from mdmem.adopting import hooks as hooks_module
-
     result = hooks_module.pre_commit(resolve_root(root))
     for refusal in result.refused:
         click.echo(

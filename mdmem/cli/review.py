@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from mdmem.adopting import demo as demo_module
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
@@ -17,10 +18,11 @@ from mdmem.cli.options import (
     resolve_root,
 )
 from mdmem.errors import EXIT_OK
-
-if TYPE_CHECKING:
-    from mdmem.reviewing.apply import ApplyResult
-    from mdmem.reviewing.plan import ReviewPlan
+from mdmem.linting.gate import review
+from mdmem.reading.search import refresh_index
+from mdmem.reviewing.apply import ApplyResult
+from mdmem.reviewing.plan import ReviewPlan
+from mdmem.reviewing.summary import id_list
 
 
 @main.command("review")
@@ -32,14 +34,10 @@ def review_command(root: Path | None, as_json: bool, dry_run: bool, no_commit: b
 
     Example: mdmem review --dry-run
     """
-    from mdmem.linting.gate import review
-
     with reading_logs() as progress:
         found = resolve_root(root)
         plan, result = review(found, dry_run=dry_run, commit=not no_commit, progress=progress)
     if result.written:
-        from mdmem.reading.search import refresh_index
-
         refresh_index(found)
     if as_json:
         summary = None if plan.summary is None else plan.summary.as_dict()
@@ -57,8 +55,6 @@ SHOWN_IDS = 12  # ids named per line on the terminal; --json and the commit have
 
 def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
     """The human-readable account of a review."""
-    from mdmem.reviewing.summary import id_list
-
     summary = plan.summary
     if summary is None:
         return "No session logs yet: nothing to review."
@@ -100,10 +96,6 @@ def demo(keep: Path | None, as_json: bool) -> None:
 
     Example: mdmem demo --keep paygate-example
     """
-    import tempfile
-
-    from mdmem.adopting import demo as demo_module
-
     with tempfile.TemporaryDirectory(prefix="mdmem-demo-") as scratch:
         target = keep if keep is not None else Path(scratch) / "paygate"
         run = demo_module.run(target)
