@@ -83,7 +83,14 @@ def test_missing_memory_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mon
 
 @pytest.mark.parametrize(
     "args",
-    [["show", "nope", "--json"], ["lookup", "the", "--json"], ["context", "--format", "json"]],
+    [
+        ["show", "nope", "--json"],
+        ["lookup", "the", "--json"],
+        ["context", "--format", "json"],
+        ["stats", "--json"],  # the group's commands, which carry no decorator for it
+        ["session", "--json"],
+        ["mcp", "install", "claude", "--json"],
+    ],
 )
 def test_a_refusal_under_json_is_json_on_stdout_too(tmp_path: Path, args: list[str]) -> None:
     result = CliRunner().invoke(main, [*args, "--root", str(tmp_path / "nope")])

@@ -33,7 +33,7 @@ def cli(repo: Path, *args: str) -> str:
 
 
 def kinds_of(changes: object) -> set[tuple[str, str]]:
-    return {(change.kind, change.fact_id) for change in changes.changes}  # type: ignore[attr-defined]
+    return {(change.kind, change.id) for change in changes.changes}  # type: ignore[attr-defined]
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def test_a_branch_says_what_it_did_to_the_memory(branched: Path) -> None:
     assert any(kind == "thread opened" for kind, _ in found)
     [session] = changes.sessions
     assert "idempotency-key-required" in session.cited
-    assert {(p.fact_id, p.path, p.renamed_to) for p in changes.paths} == {
+    assert {(p.id, p.path, p.renamed_to) for p in changes.paths} == {
         ("currency-exponent-table", "src/money/currencies.ts", None),
         ("pg-bigint-as-string", "src/db/pool.ts", "src/db/connections.ts"),
     }
@@ -209,7 +209,7 @@ def test_a_supersession_only_logged_is_reported_for_the_next_review(tmp_path: Pa
     log.write_text(text.replace(heading, heading + event, 1), "utf-8")
     with leaving_out():
         changes = diff(repo / "memory")
-    [change] = [c for c in changes.changes if c.fact_id == "migrations-forward-only"]
+    [change] = [c for c in changes.changes if c.id == "migrations-forward-only"]
     assert change.kind == "invalidated" and "the next review writes it" in change.detail
     assert changes.sessions[0].events == ("Superseded: migrations-forward-only",)
 
@@ -224,7 +224,7 @@ def test_a_fact_deleted_by_hand_is_flagged_as_removed(tmp_path: Path) -> None:
     with leaving_out():
         changes = diff(repo / "memory")
     [change] = changes.changes
-    assert (change.kind, change.fact_id, change.flagged) == (
+    assert (change.kind, change.id, change.flagged) == (
         "removed",
         "migrations-forward-only",
         True,

@@ -53,8 +53,8 @@ def compare(
     base: Memory,
     head: Memory,
     names: tuple[str, str],
-    findings: tuple[Iterable[Finding], Iterable[Finding]] = ((), ()),
-    moved: Mapping[str, str | None] | None = None,
+    findings: tuple[Iterable[Finding], Iterable[Finding]],
+    moved: Mapping[str, str | None],
 ) -> Changes:
     """What changed from `base` to `head` (`names`: how each side is called): each fact's
     changes, the session logs added, the paths the change `moved` (old path -> new path,
@@ -75,17 +75,17 @@ def compare(
             changes += fact_changes(old, new)
     base_stems = {session.stem for session in base.sessions}
     added = [session for session in head.sessions if session.stem not in base_stems]
-    changes += _ledger_changes(added, {c.fact_id for c in changes}, before, after)
+    changes += _ledger_changes(added, {c.id for c in changes}, before, after)
     new_findings, fixed = _findings_delta(*findings)
     return Changes(
         base=names[0],
         head=names[1],
-        changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.fact_id))),
+        changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.id))),
         sessions=tuple(_session(session) for session in added),
         sessions_removed=tuple(
             sorted({s.stem for s in base.sessions} - {s.stem for s in head.sessions})
         ),
-        paths=tuple(_paths_named(head, moved or {})),
+        paths=tuple(_paths_named(head, moved)),
         findings=new_findings,
         findings_fixed=fixed,
         reviewed=_rows(base) != _rows(head),
@@ -230,7 +230,7 @@ def _paths_named(head: Memory, moved: Mapping[str, str | None]) -> list[PathName
             for path in named:
                 for old, new in _hits(path, moved):
                     found.setdefault((fact.id, path), PathNamed(fact.id, old, new))
-    return sorted(found.values(), key=lambda p: (p.fact_id, p.path))
+    return sorted(found.values(), key=lambda p: (p.id, p.path))
 
 
 def _hits(path: str, moved: Mapping[str, str | None]) -> list[tuple[str, str | None]]:

@@ -55,7 +55,7 @@ class Change:
     the successor, the reason it was forgotten, the tiers before and after."""
 
     kind: str
-    fact_id: str
+    id: str
     section: str
     lead: str
     detail: str = ""
@@ -65,14 +65,7 @@ class Change:
         return self.kind in FLAGGED
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "id": self.fact_id,
-            "section": self.section,
-            "lead": self.lead,
-            "detail": self.detail,
-            "flagged": self.flagged,
-        }
+        return {**vars(self), "flagged": self.flagged}
 
 
 @dataclass(frozen=True)
@@ -85,24 +78,19 @@ class SessionAdded:
     events: tuple[str, ...]  # its typed lines, as written: `Superseded: a → b`
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "stem": self.stem,
-            "path": self.path,
-            "cited": list(self.cited),
-            "events": list(self.events),
-        }
+        return {**vars(self), "cited": list(self.cited), "events": list(self.events)}
 
 
 @dataclass(frozen=True)
 class PathNamed:
     """A path a live fact names that the change deleted or renamed."""
 
-    fact_id: str
+    id: str
     path: str
     renamed_to: str | None
 
     def as_dict(self) -> dict[str, object]:
-        return {"id": self.fact_id, "path": self.path, "renamed_to": self.renamed_to}
+        return dict(vars(self))
 
 
 @dataclass(frozen=True)

@@ -67,13 +67,14 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
     sides = (memory_of(label, base_files, parsed), memory_of(label, head_files, parsed))
     moved = {c.path: (c.new_path if c.status == "R" else None) for c in changed if c.status in "DR"}
     renamed = {old: new for old, new in moved.items() if new is not None}
-    repo_files = (RepoFiles.of(tree_files(top, base_commit), folder), RepoFiles.of(every, folder))
+    base_repo, head_repo = (
+        RepoFiles.of(tree_files(top, base_commit), folder),
+        RepoFiles.of(every, folder),
+    )
     touched = _touched(folder, changed, head_files, base_files)
     findings = (
-        _lint(sides[0], base_files, repo_files[0], renamed, touched, label)
-        + _paths(top, sides[0], repo_files[0], renamed, base_commit),
-        _lint(sides[1], head_files, repo_files[1], renamed, touched, label)
-        + _paths(top, sides[1], repo_files[1], renamed, head_commit or "HEAD"),
+        _lint(top, sides[0], base_files, touched, (base_repo, renamed, base_commit)),
+        _lint(top, sides[1], head_files, touched, (head_repo, renamed, head_commit or "HEAD")),
     )
     names = (
         _name(base, base_commit),
@@ -156,31 +157,24 @@ def _touched(
 
 
 def _lint(
+    top: Path,
     memory: Memory,
     files: Mapping[str, bytes],
-    repo: RepoFiles,
-    renamed: Mapping[str, str],
     touched: frozenset[str],
-    label: str,
+    paths: tuple[RepoFiles, Mapping[str, str], str],
 ) -> list[Finding]:
-    """Lint's findings on one side, as far as they can differ between the two."""
+    """Lint's findings on one side, as far as they can differ between the two; `paths`:
+    what its commit holds, the paths renamed, and the commit, for W028 (the paths its live
+    facts name that its commit does not hold)."""
     found = memory_findings(memory, memory.vision, memory.blocked)
     for relative in sorted(touched & files.keys()):
-        display = f"{label}/{relative}"
+        display = f"{memory.root.name}/{relative}"
         try:
             text = decode_text(files[relative], display)
         except ParseError as error:
             found.append(parse_finding(error, display))
             continue
         found += text_findings(display, text, facts=not relative.startswith(f"{SESSIONS}/"))
-    return found
-
-
-def _paths(
-    top: Path, memory: Memory, repo: RepoFiles, renamed: Mapping[str, str], until: str
-) -> list[Finding]:
-    """W028 on one side: the paths its live facts name that its commit does not hold."""
-    if not repo.holds_code:
-        return []
-    gone = gone_paths(memory.live, repo, renamed)
-    return path_findings(once_held(top, gone, until)) if gone else []
+    repo, renamed, until = paths
+    gone = gone_paths(memory.live, repo, renamed) if repo.holds_code else None
+    return found + path_findings(once_held(top, gone, until)) if gone else found

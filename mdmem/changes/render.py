@@ -35,7 +35,7 @@ def markdown(changes: Changes) -> str:
     flagged = [change for change in changes.changes if change.flagged]
     if flagged:
         lines += ["**A person must approve:**", ""]
-        lines += _capped(flagged, lambda c: f"- ⚠️ `{c.fact_id}` {c.kind}{_about(c)}")
+        lines += _capped(flagged, lambda c: f"- ⚠️ `{c.id}` {c.kind}{_about(c)}")
         lines.append("")
     for kind, title in _TITLES.items():
         chosen = [change for change in changes.changes if change.kind == kind]
@@ -80,16 +80,16 @@ def _about(change: Change) -> str:
 
 def _line(change: Change) -> str:
     if change.kind == kinds.SUPERSEDED:
-        return f"- `{change.fact_id}` {change.detail}: {change.lead}"
+        return f"- `{change.id}` {change.detail}: {change.lead}"
     if change.kind == kinds.FORGOTTEN:
-        return f"- `{change.fact_id}`: {change.lead} — reason: {change.detail}"
+        return f"- `{change.id}`: {change.lead} — reason: {change.detail}"
     if change.kind == kinds.REWORDED:
-        return f"- `{change.fact_id}` ({change.section}): {change.detail}"
-    return f"- `{change.fact_id}`{_about(change)}"
+        return f"- `{change.id}` ({change.section}): {change.detail}"
+    return f"- `{change.id}`{_about(change)}"
 
 
 def _move(change: Change) -> str:
-    return f"- `{change.fact_id}` {change.kind}: {change.detail}"
+    return f"- `{change.id}` {change.kind}: {change.detail}"
 
 
 def _session(session: kinds.SessionAdded) -> str:
@@ -100,4 +100,4 @@ def _session(session: kinds.SessionAdded) -> str:
 
 def _path(path: kinds.PathNamed) -> str:
     gone = f"renamed to `{path.renamed_to}`" if path.renamed_to else "deleted"
-    return f"- `{path.fact_id}` names `{path.path}`, {gone}"
+    return f"- `{path.id}` names `{path.path}`, {gone}"

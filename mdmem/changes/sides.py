@@ -10,6 +10,7 @@ scans 10,020 logs, not 20,000.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -62,12 +63,13 @@ def memory_of(label: str, files: Mapping[str, bytes], parsed: Parsed | None = No
         for name in files
         if _in_folder(name, OPEN_THREADS) and is_thread_name(name.split("/")[-1])
     ]
+    archive = functools.partial(parse_document, unique_ids=False)
     empty = Document(TextFile(f"{label}/{CONTINUITY}", ()), (), (), ())
     no_entries: tuple[BlockedEntry, ...] = ()
     return Memory(
         root=Path(label),
         continuity=document(CONTINUITY, parse_document, empty),
-        archives=_present(document(name, _archive, None) for name in sorted(archives)),
+        archives=_present(document(name, archive, None) for name in sorted(archives)),
         sessions=_sessions(label, files, cache),
         policy=document(POLICY, parse_policy, parse_policy(None)),
         reviews=document(REVIEWS, _same, None),
@@ -77,10 +79,6 @@ def memory_of(label: str, files: Mapping[str, bytes], parsed: Parsed | None = No
         threads=_present(document(name, parse_thread, None) for name in sorted(threads)),
         thread_layout=any(name.startswith(f"{OPEN_THREADS}/") for name in files),
     )
-
-
-def _archive(file: TextFile) -> Document:
-    return parse_document(file, unique_ids=False)
 
 
 def _same(file: TextFile) -> TextFile:

@@ -15,24 +15,16 @@ from mdmem.adopting.agents import session_start as starting
 from mdmem.adopting.export import FORMATS
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    handles_errors,
-    json_option,
-    left_out_json,
+    echo_json,
+    memory_options,
     named_by,
     resolve_root,
-    root_option,
     serves_what_it_can,
     session_option,
 )
 from mdmem.errors import MdmemError
 
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
-
-
-def _echo_json(payload: object) -> None:
-    if isinstance(payload, dict) and (left_out := left_out_json()):
-        payload = {**payload, "warnings": left_out}
-    click.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
 
 
 @main.group("agent-hooks")
@@ -50,9 +42,7 @@ def agent_hooks() -> None:
     "--local", is_flag=True, help="Write .claude/settings.local.json (yours, git-ignored)."
 )
 @_DRY_RUN
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def install(agent: str, local: bool, dry_run: bool, root: Path | None, as_json: bool) -> None:
     """Add mdmem's hooks to Claude Code's project settings (.claude/settings.json, beside
     the memory folder): SessionStart prints `mdmem agent-hooks session-start`, Stop runs
@@ -63,7 +53,7 @@ def install(agent: str, local: bool, dry_run: bool, root: Path | None, as_json: 
     """
     installed = install_claude(resolve_root(root), local=local, dry_run=dry_run)
     if as_json:
-        _echo_json(installed.as_dict())
+        echo_json(installed.as_dict(), ascii=False)
         return
     verb = "would be " if dry_run else ""
     for change in installed.changes:
@@ -75,9 +65,7 @@ def install(agent: str, local: bool, dry_run: bool, root: Path | None, as_json: 
 
 
 @agent_hooks.command("session-start")
-@root_option
-@json_option
-@handles_errors
+@memory_options
 @serves_what_it_can
 def session_start(root: Path | None, as_json: bool) -> None:
     """What an agent's session starts with: `mdmem context` and how to cite facts. Always
@@ -104,14 +92,14 @@ def session_start(root: Path | None, as_json: bool) -> None:
     except MdmemError as exc:
         text, problem = "", shown(exc)
     if as_json and problem:
-        _echo_json({"systemMessage": problem})
+        echo_json({"systemMessage": problem}, ascii=False)
     elif problem:
         click.echo(problem)
     elif not as_json:
         click.echo(text, nl=False)
     else:
         context = {"hookEventName": "SessionStart", "additionalContext": text}
-        _echo_json({"hookSpecificOutput": context})
+        echo_json({"hookSpecificOutput": context}, ascii=False)
 
 
 def _hook_session_id() -> str | None:
@@ -126,10 +114,8 @@ def _hook_session_id() -> str | None:
 
 
 @agent_hooks.command("check")
-@root_option
-@json_option
+@memory_options
 @session_option
-@handles_errors
 def check(root: Path | None, as_json: bool, named: str | None) -> None:
     """Remind, when a turn ends, that the current session log cites no fact yet (or that
     there is none). Prints nothing when it cites one; always exits 0, never blocks.
@@ -146,7 +132,7 @@ def check(root: Path | None, as_json: bool, named: str | None) -> None:
 
         said = shown(exc)
     if as_json:
-        _echo_json({"systemMessage": said} if said else {})
+        echo_json({"systemMessage": said} if said else {}, ascii=False)
     elif said:
         click.echo(said)
 
@@ -158,9 +144,7 @@ def check(root: Path | None, as_json: bool, named: str | None) -> None:
     "copilot: .github/copilot-instructions.md (each beside the memory folder).",
 )  # fmt: skip
 @_DRY_RUN
-@root_option
-@json_option
-@handles_errors
+@memory_options
 @serves_what_it_can
 def export(fmt: str, dry_run: bool, root: Path | None, as_json: bool) -> None:
     """Write the core facts and invariants, each with its id, into a vendor's instructions
@@ -173,7 +157,7 @@ def export(fmt: str, dry_run: bool, root: Path | None, as_json: bool) -> None:
 
     done = run_export(resolve_root(root), fmt, dry_run=dry_run)
     if as_json:
-        _echo_json(done.as_dict())
+        echo_json(done.as_dict(), ascii=False)
         return
     if dry_run:
         click.echo(done.diff, nl=False)

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from mdmem import backfill as run_backfill
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.options import echo_json, memory_options, resolve_root
 from mdmem.writing.backfill import BackfillPlan
 
 
 @main.command()
-@root_option
-@json_option
+@memory_options
 @click.option(
     "--dry-run", is_flag=True, help="List the ids and the log it would write; write nothing."
 )
-@handles_errors
 def backfill(root: Path | None, as_json: bool, dry_run: bool) -> None:
     """Give each legacy fact (an item without a footer in a fact section of continuity.md)
     the footer a new fact is born with, created by one new session log.
@@ -30,7 +27,7 @@ def backfill(root: Path | None, as_json: bool, dry_run: bool) -> None:
     """
     plan = run_backfill(resolve_root(root), dry_run=dry_run)
     if as_json:
-        click.echo(json.dumps({**plan.as_dict(), "dry_run": dry_run}, indent=2, sort_keys=True))
+        echo_json({**plan.as_dict(), "dry_run": dry_run})
     else:
         click.echo(describe(plan, dry_run))
 
@@ -44,10 +41,5 @@ def describe(plan: BackfillPlan, dry_run: bool) -> str:
     log = f"{plan.root_label}/{plan.log}"
     if dry_run:
         return "\n".join([*lines, f"Dry run: would give {count} a footer, created by {log}."])
-    return "\n".join(
-        [
-            *lines,
-            f"Gave {count} a footer in {plan.root_label}/continuity.md, created by {log}.",
-            "Next: commit continuity.md and the log, then run `mdmem review`.",
-        ]
-    )
+    lines.append(f"Gave {count} a footer in {plan.root_label}/continuity.md, created by {log}.")
+    return "\n".join([*lines, "Next: commit continuity.md and the log, then run `mdmem review`."])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -11,22 +10,18 @@ from mdmem.changes.read import diff as run_diff
 from mdmem.changes.render import markdown
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    handles_errors,
-    json_option,
-    left_out_json,
+    echo_json,
+    memory_options,
     resolve_root,
-    root_option,
     serves_what_it_can,
 )
 from mdmem.safety.secrets import redact, redact_all
 
 
 @main.command()
-@root_option
-@json_option
+@memory_options
 @click.argument("base", required=False)
 @click.argument("head", required=False)
-@handles_errors
 @serves_what_it_can
 def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -> None:
     """What changed in the memory from BASE to HEAD, in plain words, as markdown for a pull
@@ -43,9 +38,6 @@ def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -
     """
     changes = run_diff(resolve_root(root), base, head)
     if as_json:
-        answer = changes.as_dict()
-        if left_out := left_out_json():
-            answer["warnings"] = left_out
-        click.echo(json.dumps(redact_all(answer), indent=2))
+        echo_json(redact_all(changes.as_dict()), sort_keys=False)
     else:
         click.echo(redact(markdown(changes)))

@@ -8,14 +8,12 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    handles_errors,
-    json_option,
+    echo_json,
+    memory_options,
     named_by,
     resolve_root,
-    root_option,
     session_option,
 )
-from mdmem.cli.write import echo_json
 from mdmem.writing.add import Added, add_fact
 from mdmem.writing.add_plan import NewFact
 
@@ -47,9 +45,7 @@ from mdmem.writing.add_plan import NewFact
 )
 @click.option("--supersedes", metavar="ID", help="The live fact it replaces: marked superseded.")
 @session_option
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def add(
     text: str,
     section: str,

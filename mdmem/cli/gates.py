@@ -8,14 +8,12 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    handles_errors,
-    json_option,
+    echo_json,
+    memory_options,
     named_by,
     resolve_root,
-    root_option,
     session_option,
 )
-from mdmem.cli.write import echo_json
 from mdmem.writing.forget import forget as forget_fact
 from mdmem.writing.forget import forget_text, tombstones
 from mdmem.writing.gates import close_thread, make_core, open_thread, supersede_usage
@@ -35,9 +33,7 @@ from mdmem.writing.gates import supersede as supersede_fact
 @click.option("--invalidate", is_flag=True, help="OLD no longer holds; nothing replaces it.")
 @click.option("--core", is_flag=True, help="OLD is core and a person asked to invalidate it.")
 @session_option
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def supersede(
     old: str,
     by: str | None,
@@ -68,17 +64,10 @@ def supersede(
     if problem is not None:
         raise click.UsageError(problem)
     words = None if tags is None else tuple(t.strip() for t in tags.split(",") if t.strip())
+    found = resolve_root(root)
+    session = (named or None, named_by())
     done = supersede_fact(
-        resolve_root(root),
-        old,
-        by,
-        text,
-        section,
-        named or None,
-        named_by(),
-        core=core,
-        scope=scope,
-        tags=words,
+        found, old, by, text, section, *session, core=core, scope=scope, tags=words
     )
     if as_json:
         echo_json(done.as_dict())
@@ -94,9 +83,7 @@ def supersede(
 @main.command()
 @click.argument("old", metavar="OLD")
 @session_option
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> None:
     """Undo OLD's supersession, a human's way back (DECAY.md, Supersession): `Restored: OLD` in the
     current session log, `superseded-by` dropped from its footer and its tier `active`
@@ -128,9 +115,7 @@ def restore(old: str, named: str | None, root: Path | None, as_json: bool) -> No
 )
 @click.option("--core", is_flag=True, help="ID is core and a person asked to forget it.")
 @session_option
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def forget(
     fact_id: str | None,
     reason: str,
@@ -151,13 +136,12 @@ def forget(
     """
     if fact_id is None and text is None:
         raise click.UsageError("give the ID of a fact, or --text TEXT for a rule never in memory")
+    found, session = resolve_root(root), (named or None, named_by())
     if text is not None:
-        done = forget_text(resolve_root(root), text, reason, fact_id, named or None, named_by())
+        done = forget_text(found, text, reason, fact_id, *session)
     else:
         assert fact_id is not None
-        done = forget_fact(
-            resolve_root(root), fact_id, reason, named or None, named_by(), core=core
-        )
+        done = forget_fact(found, fact_id, reason, *session, core=core)
     where = None if done.place is None else done.place.display
     if as_json:
         fields = {"id": done.fact_id, "from": where, "blocked": done.date}
@@ -175,9 +159,7 @@ def forget(
 
 
 @main.command()
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def blocked(root: Path | None, as_json: bool) -> None:
     """List the tombstones of memory/blocked.md: id, date, reason and the first line of
     the forgotten text (secret material masked).
@@ -197,9 +179,7 @@ def blocked(root: Path | None, as_json: bool) -> None:
 
 @main.command()
 @click.argument("fact_id", metavar="ID")
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def core(fact_id: str, root: Path | None, as_json: bool) -> None:
     """Make a fact core (a human's gate): `tier: core`, which never decays and which no
     review overwrites. Refuses an unknown, superseded or blocked id.
@@ -213,9 +193,7 @@ def core(fact_id: str, root: Path | None, as_json: bool) -> None:
 @main.command()
 @click.argument("text", metavar="TEXT")
 @session_option
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> None:
     """Open a thread: `- [ ] TEXT` at the end of ## Open Threads (in a file of its own,
     open-threads/thread-ID.md, when the memory keeps its threads so), born in the current
@@ -239,9 +217,7 @@ def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> No
 
 @main.command()
 @click.argument("fact_id", metavar="ID")
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def done(fact_id: str, root: Path | None, as_json: bool) -> None:
     """Check off an open thread: its `- [ ]` becomes `- [x]`, nothing else changes; the
     review sweeps it to the archive once it fades. Refuses anything but an open thread.

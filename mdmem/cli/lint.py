@@ -5,23 +5,22 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from mdmem.adopting import hooks as hooks_module
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    frozen_at_exit,
-    handles_errors,
-    json_option,
-    progress_bar,
+    echo_json,
+    memory_options,
+    reading_logs,
     resolve_root,
     root_option,
 )
 from mdmem.errors import EXIT_FINDINGS
-
-if TYPE_CHECKING:
-    from mdmem.linting.explain import Explanation
+from mdmem.linting import findings as findings_module
+from mdmem.linting.explain import Explanation, explain, explanations
+from mdmem.linting.run import lint as run_lint
 
 
 def _explained(
@@ -30,8 +29,6 @@ def _explained(
     """The explanation `--explain` asks for; an unknown code is a usage error naming them all."""
     if query is None:
         return None
-    from mdmem.linting.explain import explain, explanations
-
     found = explain(query)
     if found is None:
         codes = ", ".join(known.code for known in explanations())
@@ -40,8 +37,7 @@ def _explained(
 
 
 @main.command()
-@root_option
-@json_option
+@memory_options
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings as well as on errors.")
 @click.option("--verbose", is_flag=True, help="List each stale footer, not one count per file.")
 @click.option(
@@ -51,7 +47,6 @@ def _explained(
     callback=_explained,
     help="Print what a code (W002) or its name (unknown-id) means and how to fix it; no lint.",
 )
-@handles_errors
 def lint(
     root: Path | None, as_json: bool, strict: bool, verbose: bool, explained: Explanation | None
 ) -> None:
@@ -69,13 +64,10 @@ def lint(
     if explained is not None:
         click.echo(json.dumps(explained.as_dict(), indent=2) if as_json else explained.render())
         return
-    from mdmem.linting import findings as findings_module
-    from mdmem.linting.run import lint as run_lint
-
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         findings = run_lint(resolve_root(root), progress)
     if as_json:
-        click.echo(json.dumps([finding.as_dict() for finding in findings], indent=2))
+        echo_json([finding.as_dict() for finding in findings], sort_keys=False)
     else:
         shown = findings if verbose else findings_module.grouped(findings)
         for finding in shown:
@@ -97,10 +89,8 @@ def hooks() -> None:
 
 
 @hooks.command("install")
-@root_option
-@json_option
+@memory_options
 @click.option("--chain", is_flag=True, help="Keep an existing pre-commit hook; run it first.")
-@handles_errors
 def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
     """Install the pre-commit hook (core.hooksPath is honoured).
 
@@ -109,18 +99,14 @@ def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
 
     Example: mdmem hooks install --chain
     """
-    from mdmem.adopting import hooks as hooks_module
-
     installed = hooks_module.install(resolve_root(root), chain=chain)
     if as_json:
         chained = None if installed.chained is None else str(installed.chained)
-        payload = {
-            "path": str(installed.path),
-            "chained": chained,
-            "updated": installed.replaced and installed.changed,
-            "changed": installed.changed,
-        }
-        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        updated = installed.replaced and installed.changed
+        echo_json(
+            {"path": str(installed.path), "chained": chained, "updated": updated}
+            | {"changed": installed.changed}
+        )
         return
     if not installed.changed:
         click.echo(f"The pre-commit hook is up to date: {installed.path}")
@@ -133,14 +119,11 @@ def hooks_install(root: Path | None, as_json: bool, chain: bool) -> None:
 
 @main.command("hook-pre-commit", hidden=True)
 @root_option
-@handles_errors
 def hook_pre_commit(root: Path | None) -> None:
     """What the pre-commit hook runs; git calls it before each commit.
 
     Example: mdmem hook-pre-commit --root memory
     """
-    from mdmem.adopting import hooks as hooks_module
-
     result = hooks_module.pre_commit(resolve_root(root))
     for refusal in result.refused:
         click.echo(

@@ -7,46 +7,55 @@ from collections.abc import MutableMapping
 
 import click
 
+from mdmem.errors import MdmemError
 from mdmem.store import lock
 
 # Each command's module (`mdmem.cli.<module>`), imported when the command is asked for: a
 # command loads only what it runs (`lookup` no gate, review or MCP code), `--version` none.
 MODULES = {
-    "add": "facts",
-    "agent-hooks": "agents",
-    "backfill": "backfill",
-    "blocked": "gates",
-    "context": "read",
-    "core": "gates",
-    "demo": "review",
-    "diff": "diff",
-    "done": "gates",
-    "export": "agents",
-    "forget": "gates",
-    "hook-pre-commit": "lint",
-    "hooks": "lint",
-    "init": "setup",
-    "lint": "lint",
-    "lookup": "read",
-    "mcp": "mcp",
-    "merge-driver": "setup",
-    "migrate": "migrate",
-    "ref": "write",
-    "report": "report",
-    "restore": "gates",
-    "review": "review",
-    "session": "write",
-    "show": "read",
-    "stats": "report",
-    "status": "read",
-    "supersede": "gates",
-    "thread": "gates",
-    "trend": "report",
+    name: module
+    for module, names in {
+        "agents": ("agent-hooks", "export"),
+        "backfill": ("backfill",),
+        "diff": ("diff",),
+        "facts": ("add",),
+        "gates": ("blocked", "core", "done", "forget", "restore", "supersede", "thread"),
+        "lint": ("hook-pre-commit", "hooks", "lint"),
+        "mcp": ("mcp",),
+        "migrate": ("migrate",),
+        "read": ("context", "lookup", "show", "status"),
+        "report": ("report", "stats", "trend"),
+        "review": ("demo", "review"),
+        "setup": ("init", "merge-driver"),
+        "write": ("ref", "session"),
+    }.items()
+    for name in names
 }
+
+
+class _Handled(click.Command):
+    """A command whose library error is shown as its message and exit code (`options.fail`),
+    in this one place for every command."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (MdmemError, KeyboardInterrupt) as exc:
+            # Here: `mdmem --version` imports no options (a start held to a target).
+            from mdmem.cli.options import fail
+
+            fail(exc, ctx.params)
+
+
+class _Group(_Handled, click.Group):
+    command_class = _Handled
 
 
 class _Commands(click.Group):
     """The group whose commands are imported when first asked for; help lists them all."""
+
+    command_class = _Handled
+    group_class = _Group
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in MODULES:

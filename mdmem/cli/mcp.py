@@ -3,37 +3,23 @@ a client. Only the command that serves imports the MCP SDK (the `mcp` extra)."""
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.options import echo_json, memory_options, resolve_root
 from mdmem.errors import EXIT_FINDINGS
 from mdmem.mcp.install import CLIENTS, install
 
 MISSING = "the MCP server needs the official MCP SDK, the mcp extra: pip install 'mdmem[mcp]'"
 
 
-def _server() -> ModuleType:
-    """`mdmem.mcp.server`, or a message that says how to install what it needs, and exit 1."""
-    try:
-        from mdmem.mcp import server
-    except ImportError as exc:
-        click.echo(f"mdmem: {MISSING} ({exc})", err=True)
-        sys.exit(EXIT_FINDINGS)
-    return server
-
-
 @main.group(invoke_without_command=True)
-@root_option
-@json_option
+@memory_options
 @click.pass_context
-@handles_errors
 def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     """Serve the memory to MCP clients (Claude Code, Cursor, VS Code) over stdin and
     stdout, until the client closes them. Tools: context, lookup, show, status, lint
@@ -49,10 +35,14 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    server = _server()
+    try:  # the SDK, or a message that says how to install it, and exit 1
+        from mdmem.mcp import server
+    except ImportError as exc:
+        click.echo(f"mdmem: {MISSING} ({exc})", err=True)
+        sys.exit(EXIT_FINDINGS)
     found = resolve_root(root)
     if as_json:
-        click.echo(json.dumps(server.manifest(found), indent=2, ensure_ascii=False))
+        echo_json(server.manifest(found), sort_keys=False, ascii=False)
         return
     server.serve(found)
 
@@ -64,9 +54,7 @@ def mcp(ctx: click.Context, root: Path | None, as_json: bool) -> None:
     is_flag=True,
     help="Replace an mdmem entry that runs something else (its other fields are kept).",
 )
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) -> None:
     """Register the server in the project's configuration for CLIENT: `.mcp.json` (claude,
     Claude Code), `.cursor/mcp.json` (cursor) or `.vscode/mcp.json` (vscode), in the folder
@@ -82,7 +70,7 @@ def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) ->
     """
     done = install(resolve_root(root), client, replace=replace)
     if as_json:
-        click.echo(json.dumps(done.as_dict(), indent=2, sort_keys=True))
+        echo_json(done.as_dict())
         return
     where = f"{done.path} ({CLIENTS[client].label})"
     command = shlex.join([done.entry["command"], *done.entry["args"]])

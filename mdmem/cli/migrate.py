@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import handles_errors, json_option, resolve_root, root_option
+from mdmem.cli.options import echo_json, memory_options, resolve_root
 from mdmem.migrating.migrate import migrate as run_migrate
 from mdmem.migrating.plan import describe
 
 
 @main.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
-@root_option
-@json_option
+@memory_options
 @click.option("--dry-run", is_flag=True, help="Print what each rule would become; write nothing.")
-@handles_errors
 def migrate(sources: tuple[Path, ...], root: Path | None, as_json: bool, dry_run: bool) -> None:
     """Import the rules of CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, Cursor .mdc
     rules, Copilot and Windsurf rule files, or a CASS playbook and blocked.log, as facts
@@ -32,6 +29,6 @@ def migrate(sources: tuple[Path, ...], root: Path | None, as_json: bool, dry_run
     """
     plan = run_migrate(resolve_root(root), sources, dry_run=dry_run)
     if as_json:
-        click.echo(json.dumps({**plan.as_dict(), "dry_run": dry_run}, indent=2, sort_keys=True))
+        echo_json({**plan.as_dict(), "dry_run": dry_run})
     else:
         click.echo(describe(plan, dry_run))

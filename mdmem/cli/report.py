@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    frozen_at_exit,
-    handles_errors,
-    json_option,
-    left_out_json,
-    progress_bar,
+    echo_json,
+    memory_options,
+    reading_logs,
     resolve_root,
-    root_option,
     serves_what_it_can,
 )
 from mdmem.report.build import stats as run_stats
@@ -24,19 +20,8 @@ from mdmem.report.build import write_report
 from mdmem.report.stats import render_stats
 
 
-def _echo_json(payload: dict[str, object]) -> None:
-    left_out = left_out_json()
-    click.echo(
-        json.dumps(
-            {**payload, **({"warnings": left_out} if left_out else {})}, indent=2, sort_keys=True
-        )
-    )
-
-
 @main.command()
-@root_option
-@json_option
-@handles_errors
+@memory_options
 @serves_what_it_can
 def stats(root: Path | None, as_json: bool) -> None:
     """Count the memory as a review run now would: facts per tier and per maturity, the
@@ -46,18 +31,16 @@ def stats(root: Path | None, as_json: bool) -> None:
 
     Example: mdmem stats --json
     """
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         found = run_stats(resolve_root(root), progress)
     if as_json:
-        _echo_json(found.as_dict())
+        echo_json(found.as_dict())
     else:
         click.echo(render_stats(found))
 
 
 @main.command()
-@root_option
-@json_option
-@handles_errors
+@memory_options
 @serves_what_it_can
 def trend(root: Path | None, as_json: bool) -> None:
     """Say whether the memory is IMPROVING, DECLINING or STABLE, from reviews.md's rows.
@@ -70,14 +53,13 @@ def trend(root: Path | None, as_json: bool) -> None:
     """
     found = run_trend(resolve_root(root))
     if as_json:
-        _echo_json(found.as_dict())
+        echo_json(found.as_dict())
     else:
         click.echo(found.render())
 
 
 @main.command()
-@root_option
-@json_option
+@memory_options
 @click.option(
     "--html",
     "out",
@@ -85,7 +67,6 @@ def trend(root: Path | None, as_json: bool) -> None:
     type=click.Path(path_type=Path, dir_okay=False, writable=True),
     help="Write the report to this file (replaced whole).",
 )
-@handles_errors
 @serves_what_it_can
 def report(root: Path | None, as_json: bool, out: Path) -> None:
     """Write a self-contained HTML page of the memory: live facts by section and tier,
@@ -94,10 +75,10 @@ def report(root: Path | None, as_json: bool, out: Path) -> None:
 
     Example: mdmem report --html memory-report.html
     """
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         result = write_report(resolve_root(root), out, progress)
     if as_json:
-        _echo_json(result.as_dict())
+        echo_json(result.as_dict())
     else:
         click.echo(
             f"Wrote {out} ({result.size} bytes): {result.facts} live facts, "

@@ -2,59 +2,47 @@
 
 from __future__ import annotations
 
-import json
 import sys
+import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from mdmem.adopting import demo as demo_module
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    frozen_at_exit,
-    handles_errors,
+    echo_json,
     json_option,
-    progress_bar,
+    memory_options,
+    reading_logs,
     resolve_root,
-    root_option,
 )
 from mdmem.errors import EXIT_OK
-
-if TYPE_CHECKING:
-    from mdmem.reviewing.apply import ApplyResult
-    from mdmem.reviewing.plan import ReviewPlan
+from mdmem.linting.gate import review
+from mdmem.reading.search import refresh_index
+from mdmem.reviewing.apply import ApplyResult
+from mdmem.reviewing.plan import ReviewPlan
+from mdmem.reviewing.summary import id_list
 
 
 @main.command("review")
-@root_option
-@json_option
+@memory_options
 @click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
 @click.option("--no-commit", is_flag=True, help="Write the files but make no git commit.")
-@handles_errors
 def review_command(root: Path | None, as_json: bool, dry_run: bool, no_commit: bool) -> None:
     """Recompute uses, tiers and archive moves from the session logs, then commit.
 
     Example: mdmem review --dry-run
     """
-    from mdmem.linting.gate import review
-
-    with progress_bar("Reading session logs") as progress, frozen_at_exit():
+    with reading_logs() as progress:
         found = resolve_root(root)
         plan, result = review(found, dry_run=dry_run, commit=not no_commit, progress=progress)
     if result.written:
-        from mdmem.reading.search import refresh_index
-
         refresh_index(found)
     if as_json:
-        payload = {
-            "changed": plan.changed,
-            "summary": None if plan.summary is None else plan.summary.as_dict(),
-            "written": list(result.written),
-            "commit": result.commit,
-            "notice": result.notice,
-            "dry_run": dry_run,
-        }
-        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        summary = None if plan.summary is None else plan.summary.as_dict()
+        payload = {"changed": plan.changed, "summary": summary, "written": list(result.written)}
+        echo_json(payload | {"commit": result.commit, "notice": result.notice, "dry_run": dry_run})
         return
     if dry_run:
         click.echo(plan.diff(), nl=False)
@@ -67,8 +55,6 @@ SHOWN_IDS = 12  # ids named per line on the terminal; --json and the commit have
 
 def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
     """The human-readable account of a review."""
-    from mdmem.reviewing.summary import id_list
-
     summary = plan.summary
     if summary is None:
         return "No session logs yet: nothing to review."
@@ -105,27 +91,20 @@ def describe(plan: ReviewPlan, result: ApplyResult, dry_run: bool) -> str:
     help="Build the example repository here (a new folder) instead of a temporary one.",
 )
 @json_option
-@handles_errors
 def demo(keep: Path | None, as_json: bool) -> None:
     """Build an example repository (30 sessions), review it, and show the commit.
 
     Example: mdmem demo --keep paygate-example
     """
-    import tempfile
-
-    from mdmem.adopting import demo as demo_module
-
     with tempfile.TemporaryDirectory(prefix="mdmem-demo-") as scratch:
         target = keep if keep is not None else Path(scratch) / "paygate"
         run = demo_module.run(target)
         if as_json:
-            payload = {
-                "repository": str(target) if keep else None,
-                "summary": None if run.plan.summary is None else run.plan.summary.as_dict(),
-                "commit": run.result.commit,
-                "written": list(run.result.written),
-            }
-            click.echo(json.dumps(payload, indent=2, sort_keys=True))
+            summary = None if run.plan.summary is None else run.plan.summary.as_dict()
+            repository = str(target) if keep else None
+            written = list(run.result.written)
+            payload = {"repository": repository, "summary": summary, "written": written}
+            echo_json({**payload, "commit": run.result.commit})
             return
         click.echo(f"Example repository: {target if keep else 'a temporary folder'}")
         click.echo("$ mdmem review")

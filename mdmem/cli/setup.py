@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from mdmem.cli.main import main
-from mdmem.cli.options import (
-    handles_errors,
-    json_option,
-)
+from mdmem.cli.options import echo_json, json_option
 from mdmem.errors import EXIT_FINDINGS, EXIT_OK
 from mdmem.merging import driver as merge_module
 
@@ -30,7 +26,6 @@ from mdmem.merging import driver as merge_module
 @click.option("--dry-run", is_flag=True, help="Print what init would do; write nothing.")
 @click.option("--ci", is_flag=True, help="Also install .github/workflows/mdmem.yml.")
 @json_option
-@handles_errors
 def init(path: Path | None, root: Path | None, dry_run: bool, ci: bool, as_json: bool) -> None:
     """Set mdmem up in a project (PATH, default: the git repository here), adding only
     what is missing.
@@ -53,7 +48,7 @@ def init(path: Path | None, root: Path | None, dry_run: bool, ci: bool, as_json:
     project = init_module.project_folder(Path.cwd(), path or root)
     result = init_module.init(project, ci=ci, dry_run=dry_run)
     if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2, sort_keys=True))
+        echo_json(result.as_dict())
         return
     for line in summary.report_lines(result):
         click.echo(line)
@@ -70,7 +65,6 @@ def init(path: Path | None, root: Path | None, dry_run: bool, ci: bool, as_json:
     help="For archive files: keep what both sides wrote (a clashing fact twice); no conflict.",
 )
 @json_option
-@handles_errors
 def merge_driver(
     base: Path, ours: Path, theirs: Path, path: str | None, union: bool, as_json: bool
 ) -> None:
@@ -83,12 +77,8 @@ def merge_driver(
     """
     merged = merge_module.merge_files(base, ours, theirs, path, union=union)
     if as_json:
-        payload = {
-            "clean": merged.clean,
-            "conflicts": list(merged.conflicts),
-            "fallback": merged.fallback,
-        }
-        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        conflicts = list(merged.conflicts)
+        echo_json({"clean": merged.clean, "conflicts": conflicts, "fallback": merged.fallback})
     if merged.clean:
         sys.exit(EXIT_OK)
     where = path or "continuity.md"

@@ -2,35 +2,26 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    handles_errors,
-    json_option,
+    echo_json,
+    memory_options,
     named_by,
     resolve_root,
-    root_option,
     session_option,
 )
 from mdmem.writing.current import current_session
 from mdmem.writing.session import citations, reference, start_session
 
 
-def echo_json(payload: dict[str, Any]) -> None:
-    click.echo(json.dumps(payload, indent=2, sort_keys=True))
-
-
 @main.group(invoke_without_command=True)
-@root_option
-@json_option
+@memory_options
 @session_option
 @click.pass_context
-@handles_errors
 def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | None) -> None:
     """Show the current session log: the newest one git has not committed yet (or the one
     --session or MDMEM_SESSION names), and what its Memory References hold so far.
@@ -41,7 +32,6 @@ def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | N
     """
     if ctx.invoked_subcommand is not None:
         return
-
     log = current_session(resolve_root(root), named or None, named_by())
     found = citations(log)
     if as_json:
@@ -57,9 +47,7 @@ def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | N
 
 @session.command("start")
 @click.option("--slug", default=None, help="A name after the timestamp: kebab-case words.")
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def session_start(slug: str | None, root: Path | None, as_json: bool) -> None:
     """Start a session: create its log from the template and print its path.
 
@@ -96,9 +84,7 @@ KEYS = ("created", "reactivated", "helpful", "harmful")
 @click.option("--helpful", is_flag=True, help="Record `Helpful:` (it saved you time).")
 @click.option("--harmful", is_flag=True, help="Record `Harmful:` (following it cost you).")
 @session_option
-@root_option
-@json_option
-@handles_errors
+@memory_options
 def ref(
     ids: tuple[str, ...], named: str | None, root: Path | None, as_json: bool, **flags: bool
 ) -> None:

@@ -41,7 +41,7 @@ SESSION_ARGUMENT = "the session argument"
 OWN_SESSION = "the session this connection started"
 RESOURCE_NOT_FOUND = -32002  # the code MCP gives a resource that is not there
 
-Answer = dict[str, Any] | str  # data (the CLI's --json), or text to read (markdown)
+Answer = dict[str, Any]  # the CLI's --json, or {"markdown": text to read}
 
 _one_at_a_time = threading.Lock()
 
@@ -81,11 +81,6 @@ class Connection:
         return os.environ.get(SESSION_VARIABLE) or None, SESSION_VARIABLE
 
 
-def arguments_of(tool: Callable[..., Any]) -> tuple[str, ...]:
-    """The names of a tool's arguments, as its schema names them."""
-    return tuple(name for name in inspect.signature(tool).parameters if name != "self")
-
-
 def spoken(message: str, arguments: Iterable[str]) -> str:
     """A refusal the command line words, in a tool's words: a command it suggests named by
     the tool that does it, an option by the tool's argument (`--by NEW-ID` -> `by`)."""
@@ -102,21 +97,32 @@ def spoken(message: str, arguments: Iterable[str]) -> str:
     return OPTION.sub(option, COMMAND.sub(command, message))
 
 
-async def answer(
-    root: Path,
-    call: Callable[[Path], Answer],
-    arguments: Iterable[str] = (),
-    *,
-    reading: bool = False,
-) -> CallToolResult:
-    """`call(root)`'s answer as a tool result: data as structured content and its JSON as
-    text, or text alone; an MdmemError as an error result holding the CLI's line, worded
-    with the tool's `arguments`.
+class Tools:
+    """Tools (or resources) over one connection's memory, each a call of the library in a
+    worker thread."""
 
-    `reading`: a reading tool, which leaves out an item it cannot read and names it (under
-    `warnings`, and a closing line of a markdown answer), as the reading commands do
-    (SPEC §2); any other call refuses such an item."""
-    return await anyio.to_thread.run_sync(_answer, root, call, tuple(arguments), reading)
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    async def answer(
+        self, tool: Callable[..., Any], call: Callable[[Path], Answer], *, reading: bool = False
+    ) -> CallToolResult:
+        """`call(root)`'s answer as a tool result: data as structured content and its JSON
+        as text, or text alone; an MdmemError as an error result holding the CLI's line,
+        worded with the arguments of `tool` (the method the client calls).
+
+        `reading`: a reading tool, which leaves out an item it cannot read and names it
+        (under `warnings`, and a closing line of a markdown answer), as the reading commands
+        do (SPEC §2); any other call refuses such an item."""
+        arguments = tuple(inspect.signature(tool).parameters)
+        root = self.connection.root
+        return await anyio.to_thread.run_sync(_answer, root, call, arguments, reading)
+
+    async def contents(self, call: Callable[[Path], str], *, missing: bool = False) -> str:
+        """`call(root)`'s text, masked, for a resource; an MdmemError as a resource error
+        holding the CLI's line: with `missing`, MCP's "resource not found" (a session log
+        or fact that is not there), else an internal error (a file that cannot be read)."""
+        return await anyio.to_thread.run_sync(_contents, self.connection.root, call, missing)
 
 
 def _answer(
@@ -130,28 +136,17 @@ def _answer(
         except MdmemError as exc:
             return CallToolResult(content=[_text(spoken(shown(exc), arguments))], is_error=True)
     warnings = left_out_warnings(left_out)
-    notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
-                    f"{item['message']})" for item in warnings)  # fmt: skip
-    if isinstance(payload, str):
-        return CallToolResult(content=[_text(redact(payload + notes))])
     masked = cast("dict[str, Any]", redact_all(payload))
-    text = masked.get("markdown")
-    if isinstance(text, str) and len(masked) == 1:
-        text += redact(notes)
-    else:
-        text = None
+    to_read = list(masked) == ["markdown"]
     if warnings:
         masked["warnings"] = redact_all(warnings)
-    if text is None:
+    if to_read:  # the markdown, and each item left out named after it
+        notes = "".join(f"\n\n(left out, unreadable: {item['path']}:{item['line']}: "
+                        f"{item['message']})" for item in warnings)  # fmt: skip
+        text = masked["markdown"] + redact(notes)
+    else:
         text = json.dumps(masked, indent=2, ensure_ascii=False)
     return CallToolResult(content=[_text(text)], structured_content=masked)
-
-
-async def contents(root: Path, call: Callable[[Path], str], *, missing: bool = False) -> str:
-    """`call(root)`'s text, masked, for a resource; an MdmemError as a resource error
-    holding the CLI's line: with `missing`, MCP's "resource not found" (a session log or
-    fact that is not there), else an internal error (a file that cannot be read)."""
-    return await anyio.to_thread.run_sync(_contents, root, call, missing)
 
 
 def _contents(root: Path, call: Callable[[Path], str], missing: bool) -> str:

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from mdmem.linting import findings
 from mdmem.linting.run import lint as run_lint
-from mdmem.mcp.calls import Connection, answer, arguments_of
+from mdmem.mcp.calls import Tools
 from mdmem.reading import context as context_text
 from mdmem.reading import history, search, sources
 from mdmem.reading import status as status_text
@@ -37,12 +37,8 @@ SessionArgument = Annotated[
 ]
 
 
-class Reads:
+class Reads(Tools):
     """The reading tools over one memory folder."""
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-        self.root = connection.root
 
     async def context(
         self,
@@ -72,7 +68,7 @@ class Reads:
             markdown = {"markdown": context_text.render_markdown(planned, tools=True)}
             return {**context_text.as_json(planned), **markdown} if format == "json" else markdown
 
-        return await answer(self.root, call, arguments_of(self.context), reading=True)
+        return await self.answer(self.context, call, reading=True)
 
     async def lookup(
         self,
@@ -100,7 +96,7 @@ class Reads:
             found = search.lookup(root, query, sessions=sessions, tier=tier, path=path, limit=limit)
             return found.as_dict(explain)
 
-        return await answer(self.root, call, arguments_of(self.lookup), reading=True)
+        return await self.answer(self.lookup, call, reading=True)
 
     async def show(
         self,
@@ -116,10 +112,9 @@ class Reads:
         replaced and what replaced it, its helpful and harmful votes; with `as_of`, the
         tier the ledger gave it at that point."""
 
-        def call(root: Path) -> dict[str, Any]:
-            return history.as_dict(search.show(root, id, as_of))
-
-        return await answer(self.root, call, arguments_of(self.show), reading=True)
+        return await self.answer(
+            self.show, lambda root: history.as_dict(search.show(root, id, as_of)), reading=True
+        )
 
     async def status(
         self,
@@ -136,7 +131,7 @@ class Reads:
             found, source = (None, None) if log is None else (log.display, log.source)
             return status_text.as_dict(sources.status(root, found, source, run_lint=lint))
 
-        return await answer(self.root, call, arguments_of(self.status), reading=True)
+        return await self.answer(self.status, call, reading=True)
 
     async def lint(
         self,
@@ -163,9 +158,7 @@ class Reads:
                 "passed": findings.exit_code(found, strict) == 0,
             }
 
-        return await answer(
-            self.root, call, arguments_of(self.lint)
-        )  # lint reads every item itself
+        return await self.answer(self.lint, call)  # lint reads every item itself
 
 
 TOOLS: dict[str, tuple[str, ToolAnnotations]] = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mdmem.errors import MdmemError
 from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, SESSIONS
-from mdmem.mcp.calls import Connection, contents
+from mdmem.mcp.calls import Tools
 from mdmem.reading.search import show
 from mdmem.store.files import read_text
 from mdmem.writing.current import current_session
@@ -22,17 +22,13 @@ def _file(root: Path, relative: str) -> str:
     return read_text(root / relative, f"{root.name}/{relative}")
 
 
-class Resources:
+class Resources(Tools):
     """The resources of one memory folder, for one connection."""
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-        self.root = connection.root
 
     async def continuity(self) -> str:
         """The live facts, grouped in ## sections, each closed by its footer (id, uses,
         tier...): the memory as agents and humans edit it."""
-        return await contents(self.root, lambda root: _file(root, CONTINUITY))
+        return await self.contents(lambda root: _file(root, CONTINUITY))
 
     async def archive_index(self) -> str:
         """One line per archived fact: id, summary, why it left, the quarter file that
@@ -42,7 +38,7 @@ class Resources:
             relative = f"{ARCHIVE}/{INDEX}"
             return _file(root, relative) if (root / relative).is_file() else NO_INDEX
 
-        return await contents(self.root, call)
+        return await self.contents(call)
 
     async def current_session(self) -> str:
         """This connection's session log (the one it started, else the one MDMEM_SESSION
@@ -52,7 +48,7 @@ class Resources:
             log = current_session(root, *self.connection.named(None))
             return read_text(log.path, log.display)
 
-        return await contents(self.root, call, missing=True)
+        return await self.contents(call, missing=True)
 
     async def session(self, stem: str) -> str:
         """One session log, by its stem (2026-07-01-120000-refunds): what that session
@@ -64,7 +60,7 @@ class Resources:
                 raise MdmemError(f"no session log {stem!r}", f"{root.name}/{SESSIONS}")
             return _file(root, relative)
 
-        return await contents(self.root, call, missing=True)
+        return await self.contents(call, missing=True)
 
     async def fact(self, id: str) -> str:
         """One fact, by its id: its item and footer as the file holds them, and where
@@ -79,7 +75,7 @@ class Resources:
             lines = _file(root, relative).splitlines()[copy.line - 1 : copy.footer_line]
             return "\n".join([f"<!-- {copy.path}:{copy.line} -->", *lines]) + "\n"
 
-        return await contents(self.root, call, missing=True)
+        return await self.contents(call, missing=True)
 
 
 # name -> (URI or URI template, MIME type)

@@ -39,10 +39,9 @@ def _field(value: Any) -> Shape:
     return {"type": kinds[0] if len(kinds) == 1 else kinds}
 
 
-def _context() -> Shape:
-    """`context`: its markdown always, and with format json the same as data too."""
-    lists = {name: [CONTEXT_ITEM] for name in CONTEXT_LISTS}
-    data = schema(
+SHAPES: dict[str, Shape] = {
+    # its markdown always, and with format json the same as data too
+    "context": schema(
         {
             "markdown": "string",
             "task": "string|null",
@@ -51,17 +50,12 @@ def _context() -> Shape:
             "tokens": "integer",
             "dropped": "integer",
             "left_out": ["string"],
-            **lists,
+            **{name: [CONTEXT_ITEM] for name in CONTEXT_LISTS},
             "warnings": ["object"],
             "cite": "string",
         }
     )
-    data["required"] = ["markdown"]
-    return data
-
-
-SHAPES: dict[str, Shape] = {
-    "context": _context(),
+    | {"required": ["markdown"]},
     "lookup": schema(
         {
             "query": "string",

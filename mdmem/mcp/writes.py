@@ -11,7 +11,7 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from mdmem.errors import MdmemError
-from mdmem.mcp.calls import Connection, answer, arguments_of
+from mdmem.mcp.calls import Tools
 from mdmem.mcp.reads import SessionArgument
 from mdmem.writing.add import add_fact
 from mdmem.writing.add_plan import NewFact
@@ -46,15 +46,8 @@ Key = Literal["referenced", "created", "reactivated", "helpful", "harmful"]
 Id = Annotated[str, Field(description="A fact's id, like post-only-mutations.")]
 
 
-class Writes:
+class Writes(Tools):
     """The writing tools over one memory folder."""
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-        self.root = connection.root
-
-    def _named(self, session: str | None) -> tuple[str | None, str]:
-        return self.connection.named(session)
 
     async def start_session(
         self,
@@ -75,7 +68,7 @@ class Writes:
             self.connection.own = started.log.stem
             return started.as_dict()
 
-        return await answer(self.root, call, arguments_of(self.start_session))
+        return await self.answer(self.start_session, call)
 
     async def reference(
         self,
@@ -97,10 +90,10 @@ class Writes:
         nearest are named), a superseded one (its successor is named), a forgotten one.
         Returns what was added and what was there already."""
 
-        def call(root: Path) -> dict[str, Any]:
-            return reference(root, ids, key, *self._named(session)).as_dict()
-
-        return await answer(self.root, call, arguments_of(self.reference))
+        return await self.answer(
+            self.reference,
+            lambda root: reference(root, ids, key, *self.connection.named(session)).as_dict(),
+        )
 
     async def add_fact(
         self,
@@ -147,10 +140,10 @@ class Writes:
         fields = (text, section, id, words, scope, anti_pattern, supersedes, new_section)
         request = NewFact(*fields, agent=True)
 
-        def call(root: Path) -> dict[str, Any]:
-            return add_fact(root, request, *self._named(session)).as_dict()
-
-        return await answer(self.root, call, arguments_of(self.add_fact))
+        return await self.answer(
+            self.add_fact,
+            lambda root: add_fact(root, request, *self.connection.named(session)).as_dict(),
+        )
 
     async def supersede(
         self,
@@ -183,11 +176,11 @@ class Writes:
             problem = supersede_usage(by, by_text, section, invalidate)
             if problem is not None:
                 raise MdmemError(problem)
-            named, source = self._named(session)
+            named, source = self.connection.named(session)
             done = supersede(root, old, by, by_text, section, named, source, agent=True)
             return done.as_dict()
 
-        return await answer(self.root, call, arguments_of(self.supersede))
+        return await self.answer(self.supersede, call)
 
     async def thread(
         self,
@@ -203,10 +196,10 @@ class Writes:
         thread that says the same is named instead, and nothing is written (created
         false). Refused: secret material, text near a forgotten fact. Returns its id."""
 
-        def call(root: Path) -> dict[str, Any]:
-            return open_thread(root, text, *self._named(session)).as_dict()
-
-        return await answer(self.root, call, arguments_of(self.thread))
+        return await self.answer(
+            self.thread,
+            lambda root: open_thread(root, text, *self.connection.named(session)).as_dict(),
+        )
 
 
 TOOLS: dict[str, tuple[str, ToolAnnotations]] = {

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdmem.format.memory import REVIEWS, Memory
+from mdmem.format.memory import REVIEWS
 from mdmem.linting.run import lint
-from mdmem.report.page import ReportData, render_page
+from mdmem.report.page import render_page
 from mdmem.report.stats import Stats, stats_of
 from mdmem.report.trend import Trend, trend_of
-from mdmem.reviewing.plan import ReviewPlan, plan_review
+from mdmem.reviewing.plan import plan_review
 from mdmem.reviewing.rows import read_rows
 from mdmem.store.load import Progress, bulk_allocation, load, read_logs, read_optional
 from mdmem.store.lock import locked
@@ -34,18 +34,13 @@ class ReportResult:
         }
 
 
-def planned(root: Path, progress: Progress | None = None) -> tuple[Memory, ReviewPlan]:
-    """The memory at `root` and the review it would get now, read under the lock."""
+def stats(root: Path, progress: Progress | None = None) -> Stats:
+    """`mdmem stats`: the memory's counts, as a review run now would see them (read under
+    the lock)."""
     root = Path(root).resolve()
     with locked(root), bulk_allocation():
         memory = load(root, progress=progress)
-        return memory, plan_review(memory)
-
-
-def stats(root: Path, progress: Progress | None = None) -> Stats:
-    """`mdmem stats`: the memory's counts, as a review run now would see them."""
-    memory, plan = planned(root, progress)
-    return stats_of(memory, plan)
+        return stats_of(memory, plan_review(memory))
 
 
 def trend(root: Path) -> Trend:
@@ -63,16 +58,8 @@ def write_report(root: Path, out: Path, progress: Progress | None = None) -> Rep
         memory = load(root, logs=logs)
         plan = plan_review(memory)
         findings = lint(root, loaded=(memory, plan.decisions, logs))
-        rows = tuple(read_rows(memory.reviews))
-    data = ReportData(
-        memory=memory,
-        decisions={decision.fact_id: decision for decision in plan.decisions},
-        stats=stats_of(memory, plan),
-        trend=trend_of(rows),
-        rows=rows,
-        findings=findings,
-    )
-    page = render_page(data).encode("utf-8")
+    stats = stats_of(memory, plan)
+    page = render_page(memory, plan, stats, findings).encode("utf-8")
     replace_file(Path(out), page)
-    live = sum(count for tier, count in data.stats.tiers if tier not in ("archived", "superseded"))
+    live = sum(count for tier, count in stats.tiers if tier not in ("archived", "superseded"))
     return ReportResult(Path(out), len(page), live, len(findings))

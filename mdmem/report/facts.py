@@ -102,17 +102,20 @@ def sections_html(continuity: Document, decisions: Mapping[str, Decision]) -> st
 def pitfalls_html(continuity: Document, decisions: Mapping[str, Decision]) -> str:
     """Anti-patterns, apart from the rules: a prohibition is never read as an instruction."""
     facts = [fact for fact in continuity.facts if is_pitfall(fact)]
-    if not facts:
-        return '<p class="empty">No anti-patterns recorded.</p>'
-    items = "".join(fact_item(continuity, fact, decisions) for fact in facts)
-    return f'<ol class="facts">{items}</ol>'
+    return _listed(continuity, facts, decisions, "No anti-patterns recorded.")
 
 
 def threads_html(continuity: Document, decisions: Mapping[str, Decision]) -> str:
     facts = [fact for fact in continuity.facts if fact.is_open_thread and not is_pitfall(fact)]
+    return _listed(continuity, facts, decisions, "No open threads.")
+
+
+def _listed(
+    document: Document, facts: list[Fact], decisions: Mapping[str, Decision], empty: str
+) -> str:
     if not facts:
-        return '<p class="empty">No open threads.</p>'
-    items = "".join(fact_item(continuity, fact, decisions) for fact in facts)
+        return f'<p class="empty">{empty}</p>'
+    items = "".join(fact_item(document, fact, decisions) for fact in facts)
     return f'<ol class="facts">{items}</ol>'
 
 

@@ -7,8 +7,7 @@ past escaping could neither run nor load. The same inputs give the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from mdmem.format.memory import Memory
 from mdmem.format.textfile import TextFile, body
@@ -18,39 +17,27 @@ from mdmem.report.facts import pitfalls_html, sections_html, threads_html
 from mdmem.report.markdown import text
 from mdmem.report.stats import Stats
 from mdmem.report.style import stylesheet
-from mdmem.report.trend import Trend
-from mdmem.reviewing.decide import Decision
-from mdmem.reviewing.rows import ReviewRow
+from mdmem.report.trend import Trend, trend_of
+from mdmem.reviewing.plan import ReviewPlan
+from mdmem.reviewing.rows import read_rows
 
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'"
 FOLD_FROM = 50  # rows: a longer table (findings, archive index) starts folded
 
 
-@dataclass(frozen=True)
-class ReportData:
-    """Everything the page shows, read and decided before any HTML is made."""
-
-    memory: Memory
-    decisions: Mapping[str, Decision]
-    stats: Stats
-    trend: Trend
-    rows: tuple[ReviewRow, ...]
-    findings: tuple[Finding, ...]
-
-
-def render_page(data: ReportData) -> str:
-    memory, decisions = data.memory, data.decisions
-    continuity = memory.continuity
+def render_page(memory: Memory, plan: ReviewPlan, stats: Stats, findings: Sequence[Finding]) -> str:
+    """The page of `memory`, from its review's plan, its stats and lint's findings."""
+    continuity, rows = memory.continuity, tuple(read_rows(memory.reviews))
+    decisions = {decision.fact_id: decision for decision in plan.decisions}
     panels = [
-        ("summary", "Summary", _summary(data.stats, data.trend) + tier_chart(data.rows)),
+        ("summary", "Summary", _summary(stats, trend_of(rows)) + tier_chart(rows)),
         ("facts", "Live facts", sections_html(continuity, decisions)),
         ("pitfalls", "Pitfalls (anti-patterns)", pitfalls_html(continuity, decisions)),
         ("threads", "Open threads", threads_html(continuity, decisions)),
-        ("findings", f"Lint findings ({len(data.findings)})", _findings(data.findings)),
+        ("findings", f"Lint findings ({len(findings)})", _findings(findings)),
         ("archive", "Archive index", _archive(memory.index)),
     ]
     title = f"mdmem report: {memory.label}"
-    stats = data.stats
     through = f"through {stats.through}" if stats.through else "no session logs yet"
     nav = "".join(f'<a href="#{key}">{text(label)}</a>' for key, label, _ in panels)
     sections = "".join(
@@ -152,17 +139,9 @@ def _archive(index: TextFile | None) -> str:
         return '<p class="empty">The archive is empty.</p>'
     rows = []
     for line in lines:
-        cells = line.split(" — ", 3)
-        cells += [""] * (4 - len(cells))
-        rows.append(
-            f"<tr><td><code>{text(cells[0])}</code></td><td>{text(cells[1])}</td>"
-            f"<td>{text(cells[2])}</td><td>{text(cells[3])}</td></tr>"
-        )
-    table = (
-        "<table><tr><th>id</th><th>summary</th><th>reason</th><th>file</th></tr>"
-        + "".join(rows)
-        + "</table>"
-    )
+        cells = [*line.split(" — ", 3), "", "", ""][:4]
+        rows.append((_Html(f"<code>{text(cells[0])}</code>"), *cells[1:]))
+    table = _table(("id", "summary", "reason", "file"), rows)
     return _folded(f"{len(rows)} archived fact{'' if len(rows) == 1 else 's'}", table, len(rows))
 
 

@@ -80,10 +80,6 @@ class Stats:
     inversions: tuple[Inversion, ...]
     deprecated: tuple[str, ...]  # live facts whose maturity is deprecated
 
-    @property
-    def sessions_since_review(self) -> int:
-        return self.cadences[0].since
-
     def as_dict(self) -> dict[str, object]:
         return {
             "through": self.through,
@@ -95,7 +91,7 @@ class Stats:
             "cadences": {
                 c.name: {"since": c.since, "every": c.every, "due": c.due} for c in self.cadences
             },
-            "sessions_since_review": self.sessions_since_review,
+            "sessions_since_review": self.cadences[0].since,
             "most_used": [{"id": i, "sessions": n} for i, n in self.most_used],
             "active_window": self.active_window,
             "inversions": [vars(inversion) for inversion in self.inversions],

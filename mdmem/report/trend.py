@@ -21,7 +21,6 @@ from mdmem.reviewing.rows import TIER_COLUMNS, ReviewRow
 
 WINDOW = 5
 THRESHOLD = 5  # percentage points of balance
-IMPROVING, DECLINING, STABLE = "IMPROVING", "DECLINING", "STABLE"
 _LIVE = ("core", "active", "working", "archive-candidate")
 
 
@@ -105,9 +104,7 @@ def trend_of(rows: Sequence[ReviewRow]) -> Trend:
     (b1, l1), (b2, l2) = window[0].balance, window[-1].balance
     change = 100 * (b2 * l1 - b1 * l2)
     if change >= THRESHOLD * l1 * l2:
-        verdict = IMPROVING
-    elif change <= -THRESHOLD * l1 * l2:
-        verdict = DECLINING
-    else:
-        verdict = STABLE
-    return Trend(verdict, len(rows), window)
+        return Trend("IMPROVING", len(rows), window)
+    if change <= -THRESHOLD * l1 * l2:
+        return Trend("DECLINING", len(rows), window)
+    return Trend("STABLE", len(rows), window)
