@@ -157,3 +157,27 @@ def test_a_log_changed_within_the_clock_tick_is_not_kept(
     read = counting_reads(monkeypatch)
     lint(memory)
     assert "2026-03-09-090000.md" in read
+
+
+RESTATED = (
+    "- Refunds call Stripe synchronously\n"
+    "  <!-- id: refunds-sync-again | created: 2026-03-03 | uses: 1 | tier: active -->\n"
+)
+
+
+def test_a_superseded_text_check_kept_by_digest_sees_every_document_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W027 is kept against the digest of the documents it reads: a live fact restating a
+    superseded one, and an archived text no longer near it, are seen at once."""
+    memory = copy_tree(GOLDEN / "restored" / "before", tmp_path / "repo") / "memory"
+    continuity, archive = memory / "continuity.md", memory / "archive" / "2026-Q1.md"
+    before = both(memory, monkeypatch)
+    text = continuity.read_text()
+    continuity.write_text(text.replace("- Refunds go through", RESTATED + "- Refunds go through"))
+    restated = both(memory, monkeypatch)
+    assert any(item.code == "W027" for item in restated[0])  # type: ignore[attr-defined]
+    archive.write_text(archive.read_text().replace("call Stripe", "ask Stripe"))
+    reworded = both(memory, monkeypatch)
+    assert all(item.code != "W027" for item in reworded[0])  # type: ignore[attr-defined]
+    assert before != restated != reworded

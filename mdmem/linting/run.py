@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -32,15 +33,15 @@ from mdmem.git.revisions import committed_in
 from mdmem.linting.cache import history
 from mdmem.linting.checks import memory_findings
 from mdmem.linting.findings import (
+    CHECKS,
     MEND_BEFORE_COMMIT,
     Finding,
     before_commit,
-    finding,
     finish,
     tally,
 )
 from mdmem.linting.gone import gone_in_working_tree
-from mdmem.linting.handedits import Committed, hand_edit_findings
+from mdmem.linting.handedits import Committed, hand_edit_findings, near_superseded_findings
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.logs import (
     future_findings,
@@ -123,6 +124,7 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
     found += history_found
     if memory is not None:
         found += hand_edit_findings(memory, vision, entries, head)
+        found += _near_superseded(root, memory, head)
     if unread:  # a fact "missing" may be an item left unread, its id not known
         found = [item for item in found if item.code not in NAMES_A_MISSING_FACT]
     live = {} if memory is None else {document.path: document for document in memory.live}
@@ -173,25 +175,53 @@ def _document_findings(root: Path) -> list[Finding]:
             continue
         display = f"{root.name}/{path.relative_to(root).as_posix()}"
         stamp = cache.file_stamp(path.stat())
-        rows = _rows(display, kept.get(display, stamp)) if kept is not None else None
+        rows = _kept_findings(kept.get(display, stamp)) if kept is not None else None
         if rows is None:
             rows = _scan(str(path), display)
             if kept is not None and all(item.code != "E001" for item in rows):
-                kept.put(display, stamp, [[f.code, f.line, f.message, f.hint] for f in rows])
+                kept.put(display, stamp, [_row(item) for item in rows])
         found += rows
     if kept is not None:
         kept.save()
     return found
 
 
-def _rows(display: str, rows: Any) -> list[Finding] | None:
-    """A text's kept findings, or None when there are none of the shape `put` keeps."""
-    if rows is None:
-        return None
+def _row(item: Finding) -> list[Any]:
+    return [item.code, item.path, item.line, item.message, item.hint]
+
+
+def _kept_findings(rows: Any) -> list[Finding] | None:
+    """Findings kept as `_row`s (their texts already made safe), or None when `rows` is not
+    of that shape: a cache that is not is read again."""
     try:
-        return [finding(str(code), display, int(line), str(m), str(h)) for code, line, m, h in rows]
-    except (TypeError, ValueError):
+        return [
+            Finding(code, CHECKS[code].severity, str(path), int(line), str(m), str(h))
+            for code, path, line, m, h in rows
+        ]
+    except (TypeError, ValueError, KeyError):
         return None
+
+
+def _near_superseded(root: Path, memory: Memory, head: Committed | None) -> list[Finding]:
+    """`near_superseded_findings`, the dearest check (every live fact new since HEAD against
+    every superseded fact), kept against the digest of all it reads: the live and archived
+    documents, and what HEAD holds of the live ones."""
+    if not cache.enabled():
+        return near_superseded_findings(memory, head)
+    documents = (*memory.live, *memory.archives)
+    parts = [str(len(documents))]
+    for document in documents:
+        parts += [document.path, "\n".join(document.lines)]
+    if head is not None:
+        held = {path: sorted(lines) for path, lines in head.lines.items()}
+        facts = {fact_id: dict(fields) for fact_id, fields in head.facts.items()}
+        parts.append(json.dumps([facts, held, head.items], sort_keys=True))
+    key = cache.digest(parts)
+    found = _kept_findings(cache.recall(root, "near", key))
+    if found is None:
+        found = near_superseded_findings(memory, head)
+        cache.keep(root, "near", key, [_row(item) for item in found])
+    return found
 
 
 def _scan(path: str, display: str) -> list[Finding]:

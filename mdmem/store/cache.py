@@ -121,6 +121,33 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
         os.replace(temp, path)
 
 
+# What a check found, kept against the digest of everything it reads (`digest`): the last
+# run's only, as one entry per kind, so that a run over the same documents asks nothing
+# again, however their files were stamped or rewritten.
+
+
+def digest(parts: Iterable[str]) -> str:
+    """A digest of `parts`, each as UTF-8 and its length, so no two lists share one."""
+    import hashlib  # start-up: only lint and the review digest; 2 ms (`-X importtime`)
+
+    made = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass")
+        made.update(len(data).to_bytes(8, "little"))
+        made.update(data)
+    return made.hexdigest()
+
+
+def recall(root: Path, kind: str, key: str) -> Any:
+    """What was kept under `kind` for the digest `key`, else None."""
+    kept = load(root, kind)
+    return kept.get("value") if kept.get("digest") == key else None
+
+
+def keep(root: Path, kind: str, key: str, value: Any) -> None:
+    save(root, kind, {"digest": key, "value": value})
+
+
 # Files kept with what reading them yields, each against its `file_stamp`: the session logs
 # (`store.load.read_logs`: the review's and lint's, kind "logs") and the other texts lint
 # scans (`linting.run`, kind "texts"), so that a routine review or lint reads only the
