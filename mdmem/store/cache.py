@@ -9,8 +9,10 @@ size and modification time, in ns; for the files lint and the review scan more, 
 `file_stamp`). A change to
 any scanner, or to the cache's own layout, is a change of source, so no cache outlives
 the code that wrote it, as far as Python's own bytecode cache can tell. Each is one JSON
-object in a file; one that is missing, unreadable or foreign counts as empty, and is
-rebuilt from the files. Set MDMEM_NO_CACHE=1 to bypass them.
+object in a file, after the CRC-32 of its bytes (a line of 8 hex digits), so that what
+is read back is what this code wrote and needs no check of its shape; one that is
+missing, unreadable, damaged or foreign counts as empty, and is rebuilt from the files.
+Set MDMEM_NO_CACHE=1 to bypass them.
 """
 
 from __future__ import annotations
@@ -100,7 +102,10 @@ def load(root: Path, kind: str) -> dict[str, Any]:
     if path is None:
         return {}
     try:
-        payload = json.loads(path.read_bytes())
+        check, _, data = path.read_bytes().partition(b"\n")
+        if check != b"%08x" % zlib.crc32(data):
+            return {}  # damaged: cut short, or changed since this code wrote it
+        payload = json.loads(data)
     except (OSError, ValueError):
         return {}
     if not isinstance(payload, dict) or payload.get("code") != code_version():
@@ -114,6 +119,7 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
     if path is None:
         return
     data = json.dumps({"code": code_version(), **payload}).encode("utf-8")
+    data = b"%08x\n" % zlib.crc32(data) + data
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
