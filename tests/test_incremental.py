@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mdmem.errors import MdmemError
+from mdmem.linting import run as running
 from mdmem.linting.gate import review
 from mdmem.linting.run import lint
 from mdmem.store import cache
@@ -181,3 +182,29 @@ def test_a_superseded_text_check_kept_by_digest_sees_every_document_change(
     reworded = both(memory, monkeypatch)
     assert all(item.code != "W027" for item in reworded[0])  # type: ignore[attr-defined]
     assert before != restated != reworded
+
+
+def test_a_text_kept_by_its_bytes_is_scanned_again_only_when_they_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lint's findings of a text are kept against the digest of its bytes: a text written
+    just now (as a review writes continuity.md) is kept at once, and any change to it,
+    whatever its stamp, is scanned again."""
+    memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
+    continuity = memory / "continuity.md"
+    scanned: list[str] = []
+    original = running._scan
+
+    def counted(data: bytes, display: str) -> object:
+        scanned.append(display.rsplit("/", 1)[1])
+        return original(data, display)
+
+    monkeypatch.setattr(running, "_scan", counted)
+    first = both(memory, monkeypatch)
+    scanned.clear()
+    assert lint(memory) == first[0]
+    assert "continuity.md" not in scanned  # kept, though written within the second
+    continuity.write_text(continuity.read_text() + "\nDB_PASSWORD=hunter2hunter2x\n")
+    secret = both(memory, monkeypatch)
+    assert scanned.count("continuity.md") == 3  # by the review and lint uncached, then once
+    assert any(item.code == "E009" for item in secret[0])  # type: ignore[attr-defined]

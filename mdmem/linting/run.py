@@ -58,7 +58,7 @@ from mdmem.linting.worktree import committed_state
 from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
 from mdmem.store import cache
-from mdmem.store.files import read, read_bytes, read_text
+from mdmem.store.files import read, read_bytes, text_of
 from mdmem.store.load import LogRead, Logs, Progress, bulk_allocation, load, read_logs
 from mdmem.store.lock import locked
 
@@ -165,24 +165,33 @@ def _forward(
 
 def _document_findings(root: Path) -> list[Finding]:
     """The text findings of every memory file but the session logs (regular files, links
-    left out), each scanned only when new or changed (`store.cache.Stamped`)."""
+    left out), each scanned only when its bytes are new: kept by the digest of the bytes,
+    not by the file's stamp, so that what a review writes is kept however soon after it
+    lint scans it (the files are few, and read whole)."""
     paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
     paths += sorted((root / OPEN_THREADS).glob("*.md"))
-    kept = cache.Stamped(root, "texts") if cache.enabled() else None
+    held = cache.load(root, "texts").get("files", {}) if cache.enabled() else None
+    kept: dict[str, Any] = {}
     found: list[Finding] = []
     for path in paths:
         if not path.is_file() or path.is_symlink():
             continue
         display = f"{root.name}/{path.relative_to(root).as_posix()}"
-        stamp = cache.file_stamp(path.stat())
-        rows = _kept_findings(kept.get(display, stamp)) if kept is not None else None
+        try:
+            data = read_bytes(path, display)
+        except ParseError as error:
+            found.append(parse_finding(error, display))
+            continue
+        key = cache.digest([data])
+        entry = held.get(display) if held is not None else None
+        rows = _kept_findings(entry[1]) if entry and entry[0] == key else None
         if rows is None:
-            rows = _scan(str(path), display)
-            if kept is not None and all(item.code != "E001" for item in rows):
-                kept.put(display, stamp, [_row(item) for item in rows])
+            rows = _scan(data, display)
+        if all(item.code != "E001" for item in rows):
+            kept[display] = [key, [_row(item) for item in rows]]
         found += rows
-    if kept is not None:
-        kept.save()
+    if held is not None and kept != held:
+        cache.save(root, "texts", {"files": kept})
     return found
 
 
@@ -224,9 +233,9 @@ def _near_superseded(root: Path, memory: Memory, head: Committed | None) -> list
     return found
 
 
-def _scan(path: str, display: str) -> list[Finding]:
+def _scan(data: bytes, display: str) -> list[Finding]:
     try:
-        text = read_text(path, display)
+        text = text_of(data, display)
     except ParseError as error:
         return [parse_finding(error, display)]
     return text_findings(display, text, facts=True)

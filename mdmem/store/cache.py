@@ -1,17 +1,16 @@
 """Derived caches of a memory, kept outside the tracked tree: what each session log yields
-(its references, its text's findings) for the review and lint, lint's counts, and
-lookup's index of the documents (`mdmem.reading.index`).
+for the review and lint, lint's findings of the other texts and its dearest check, lint's
+counts, and lookup's index of the documents (`mdmem.reading.index`).
 
 One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
 path, size and modification time of every source file of the package, `code_version`),
-and each of its entries only while the file it was made from has the stamp it had (the
-size and modification time, in ns; for the files lint and the review scan more, see
-`file_stamp`). A change to
-any scanner, or to the cache's own layout, is a change of source, so no cache outlives
-the code that wrote it, as far as Python's own bytecode cache can tell. Each is one JSON
-object in a file, after the CRC-32 of its bytes (a line of 8 hex digits), so that what
-is read back is what this code wrote and needs no check of its shape; one that is
-missing, unreadable, damaged or foreign counts as empty, and is rebuilt from the files.
+and each of its entries only while what it was made from is as it was: a log's stamp
+(`file_stamp`), a text's bytes or a check's inputs (`digest`). A change to any scanner,
+or to the cache's own layout, is a change of source, so no cache outlives the code that
+wrote it, as far as Python's own bytecode cache can tell. Each is one JSON object in a
+file, after the CRC-32 of its bytes (a line of 8 hex digits), so that what is read back
+is what this code wrote and needs no check of its shape; one that is missing,
+unreadable, damaged or foreign counts as empty, and is rebuilt from the files.
 Set MDMEM_NO_CACHE=1 to bypass them.
 """
 
@@ -132,13 +131,13 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
 # again, however their files were stamped or rewritten.
 
 
-def digest(parts: Iterable[str]) -> str:
-    """A digest of `parts`, each as UTF-8 and its length, so no two lists share one."""
+def digest(parts: Iterable[str | bytes]) -> str:
+    """A digest of `parts` (texts as UTF-8), each after its length: no two lists share one."""
     import hashlib  # start-up: only lint and the review digest; 2 ms (`-X importtime`)
 
     made = hashlib.blake2b(digest_size=20)
     for part in parts:
-        data = part.encode("utf-8", "surrogatepass")
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         made.update(len(data).to_bytes(8, "little"))
         made.update(data)
     return made.hexdigest()
@@ -154,10 +153,9 @@ def keep(root: Path, kind: str, key: str, value: Any) -> None:
     save(root, kind, {"digest": key, "value": value})
 
 
-# Files kept with what reading them yields, each against its `file_stamp`: the session logs
-# (`store.load.read_logs`: the review's and lint's, kind "logs") and the other texts lint
-# scans (`linting.run`, kind "texts"), so that a routine review or lint reads only the
-# files that are new or changed.
+# Session logs kept with what reading them yields, each against its `file_stamp`
+# (`store.load.read_logs`, kind "logs": the review's and lint's), so that a routine review
+# or lint reads only the logs that are new or changed.
 
 # How far before the run began a file's ctime must lie for its entry to be kept: a file
 # changed in the same tick of the file system's clock as the stat that made the entry
