@@ -199,16 +199,9 @@ def _row(item: Finding) -> list[Any]:
     return [item.code, item.path, item.line, item.message, item.hint]
 
 
-def _kept_findings(rows: Any) -> list[Finding] | None:
-    """Findings kept as `_row`s (their texts already made safe), or None when `rows` is not
-    of that shape: a cache that is not is read again."""
-    try:
-        return [
-            Finding(code, CHECKS[code].severity, str(path), int(line), str(m), str(h))
-            for code, path, line, m, h in rows
-        ]
-    except (TypeError, ValueError, KeyError):
-        return None
+def _kept_findings(rows: list[list[Any]]) -> list[Finding]:
+    """Findings kept as `_row`s, their texts made safe when found (`findings.finding`)."""
+    return [Finding(code, CHECKS[code].severity, *rest) for code, *rest in rows]
 
 
 def _near_superseded(root: Path, memory: Memory, head: Committed | None) -> list[Finding]:
@@ -226,10 +219,11 @@ def _near_superseded(root: Path, memory: Memory, head: Committed | None) -> list
         facts = {fact_id: dict(fields) for fact_id, fields in head.facts.items()}
         parts.append(json.dumps([facts, held, head.items], sort_keys=True))
     key = cache.digest(parts)
-    found = _kept_findings(cache.recall(root, "near", key))
-    if found is None:
-        found = near_superseded_findings(memory, head)
-        cache.keep(root, "near", key, [_row(item) for item in found])
+    kept = cache.recall(root, "near", key)
+    if kept is not None:
+        return _kept_findings(kept)
+    found = near_superseded_findings(memory, head)
+    cache.keep(root, "near", key, [_row(item) for item in found])
     return found
 
 

@@ -36,7 +36,7 @@ from mdmem.format.sessionlog import (
     scan_log,
     session_of,
 )
-from mdmem.format.textfile import TextFile, conflict_marker_lines, decode
+from mdmem.format.textfile import TextFile, conflict_marker_lines
 from mdmem.format.vision import parse_vision
 from mdmem.store import cache
 from mdmem.store.files import (
@@ -214,11 +214,10 @@ class Parsed:
         self._fresh: dict[str, Any] = {}
 
     def document(self, path: Path, display: str, unique_ids: bool) -> Document:
-        data = read_bytes(path, display)
-        file = decode(data, display)
+        file = read(path, display)
         if self._held is None:
             return parse_document(file, unique_ids=unique_ids)
-        key = cache.digest([data, "unique" if unique_ids else ""])
+        key = cache.digest(["".join(file.lines), "unique" if unique_ids else ""])
         entry = self._held.get(display)
         if entry is not None and entry[0] == key:
             self._fresh[display] = entry
