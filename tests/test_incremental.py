@@ -208,32 +208,3 @@ def test_a_text_kept_by_its_bytes_is_scanned_again_only_when_they_change(
     secret = both(memory, monkeypatch)
     assert scanned.count("continuity.md") == 3  # by the review and lint uncached, then once
     assert any(item.code == "E009" for item in secret[0])  # type: ignore[attr-defined]
-
-
-def test_a_document_kept_by_its_bytes_is_parsed_again_as_strictly_as_asked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The parsed documents are kept against the digest of their bytes and of how strictly
-    they were read: lint reads an id twice in continuity.md, which the review refuses."""
-    memory = copy_tree(GOLDEN / "restored" / "before", tmp_path / "repo") / "memory"
-    continuity = memory / "continuity.md"
-    text = continuity.read_text()
-    start = text.index("- Refunds go through")
-    block = text[start : text.index("-->", start) + 4]
-    continuity.write_text(text.replace(block, f"{block}\n{block}", 1))
-    twice = both(memory, monkeypatch)
-    assert "refunds-async-queue" in str(twice[1])  # the review refused it
-    assert outcome(memory) == twice  # and again, lint's reading kept
-
-
-def test_a_document_that_left_an_item_out_is_not_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An item lint leaves out of a document is its finding (E001) at every run."""
-    memory = copy_tree(GOLDEN / "restored" / "before", tmp_path / "repo") / "memory"
-    continuity = memory / "continuity.md"
-    stray = "\n<!-- id: stray-footer | created: 2026-03-01 | uses: 1 | tier: active -->\n"
-    continuity.write_text(continuity.read_text() + stray)
-    left = both(memory, monkeypatch)
-    assert any(item.code == "E001" for item in left[0])  # type: ignore[attr-defined]
-    assert outcome(memory) == left

@@ -12,9 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from mdmem.errors import ParseError
 from mdmem.format.blocked import parse_blocked
-from mdmem.format.document import Document, Fact, Item, Section, parse_document
-from mdmem.format.footer import Footer
-from mdmem.format.leftout import left_out_so_far
+from mdmem.format.document import parse_document
 from mdmem.format.memory import (
     ARCHIVE,
     BLOCKED,
@@ -202,60 +200,6 @@ def bulk_allocation() -> Iterator[None]:
             gc.enable()
 
 
-class Parsed:
-    """The documents parsed, kept by the digest of their bytes (`store.cache.digest`, kind
-    "documents"): a routine review parses again only the documents that changed, the
-    archives seldom. A document is kept only when its parse left nothing out."""
-
-    def __init__(self, root: Path) -> None:
-        self._root = root
-        held = cache.load(root, "documents").get("files", {}) if cache.enabled() else None
-        self._held: dict[str, Any] | None = held
-        self._fresh: dict[str, Any] = {}
-
-    def document(self, path: Path, display: str, unique_ids: bool) -> Document:
-        file = read(path, display)
-        if self._held is None:
-            return parse_document(file, unique_ids=unique_ids)
-        key = cache.digest(["".join(file.lines), "unique" if unique_ids else ""])
-        entry = self._held.get(display)
-        if entry is not None and entry[0] == key:
-            self._fresh[display] = entry
-            return _restored(file, *entry[1])
-        before = left_out_so_far()
-        document = parse_document(file, unique_ids=unique_ids)
-        if left_out_so_far() == before:
-            self._fresh[display] = [key, _kept_form(document)]
-        return document
-
-    def save(self) -> None:
-        if self._held is not None and self._fresh != self._held:
-            cache.save(self._root, "documents", {"files": self._fresh})
-
-
-def _kept_form(document: Document) -> list[Any]:
-    facts = []
-    for f in document.facts:
-        footer = f.footer
-        facts.append([f.section, f.subsection, f.start, f.end, f.checkbox, f.id, f.notes])
-        facts[-1] += [footer.indent, footer.segments, footer.trail, footer.values]
-    sections = [[s.title, s.start, s.end] for s in document.sections]
-    return [sections, facts, [[i.section, i.start, i.end] for i in document.footerless]]
-
-
-def _restored(file: TextFile, sections: Any, facts: Any, footerless: Any) -> Document:
-    """The document `_kept_form` kept, over the same file."""
-    return Document(
-        file,
-        tuple(Section(*section) for section in sections),
-        tuple(
-            Fact(a, b, start, end, Footer(indent, tuple(segments), trail, values), box, i, n)
-            for a, b, start, end, box, i, n, indent, segments, trail, values in facts
-        ),
-        tuple(Item(*item) for item in footerless),
-    )
-
-
 def _forward(root: Path, relative: str, parse: Callable[[TextFile], T], absent: T) -> T:
     file = read_optional(root, relative)
     return absent if file is None else parse(file)
@@ -282,12 +226,13 @@ def load(
     root = Path(root).resolve()
     label = root.name
     logs = read_logs(root, progress) if logs is None else logs
-    kept = Parsed(root)
-    continuity = kept.document(root / CONTINUITY, f"{label}/{CONTINUITY}", strict_ids)
-    archives = tuple(
-        kept.document(path, f"{label}/{ARCHIVE}/{path.name}", False) for path in archive_paths(root)
+    continuity = parse_document(
+        read(root / CONTINUITY, f"{label}/{CONTINUITY}"), unique_ids=strict_ids
     )
-    kept.save()
+    archives = tuple(
+        parse_document(read(path, f"{label}/{ARCHIVE}/{path.name}"), unique_ids=False)
+        for path in archive_paths(root)
+    )
     threads = thread_documents(root)
     sessions = sessions_of(logs)
     return Memory(
