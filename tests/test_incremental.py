@@ -208,3 +208,20 @@ def test_a_text_kept_by_its_bytes_is_scanned_again_only_when_they_change(
     secret = both(memory, monkeypatch)
     assert scanned.count("continuity.md") == 3  # by the review and lint uncached, then once
     assert any(item.code == "E009" for item in secret[0])  # type: ignore[attr-defined]
+
+
+def test_the_superseded_text_check_is_kept_against_what_head_holds_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In git only a live fact new since HEAD is compared: committing the fact that restates
+    a superseded one, the documents unchanged, ends the finding."""
+    repo = copy_tree(GOLDEN / "restored" / "before", tmp_path / "repo")
+    make_repo(repo)
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text()
+    continuity.write_text(text.replace("- Refunds go through", RESTATED + "- Refunds go through"))
+    fresh = both(repo / "memory", monkeypatch)
+    assert any(item.code == "W027" for item in fresh[0])  # type: ignore[attr-defined]
+    git(repo, "commit", "-q", "-am", "a fact restated")
+    committed = both(repo / "memory", monkeypatch)
+    assert all(item.code != "W027" for item in committed[0])  # type: ignore[attr-defined]

@@ -219,11 +219,11 @@ def _near_superseded(root: Path, memory: Memory, head: Committed | None) -> list
         facts = {fact_id: dict(fields) for fact_id, fields in head.facts.items()}
         parts.append(json.dumps([facts, held, head.items], sort_keys=True))
     key = cache.digest(parts)
-    kept = cache.recall(root, "near", key)
-    if kept is not None:
-        return _kept_findings(kept)
+    kept = cache.load(root, "near")
+    if kept.get("digest") == key:
+        return _kept_findings(kept["found"])
     found = near_superseded_findings(memory, head)
-    cache.keep(root, "near", key, [_row(item) for item in found])
+    cache.save(root, "near", {"digest": key, "found": [_row(item) for item in found]})
     return found
 
 

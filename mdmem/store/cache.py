@@ -126,14 +126,15 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
         os.replace(temp, path)
 
 
-# What a check found, kept against the digest of everything it reads (`digest`): the last
-# run's only, as one entry per kind, so that a run over the same documents asks nothing
-# again, however their files were stamped or rewritten.
+# A check's findings or a text's are kept against the digest of all they read, so that a
+# run over the same bytes asks nothing again, however the files were stamped or rewritten.
 
 
 def digest(parts: Iterable[str | bytes]) -> str:
     """A digest of `parts` (texts as UTF-8), each after its length: no two lists share one."""
-    import hashlib  # start-up: only lint and the review digest; 2 ms (`-X importtime`)
+    # Start-up: lookup, context and status import this module and digest nothing; hashlib
+    # costs them 3 ms (`python -X importtime`).
+    import hashlib
 
     made = hashlib.blake2b(digest_size=20)
     for part in parts:
@@ -141,16 +142,6 @@ def digest(parts: Iterable[str | bytes]) -> str:
         made.update(len(data).to_bytes(8, "little"))
         made.update(data)
     return made.hexdigest()
-
-
-def recall(root: Path, kind: str, key: str) -> Any:
-    """What was kept under `kind` for the digest `key`, else None."""
-    kept = load(root, kind)
-    return kept.get("value") if kept.get("digest") == key else None
-
-
-def keep(root: Path, kind: str, key: str, value: Any) -> None:
-    save(root, kind, {"digest": key, "value": value})
 
 
 # Session logs kept with what reading them yields, each against its `file_stamp`
