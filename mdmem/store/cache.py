@@ -168,14 +168,13 @@ class Stamped:
     def __init__(self, root: Path, kind: str) -> None:
         self._root, self._kind = root, kind
         self._begun = time.time_ns()
-        entries = load(root, kind).get("files")
-        self._entries: dict[str, Any] = entries if isinstance(entries, dict) else {}
+        self._entries: dict[str, Any] = load(root, kind).get("files", {})
         self._fresh: dict[str, Any] = {}
 
     def get(self, name: str, stamp: Stamp) -> Any:
         """The yield kept for the file `name` with this stamp, else None."""
         entry = self._entries.get(name)
-        if not isinstance(entry, list) or len(entry) != 2 or entry[0] != stamp:
+        if entry is None or entry[0] != stamp:
             return None
         self._fresh[name] = entry
         return entry[1]
@@ -238,9 +237,5 @@ def lint_counts(root: Path, names: list[str] | None = None) -> tuple[int, int, i
     memo = load(root, "status")
     if not memo or memo.get("fingerprint") != recent_fingerprint(root, names):
         return None
-    counts = memo.get("counts")
-    if not isinstance(counts, list) or len(counts) != 3:
-        return None
-    if not all(isinstance(number, int) for number in counts):
-        return None
-    return counts[0], counts[1], counts[2]
+    errors, warnings, committed = memo["counts"]  # as `save_lint_counts` kept them
+    return errors, warnings, committed
