@@ -72,6 +72,21 @@ def test_a_damaged_log_cache_is_no_cache(
     }
 
 
+def test_a_log_cache_changed_but_still_well_formed_is_no_cache(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept yield is not checked for its shape, nor for its sense: the file's CRC says
+    that it is what this code wrote."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    plan = review(memory, dry_run=True)[0].diff()
+    path = cache.location(memory, "logs")
+    assert path is not None
+    whole = path.read_bytes()
+    assert b'"webhook-raw-body"' in whole
+    path.write_bytes(whole.replace(b'"webhook-raw-body"', b'"webhook-raw-bodies"'))
+    assert review(memory, dry_run=True)[0].diff() == plan
+
+
 def test_settled_review_notices_a_hand_edit(memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the files copied just now, as if older
     review(memory, commit=False)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mdmem.errors import MdmemError
+from mdmem.linting import run as running
 from mdmem.linting.gate import review
 from mdmem.linting.run import lint
 from mdmem.store import cache
@@ -157,3 +158,70 @@ def test_a_log_changed_within_the_clock_tick_is_not_kept(
     read = counting_reads(monkeypatch)
     lint(memory)
     assert "2026-03-09-090000.md" in read
+
+
+RESTATED = (
+    "- Refunds call Stripe synchronously\n"
+    "  <!-- id: refunds-sync-again | created: 2026-03-03 | uses: 1 | tier: active -->\n"
+)
+
+
+def test_a_superseded_text_check_kept_by_digest_sees_every_document_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W027 is kept against the digest of the documents it reads: a live fact restating a
+    superseded one, and an archived text no longer near it, are seen at once."""
+    memory = copy_tree(GOLDEN / "restored" / "before", tmp_path / "repo") / "memory"
+    continuity, archive = memory / "continuity.md", memory / "archive" / "2026-Q1.md"
+    before = both(memory, monkeypatch)
+    text = continuity.read_text()
+    continuity.write_text(text.replace("- Refunds go through", RESTATED + "- Refunds go through"))
+    restated = both(memory, monkeypatch)
+    assert any(item.code == "W027" for item in restated[0])  # type: ignore[attr-defined]
+    archive.write_text(archive.read_text().replace("call Stripe", "ask Stripe"))
+    reworded = both(memory, monkeypatch)
+    assert all(item.code != "W027" for item in reworded[0])  # type: ignore[attr-defined]
+    assert before != restated != reworded
+
+
+def test_a_text_kept_by_its_bytes_is_scanned_again_only_when_they_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lint's findings of a text are kept against the digest of its bytes: a text written
+    just now (as a review writes continuity.md) is kept at once, and any change to it,
+    whatever its stamp, is scanned again."""
+    memory = copy_tree(GOLDEN / "reactivation" / "before", tmp_path / "repo") / "memory"
+    continuity = memory / "continuity.md"
+    scanned: list[str] = []
+    original = running._scan
+
+    def counted(data: bytes, display: str) -> object:
+        scanned.append(display.rsplit("/", 1)[1])
+        return original(data, display)
+
+    monkeypatch.setattr(running, "_scan", counted)
+    first = both(memory, monkeypatch)
+    scanned.clear()
+    assert lint(memory) == first[0]
+    assert "continuity.md" not in scanned  # kept, though written within the second
+    continuity.write_text(continuity.read_text() + "\nDB_PASSWORD=hunter2hunter2x\n")
+    secret = both(memory, monkeypatch)
+    assert scanned.count("continuity.md") == 3  # by the review and lint uncached, then once
+    assert any(item.code == "E009" for item in secret[0])  # type: ignore[attr-defined]
+
+
+def test_the_superseded_text_check_is_kept_against_what_head_holds_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In git only a live fact new since HEAD is compared: committing the fact that restates
+    a superseded one, the documents unchanged, ends the finding."""
+    repo = copy_tree(GOLDEN / "restored" / "before", tmp_path / "repo")
+    make_repo(repo)
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text()
+    continuity.write_text(text.replace("- Refunds go through", RESTATED + "- Refunds go through"))
+    fresh = both(repo / "memory", monkeypatch)
+    assert any(item.code == "W027" for item in fresh[0])  # type: ignore[attr-defined]
+    git(repo, "commit", "-q", "-am", "a fact restated")
+    committed = both(repo / "memory", monkeypatch)
+    assert all(item.code != "W027" for item in committed[0])  # type: ignore[attr-defined]

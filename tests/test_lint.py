@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -600,6 +601,11 @@ def test_a_warm_lint_reports_the_same_and_never_trusts_a_changed_file(
     assert [f.code for f in lint(root)] == ["E009"]
 
 
+def kept_json(path: Path) -> Any:
+    """A cache file's JSON, after the line of its CRC (`store.cache.save`)."""
+    return json.loads(path.read_bytes().partition(b"\n")[2])
+
+
 def test_a_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "RACY_NS", 0)  # keep the log written just now
@@ -609,7 +615,7 @@ def test_a_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     for garbage in ("not json", '{"format": 1, "fingerprint": 0}', '{"files": [1]}'):
         cached.write_text(garbage)
         assert lint(root) == expected
-    payload = json.loads(cached.read_text())
+    payload = kept_json(cached)
     payload["files"] = {
         key: [stamp, [*kept[:2], [["E009", "x"]]]]
         for key, (stamp, kept) in payload["files"].items()
@@ -801,17 +807,17 @@ def test_history_is_read_once_then_only_extended(repo: Path) -> None:
     lint(repo / "memory")
     (cached,) = (repo / ".git" / "mdmem").glob("history-*.json")
     first = git(repo, "rev-parse", "HEAD").strip()
-    assert [row["head"] for row in json.loads(cached.read_text())["histories"]] == [first]
+    assert [row["head"] for row in kept_json(cached)["histories"]] == [first]
     (repo / LATER).write_text(EMPTY_SESSION)
     git(repo, "add", LATER)
     git(repo, "commit", "-q", "-m", "a new log")
     lint(repo / "memory")
     second = git(repo, "rev-parse", "HEAD").strip()
-    heads = [row["head"] for row in json.loads(cached.read_text())["histories"]]
+    heads = [row["head"] for row in kept_json(cached)["histories"]]
     assert heads == [second, first]
     cached.write_text("{broken")
     assert codes_at(repo) == []
-    assert [row["head"] for row in json.loads(cached.read_text())["histories"]] == [second]
+    assert [row["head"] for row in kept_json(cached)["histories"]] == [second]
 
 
 def test_a_deleted_committed_log_fails_until_committed(repo: Path) -> None:

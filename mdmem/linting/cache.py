@@ -3,8 +3,8 @@ kept outside the tracked tree: reading history diffs the flat sessions tree once
 commit, so it is read once and then only extended by the commits after a known one.
 Commits never change, so these entries never go stale.
 
-It follows the rule of every cache (`mdmem.store.cache`): made by other code, or missing
-or unreadable, it is empty and rebuilt; MDMEM_NO_CACHE=1 bypasses it.
+It follows the rule of every cache (`mdmem.store.cache`): made by other code, or missing,
+unreadable or damaged, it is empty and rebuilt; MDMEM_NO_CACHE=1 bypasses it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ HISTORIES_KEPT = 4
 
 def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
     """The session logs' history up to HEAD, read through the cache and kept in it."""
-    known = _histories(cache.load(root, "history").get("histories"))
+    known = _histories(cache.load(root, "history").get("histories", []))
     found = log_history(repo, folder, known)
     if found is None or (known and known[0] == found):
         return found
@@ -36,15 +36,9 @@ def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
     return found
 
 
-def _histories(rows: Any) -> tuple[LogHistory, ...]:
-    """The cached histories, most recent first; a malformed cache counts as empty."""
-    try:
-        return tuple(
-            LogHistory(
-                str(row["head"]),
-                {str(p): FirstChange(str(c), str(o)) for p, (c, o) in row["first"].items()},
-            )
-            for row in rows
-        )
-    except (TypeError, ValueError, KeyError, AttributeError):
-        return ()
+def _histories(rows: list[dict[str, Any]]) -> tuple[LogHistory, ...]:
+    """The cached histories, most recent first, as `history` kept them."""
+    return tuple(
+        LogHistory(row["head"], {p: FirstChange(c, o) for p, (c, o) in row["first"].items()})
+        for row in rows
+    )

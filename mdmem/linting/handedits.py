@@ -52,12 +52,11 @@ def hand_edit_findings(
     entries: tuple[BlockedEntry, ...],
     committed: Committed | None,
 ) -> list[Finding]:
-    """Every check of the live facts against HEAD (`committed`; None outside git, where
-    only the text near a superseded fact is checked, on every fact)."""
-    found = _near_superseded(memory, committed)
+    """Every check of the live facts against HEAD (`committed`; None outside git) but the
+    text near a superseded fact's (`near_superseded_findings`)."""
     if committed is None:
-        return found
-    found += _deleted(memory, vision, entries, committed)
+        return []
+    found = _deleted(memory, vision, entries, committed)
     for document in memory.live:
         for fact in document.facts:
             if fact.id not in committed.facts or committed.changed(document, fact):
@@ -153,8 +152,9 @@ def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committe
     return found
 
 
-def _near_superseded(memory: Memory, committed: Committed | None) -> list[Finding]:
-    """Live facts, written or edited since HEAD, near a superseded fact's text."""
+def near_superseded_findings(memory: Memory, committed: Committed | None) -> list[Finding]:
+    """Live facts, written or edited since HEAD (every one outside git), near a superseded
+    fact's text."""
     retired = [
         (fact, item_claim(document.fact_text(fact)))
         for document in (*memory.live, *memory.archives)

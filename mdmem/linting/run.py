@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -32,15 +33,15 @@ from mdmem.git.revisions import committed_in
 from mdmem.linting.cache import history
 from mdmem.linting.checks import memory_findings
 from mdmem.linting.findings import (
+    CHECKS,
     MEND_BEFORE_COMMIT,
     Finding,
     before_commit,
-    finding,
     finish,
     tally,
 )
 from mdmem.linting.gone import gone_in_working_tree
-from mdmem.linting.handedits import Committed, hand_edit_findings
+from mdmem.linting.handedits import Committed, hand_edit_findings, near_superseded_findings
 from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.logs import (
     future_findings,
@@ -57,7 +58,7 @@ from mdmem.linting.worktree import committed_state
 from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
 from mdmem.store import cache
-from mdmem.store.files import read, read_bytes, read_text
+from mdmem.store.files import read, read_bytes, text_of
 from mdmem.store.load import LogRead, Logs, Progress, bulk_allocation, load, read_logs
 from mdmem.store.lock import locked
 
@@ -123,6 +124,7 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
     found += history_found
     if memory is not None:
         found += hand_edit_findings(memory, vision, entries, head)
+        found += _near_superseded(root, memory, head)
     if unread:  # a fact "missing" may be an item left unread, its id not known
         found = [item for item in found if item.code not in NAMES_A_MISSING_FACT]
     live = {} if memory is None else {document.path: document for document in memory.live}
@@ -163,40 +165,71 @@ def _forward(
 
 def _document_findings(root: Path) -> list[Finding]:
     """The text findings of every memory file but the session logs (regular files, links
-    left out), each scanned only when new or changed (`store.cache.Stamped`)."""
+    left out), each scanned only when its bytes are new: kept by the digest of the bytes,
+    not by the file's stamp, so that what a review writes is kept however soon after it
+    lint scans it (the files are few, and read whole)."""
     paths = sorted(root.glob("*.md")) + sorted((root / ARCHIVE).glob("*.md"))
     paths += sorted((root / OPEN_THREADS).glob("*.md"))
-    kept = cache.Stamped(root, "texts") if cache.enabled() else None
+    held = cache.load(root, "texts").get("files", {}) if cache.enabled() else None
+    kept: dict[str, Any] = {}
     found: list[Finding] = []
     for path in paths:
         if not path.is_file() or path.is_symlink():
             continue
         display = f"{root.name}/{path.relative_to(root).as_posix()}"
-        stamp = cache.file_stamp(path.stat())
-        rows = _rows(display, kept.get(display, stamp)) if kept is not None else None
+        try:
+            data = read_bytes(path, display)
+        except ParseError as error:
+            found.append(parse_finding(error, display))
+            continue
+        key = cache.digest([data])
+        entry = held.get(display) if held is not None else None
+        rows = _kept_findings(entry[1]) if entry and entry[0] == key else None
         if rows is None:
-            rows = _scan(str(path), display)
-            if kept is not None and all(item.code != "E001" for item in rows):
-                kept.put(display, stamp, [[f.code, f.line, f.message, f.hint] for f in rows])
+            rows = _scan(data, display)
+        if all(item.code != "E001" for item in rows):
+            kept[display] = [key, [_row(item) for item in rows]]
         found += rows
-    if kept is not None:
-        kept.save()
+    if held is not None and kept != held:
+        cache.save(root, "texts", {"files": kept})
     return found
 
 
-def _rows(display: str, rows: Any) -> list[Finding] | None:
-    """A text's kept findings, or None when there are none of the shape `put` keeps."""
-    if rows is None:
-        return None
-    try:
-        return [finding(str(code), display, int(line), str(m), str(h)) for code, line, m, h in rows]
-    except (TypeError, ValueError):
-        return None
+def _row(item: Finding) -> list[Any]:
+    return [item.code, item.path, item.line, item.message, item.hint]
 
 
-def _scan(path: str, display: str) -> list[Finding]:
+def _kept_findings(rows: list[list[Any]]) -> list[Finding]:
+    """Findings kept as `_row`s, their texts made safe when found (`findings.finding`)."""
+    return [Finding(code, CHECKS[code].severity, *rest) for code, *rest in rows]
+
+
+def _near_superseded(root: Path, memory: Memory, head: Committed | None) -> list[Finding]:
+    """`near_superseded_findings`, the dearest check (every live fact new since HEAD against
+    every superseded fact), kept against the digest of all it reads: the live and archived
+    documents, and what HEAD holds of the live ones."""
+    if not cache.enabled():
+        return near_superseded_findings(memory, head)
+    documents = (*memory.live, *memory.archives)
+    parts = [str(len(documents))]
+    for document in documents:
+        parts += [document.path, "\n".join(document.lines)]
+    if head is not None:
+        held = {path: sorted(lines) for path, lines in head.lines.items()}
+        facts = {fact_id: dict(fields) for fact_id, fields in head.facts.items()}
+        parts.append(json.dumps([facts, held, head.items], sort_keys=True))
+    key = cache.digest(parts)
+    kept = cache.load(root, "near")
+    if kept.get("digest") == key:
+        return _kept_findings(kept["found"])
+    found = near_superseded_findings(memory, head)
+    cache.save(root, "near", {"digest": key, "found": [_row(item) for item in found]})
+    return found
+
+
+def _scan(data: bytes, display: str) -> list[Finding]:
     try:
-        text = read_text(path, display)
+        text = text_of(data, display)
     except ParseError as error:
         return [parse_finding(error, display)]
     return text_findings(display, text, facts=True)

@@ -1,16 +1,17 @@
 """Derived caches of a memory, kept outside the tracked tree: what each session log yields
-(its references, its text's findings) for the review and lint, lint's counts, and
-lookup's index of the documents (`mdmem.reading.index`).
+for the review and lint, lint's findings of the other texts and its dearest check, lint's
+counts, and lookup's index of the documents (`mdmem.reading.index`).
 
 One rule for all of them: a cache is trusted only when this exact mdmem wrote it (the
 path, size and modification time of every source file of the package, `code_version`),
-and each of its entries only while the file it was made from has the stamp it had (the
-size and modification time, in ns; for the files lint and the review scan more, see
-`file_stamp`). A change to
-any scanner, or to the cache's own layout, is a change of source, so no cache outlives
-the code that wrote it, as far as Python's own bytecode cache can tell. Each is one JSON
-object in a file; one that is missing, unreadable or foreign counts as empty, and is
-rebuilt from the files. Set MDMEM_NO_CACHE=1 to bypass them.
+and each of its entries only while what it was made from is as it was: a log's stamp
+(`file_stamp`), a text's bytes or a check's inputs (`digest`). A change to any scanner,
+or to the cache's own layout, is a change of source, so no cache outlives the code that
+wrote it, as far as Python's own bytecode cache can tell. Each is one JSON object in a
+file, after the CRC-32 of its bytes (a line of 8 hex digits), so that what is read back
+is what this code wrote and needs no check of its shape; one that is missing,
+unreadable, damaged or foreign counts as empty, and is rebuilt from the files.
+Set MDMEM_NO_CACHE=1 to bypass them.
 """
 
 from __future__ import annotations
@@ -100,7 +101,10 @@ def load(root: Path, kind: str) -> dict[str, Any]:
     if path is None:
         return {}
     try:
-        payload = json.loads(path.read_bytes())
+        check, _, data = path.read_bytes().partition(b"\n")
+        if check != b"%08x" % zlib.crc32(data):
+            return {}  # damaged: cut short, or changed since this code wrote it
+        payload = json.loads(data)
     except (OSError, ValueError):
         return {}
     if not isinstance(payload, dict) or payload.get("code") != code_version():
@@ -114,6 +118,7 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
     if path is None:
         return
     data = json.dumps({"code": code_version(), **payload}).encode("utf-8")
+    data = b"%08x\n" % zlib.crc32(data) + data
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -121,10 +126,27 @@ def save(root: Path, kind: str, payload: dict[str, Any]) -> None:
         os.replace(temp, path)
 
 
-# Files kept with what reading them yields, each against its `file_stamp`: the session logs
-# (`store.load.read_logs`: the review's and lint's, kind "logs") and the other texts lint
-# scans (`linting.run`, kind "texts"), so that a routine review or lint reads only the
-# files that are new or changed.
+# A check's findings or a text's are kept against the digest of all they read, so that a
+# run over the same bytes asks nothing again, however the files were stamped or rewritten.
+
+
+def digest(parts: Iterable[str | bytes]) -> str:
+    """A digest of `parts` (texts as UTF-8), each after its length: no two lists share one."""
+    # Start-up: lookup, context and status import this module and digest nothing; hashlib
+    # costs them 3 ms (`python -X importtime`).
+    import hashlib
+
+    made = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        made.update(len(data).to_bytes(8, "little"))
+        made.update(data)
+    return made.hexdigest()
+
+
+# Session logs kept with what reading them yields, each against its `file_stamp`
+# (`store.load.read_logs`, kind "logs": the review's and lint's), so that a routine review
+# or lint reads only the logs that are new or changed.
 
 # How far before the run began a file's ctime must lie for its entry to be kept: a file
 # changed in the same tick of the file system's clock as the stat that made the entry
@@ -146,14 +168,13 @@ class Stamped:
     def __init__(self, root: Path, kind: str) -> None:
         self._root, self._kind = root, kind
         self._begun = time.time_ns()
-        entries = load(root, kind).get("files")
-        self._entries: dict[str, Any] = entries if isinstance(entries, dict) else {}
+        self._entries: dict[str, Any] = load(root, kind).get("files", {})
         self._fresh: dict[str, Any] = {}
 
     def get(self, name: str, stamp: Stamp) -> Any:
         """The yield kept for the file `name` with this stamp, else None."""
         entry = self._entries.get(name)
-        if not isinstance(entry, list) or len(entry) != 2 or entry[0] != stamp:
+        if entry is None or entry[0] != stamp:
             return None
         self._fresh[name] = entry
         return entry[1]
@@ -216,9 +237,5 @@ def lint_counts(root: Path, names: list[str] | None = None) -> tuple[int, int, i
     memo = load(root, "status")
     if not memo or memo.get("fingerprint") != recent_fingerprint(root, names):
         return None
-    counts = memo.get("counts")
-    if not isinstance(counts, list) or len(counts) != 3:
-        return None
-    if not all(isinstance(number, int) for number in counts):
-        return None
-    return counts[0], counts[1], counts[2]
+    errors, warnings, committed = memo["counts"]  # as `save_lint_counts` kept them
+    return errors, warnings, committed

@@ -133,8 +133,9 @@ def _read_log(
     reported_secrets: Callable[..., list[SecretHit]],
 ) -> LogRead:
     stamp = cache.file_stamp(entry.stat(follow_symlinks=False)) if kept is not None else []
-    if kept is not None and (hit := _kept(kept.get(entry.name, stamp))) is not None:
-        return LogRead(entry.name, display, hit[0], None, hit[1], None)
+    if kept is not None and (hit := kept.get(entry.name, stamp)) is not None:
+        kept_scan, *kept_marks = hit  # as `put` below kept it (`store.cache.load`)
+        return LogRead(entry.name, display, kept_scan, None, (kept_marks[0], kept_marks[1]), None)
     try:
         data = read_bytes(entry.path, display)
     except ParseError as unread:
@@ -156,24 +157,6 @@ def _read_log(
     if kept is not None and scan is not None and marks is not None:
         kept.put(entry.name, stamp, [scan, *marks])
     return LogRead(entry.name, display, scan, error, marks, text_error)
-
-
-def _kept(value: Any) -> tuple[Scan, Marks] | None:
-    """A cache entry's yield, when it has the shape `_read_log` keeps; else None (the log
-    is read again)."""
-    try:
-        (tokens, events, unknown, line), conflicts, secrets = value
-        shapes = (
-            isinstance(line, int),
-            all(isinstance(token, str) for token in tokens),
-            all(len(event) == 4 and isinstance(event[3], int) for event in events),
-            all(len(item) == 2 for item in unknown),
-            all(isinstance(number, int) for number in conflicts),
-            all(len(hit) == 3 for hit in secrets),
-        )
-    except (TypeError, ValueError):
-        return None
-    return ((tokens, events, unknown, line), (conflicts, secrets)) if all(shapes) else None
 
 
 def sessions_of(logs: Logs) -> tuple[Session, ...]:
