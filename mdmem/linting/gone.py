@@ -10,7 +10,7 @@ from pathlib import Path
 from mdmem.format.document import Document
 from mdmem.git.discover import top_level
 from mdmem.git.revisions import ever_held, listed_files, renames
-from mdmem.linting.paths import GonePath, RepoFiles, gone_paths, holds_code
+from mdmem.linting.paths import GonePath, RepoFiles, gone_paths
 
 
 def working_files(root: Path) -> RepoFiles | None:
@@ -22,9 +22,8 @@ def working_files(root: Path) -> RepoFiles | None:
         return None
     memory = Path(os.path.relpath(Path(root).resolve(), top)).as_posix()
     memory = "" if memory == "." else memory
-    listed = listed_files(top)
-    # asked first: a memory kept alone (ten thousand logs, say) builds no index of files
-    return RepoFiles.of(listed, memory) if holds_code(listed, memory) else None
+    files = RepoFiles.of(listed_files(top), memory)
+    return files if files.holds_code else None
 
 
 def gone_in_working_tree(
