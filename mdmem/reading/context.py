@@ -193,10 +193,7 @@ def _fit(items: list[Item], budget: int, draft: Callable[..., Context]) -> Conte
     def fits(planned: Context) -> bool:
         return estimate_tokens(render_markdown(planned)) <= budget
 
-    # No more than fit by their lines alone: each holds at least its lead and id.
-    room, low, high = budget * CHARS_PER_TOKEN - sum(map(_least, core)), 0, 0
-    while high < len(ranked) and (room := room - _least(ranked[high])) >= 0:
-        high += 1
+    low, high = 0, len(ranked)
     while low < high:
         middle = (low + high + 1) // 2
         if fits(context(middle)):
@@ -211,10 +208,6 @@ def _fit(items: list[Item], budget: int, draft: Callable[..., Context]) -> Conte
         if item.entry.text != lead(item.entry.text) and fits(context(low, whole | {key})):
             whole |= {key}
     return context(low, whole)
-
-
-def _least(item: Item) -> int:
-    return len(f"- {lead(item.entry.text)} [{item.entry.id}]\n")
 
 
 def _key(item: Item) -> str:
