@@ -10,36 +10,25 @@ from pathlib import Path
 from mdmem.format.document import Document
 from mdmem.git.discover import top_level
 from mdmem.git.revisions import ever_held, listed_files, renames
-from mdmem.linting.paths import GonePath, RepoFiles, gone_paths, holds_code
-
-
-def working_files(root: Path) -> RepoFiles | None:
-    """The working tree's files as git lists them, with the memory folder `root` named; None
-    outside a repository, or when the repository holds nothing but the memory (then the
-    paths its facts name are a repository's it is not in, and none is checked)."""
-    top = top_level(root)
-    if top is None:
-        return None
-    memory = Path(os.path.relpath(Path(root).resolve(), top)).as_posix()
-    memory = "" if memory == "." else memory
-    listed = listed_files(top)
-    # asked first: a memory kept alone (ten thousand logs, say) builds no index of files
-    return RepoFiles.of(listed, memory) if holds_code(listed, memory) else None
+from mdmem.linting.paths import GonePath, RepoFiles, gone_paths
 
 
 def gone_in_working_tree(
     root: Path, documents: Iterable[Document], *, with_renames: bool = True
 ) -> list[GonePath]:
-    """The paths the live facts of `documents` name that the working tree does not hold,
-    with the renames git saw (history read only when a path is gone; `with_renames=False`:
-    not asked, for a reader that only marks the fact)."""
-    files = working_files(root)
-    if files is None:
-        return []
-    documents = tuple(documents)
+    """The paths the live facts of `documents` name that the working tree (git's list of
+    its files) does not hold, with the renames git saw (history read only when a path is
+    gone; `with_renames=False`: not asked, for a reader that only marks the fact). None
+    outside a repository, or when it holds nothing but the memory `root` (then the paths
+    its facts name are a repository's it is not in)."""
     top = top_level(root)
-    gone = [] if top is None else gone_paths(documents, files, {})
-    if not gone or top is None:
+    if top is None:
+        return []
+    memory = Path(os.path.relpath(Path(root).resolve(), top)).as_posix()
+    files = RepoFiles.of(listed_files(top), "" if memory == "." else memory)
+    documents = tuple(documents)
+    gone = gone_paths(documents, files, {}) if files.holds_code else []
+    if not gone:
         return []
     return once_held(top, gone_paths(documents, files, renames(top)) if with_renames else gone)
 

@@ -13,6 +13,7 @@ memory and mdmem's own (a memory kept alone names paths of a repository it is no
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -118,35 +119,51 @@ class GonePath:
 
 @dataclass(frozen=True)
 class RepoFiles:
-    """Git's list of the repository's files, in the forms the check asks of it."""
+    """Git's list of the repository's files, in the forms the check asks of it: the
+    folders and names of every file only when a path is asked (a scope glob, which most
+    facts name, asks for the code alone, and the memory's logs may be ten thousand)."""
 
     files: frozenset[str]
-    folders: frozenset[str]  # every folder that holds a file, at any depth
-    names: frozenset[str]  # every file's name
     memory: str  # the memory folder, relative to the top ("memory")
     # The files outside the memory folder, which a scope glob is matched against (a
-    # memory's own paths are never checked, and its session logs may be ten thousand).
+    # memory's own paths are never checked).
     code: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, files: Iterable[str], memory: str) -> RepoFiles:
         every = frozenset(files)
+        memory = memory.strip("/")
+        prefix = f"{memory}/" if memory else ""
+        code = tuple(sorted(p for p in every if not (prefix and p.startswith(prefix))))
+        return cls(every, memory, code)
+
+    @functools.cached_property
+    def folders(self) -> frozenset[str]:
+        """Every folder that holds a file, at any depth."""
         folders: set[str] = set()
-        for path in every:  # each folder once: ten thousand logs share one
+        for path in self.files:  # each folder once: ten thousand logs share one
             folder = path.rpartition("/")[0]
             while folder and folder not in folders:
                 folders.add(folder)
                 folder = folder.rpartition("/")[0]
-        names = frozenset(path.rsplit("/", 1)[-1] for path in every)
-        memory = memory.strip("/")
-        prefix = f"{memory}/" if memory else ""
-        code = tuple(sorted(p for p in every if not (prefix and p.startswith(prefix))))
-        return cls(every, frozenset(folders), names, memory, code)
+        return frozenset(folders)
+
+    @functools.cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(path.rsplit("/", 1)[-1] for path in self.files)
+
+    @property
+    def tops(self) -> frozenset[str]:
+        """The first folder of every path in a folder, the memory's files all in one."""
+        found = {path.split("/", 1)[0] for path in self.code if "/" in path}
+        if self.memory and len(self.code) < len(self.files):
+            found.add(self.memory.split("/", 1)[0])
+        return frozenset(found)
 
     @property
     def holds_code(self) -> bool:
         """Whether the repository holds anything but the memory and mdmem's own files."""
-        return holds_code(self.code, "")
+        return any(p not in MDMEM_FILES and not p.startswith(".") for p in self.code)
 
     def holds(self, path: str) -> bool:
         """A file or a folder of that path; a bare name, a file of that name anywhere."""
@@ -157,17 +174,6 @@ class RepoFiles:
 
     def glob_matches(self, glob: str) -> bool:
         return any(matches(glob, path) for path in self.code)
-
-
-def holds_code(files: Iterable[str], memory: str) -> bool:
-    """Whether `files` hold anything but the memory folder's and mdmem's own files."""
-    prefix = f"{memory.strip('/')}/" if memory.strip("/") else ""
-    return any(
-        not (prefix and path.startswith(prefix))
-        and path not in MDMEM_FILES
-        and not path.startswith(".")
-        for path in files
-    )
 
 
 def named_paths(lines: Iterable[str], known_tops: frozenset[str]) -> list[str]:
@@ -202,8 +208,7 @@ def gone_paths(
     """Every path a live fact of `documents` names that `files` does not hold: its text's
     paths and its `scope` (a glob that matches no file). Superseded facts and done
     threads are history, not checked."""
-    tops = frozenset(path.split("/", 1)[0] for path in (*files.folders, *renamed))
-    tops -= {files.memory}
+    tops = (files.tops | {path.split("/", 1)[0] for path in renamed}) - {files.memory}
     found: list[GonePath] = []
     for document in documents:
         for fact in document.facts:

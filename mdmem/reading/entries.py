@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # an entry is shown from lookup's index without the parser
     from mdmem.format.document import Document
 
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
-_SPACE = re.compile(r"\s+")
 GONE = ("archived", "superseded")
 
 
@@ -95,4 +94,4 @@ def one_line(lines: tuple[str, ...] | list[str]) -> str:
     if not lines:
         return ""
     first = _MARKER.sub("", lines[0], count=1)
-    return _SPACE.sub(" ", " ".join([first, *lines[1:]])).strip()
+    return " ".join(" ".join([first, *lines[1:]]).split())  # split: re's \s, in C

@@ -36,8 +36,8 @@ def _stems(folder: Path, after: str | None = None, names: list[str] | None = Non
     """The stems of the folder's logs (those after `after`), sorted: ledger order;
     `names`: the folder's listing, when the caller has it."""
     listed = os.listdir(folder) if names is None else names
-    stems = (name[:-3] for name in listed if name.endswith(".md"))
-    return sorted(stems if after is None else (stem for stem in stems if stem > after))
+    later = listed if after is None else filter(after.__lt__, listed)  # a later stem's name too
+    return sorted(n[:-3] for n in later if n.endswith(".md") and (after is None or n[:-3] > after))
 
 
 def session_names(root: Path) -> list[SessionName]:
