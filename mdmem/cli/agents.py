@@ -13,6 +13,7 @@ import click
 from mdmem.adopting.agents import install_claude, pin_session, reminder
 from mdmem.adopting.agents import session_start as starting
 from mdmem.adopting.export import FORMATS
+from mdmem.adopting.export import export as run_export
 from mdmem.cli.main import main
 from mdmem.cli.options import (
     echo_json,
@@ -153,8 +154,6 @@ def export(fmt: str, dry_run: bool, root: Path | None, as_json: bool) -> None:
 
     Example: mdmem export --format cursor --dry-run
     """
-    from mdmem.adopting.export import export as run_export  # as `redact` above
-
     done = run_export(resolve_root(root), fmt, dry_run=dry_run)
     if as_json:
         echo_json(done.as_dict(), ascii=False)

@@ -116,20 +116,6 @@ def fail(exc: MdmemError | KeyboardInterrupt, params: dict[str, Any]) -> NoRetur
     sys.exit(exc.exit_code)
 
 
-def handles_errors(func: F) -> F:
-    """`fail` around one function; every command of the group has it already
-    (`main._Handled`)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except (MdmemError, KeyboardInterrupt) as exc:
-            fail(exc, kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
 PROGRESS_FROM = 2000  # files: fewer read too fast for a bar to help
 
 

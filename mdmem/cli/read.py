@@ -9,7 +9,6 @@ import click
 
 from mdmem.cli.main import main
 from mdmem.cli.options import (
-    handles_errors,
     json_option,
     left_out_json,
     named_by,
@@ -48,7 +47,6 @@ def _print(lines: list[str] | str, as_json: object = None) -> None:
 @click.option("--path", "path", metavar="FILE", help=_PATH_HELP)
 @click.option("--limit", type=click.IntRange(min=1), help="At most N hits per list.")
 @click.option("--explain", is_flag=True, help="Show how each hit scored (BM25, tier).")
-@handles_errors
 @serves_what_it_can
 def lookup(
     root: Path | None, as_json: bool, words: tuple[str, ...], sessions: bool,
@@ -115,7 +113,6 @@ def _nothing(query: str, tier: str | None, path: str | None, root: Path | None) 
     metavar="SESSION|DATE",
     help="Also give the tier the ledger gave the fact at that session log or date.",
 )
-@handles_errors
 @serves_what_it_can
 def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> None:
     """One fact's story: where it lives, its origin, every session that referenced it
@@ -145,7 +142,6 @@ def show(root: Path | None, as_json: bool, fact_id: str, as_of: str | None) -> N
     "--format", "output", type=click.Choice(["markdown", "json"]), default="markdown",
     show_default=True, help="Markdown for an agent's prompt, or JSON.",
 )  # fmt: skip
-@handles_errors
 @serves_what_it_can
 def context(
     root: Path | None,
@@ -178,7 +174,6 @@ def context(
 @json_option
 @session_option
 @click.option("--lint", "run_lint", is_flag=True, help="Run lint now for its counts (slower).")
-@handles_errors
 @serves_what_it_can
 def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) -> None:
     """Where things stand: the current session log, sessions since the last review and
