@@ -344,6 +344,20 @@ def test_a_named_session_that_cannot_be_written_is_refused(
     assert snapshot(repo) == before
 
 
+def test_git_dir_in_the_environment_still_tells_committed_logs(repo: Path) -> None:
+    # Git exports GIT_DIR to hooks (in a linked worktree, an absolute one); git then takes
+    # the folder it runs in for the top of the working tree, so mdmem must ask from the top.
+    log = started(repo)
+    env = {"GIT_DIR": str(repo / ".git")}
+    found = run("session", env=env)
+    assert found.stdout.startswith(f"memory/sessions/{log.name} (the one uncommitted log)")
+    before = snapshot(repo)
+    refused = run("ref", "--session", COMMITTED_LOG, "cache-one-minute", env=env)
+    assert refused.exit_code == 3
+    assert "committed to git, and a committed log is never edited" in refused.stderr
+    assert snapshot(repo) == before
+
+
 def test_a_bad_mdmem_session_value_names_the_variable(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

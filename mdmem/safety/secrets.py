@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -174,11 +175,17 @@ def _spans(text: str, candidates: Candidates) -> Iterator[_Span]:
 
 def _settle(spans: Iterable[_Span]) -> list[_Span]:
     """The spans that overlap no earlier one, sorted by offset: the first found wins."""
-    accepted: list[_Span] = []
+    accepted: list[_Span] = []  # kept sorted by start, so an overlap is with a neighbour
+    starts: list[int] = []
     for span in spans:
-        if all(other.end <= span.start or span.end <= other.start for other in accepted):
-            accepted.append(span)
-    return sorted(accepted, key=lambda span: span.start)
+        index = bisect.bisect_left(starts, span.start)
+        if index > 0 and accepted[index - 1].end > span.start:
+            continue
+        if index < len(accepted) and accepted[index].start < span.end:
+            continue
+        accepted.insert(index, span)
+        starts.insert(index, span.start)
+    return accepted
 
 
 def _scan_once(text: str) -> list[_Span]:

@@ -97,10 +97,16 @@ def uncommitted(root: Path) -> tuple[str, ...]:
 def committed(root: Path, filenames: Sequence[str] | None) -> frozenset[str]:
     """The names among `filenames` (None: in the whole sessions folder) of the logs HEAD
     holds; none outside a git repository."""
-    folder = root / SESSIONS
-    if top_level(root) is None or filenames == [] or not folder.is_dir():
+    top = top_level(root)
+    if top is None or (filenames is not None and not filenames):
         return frozenset()
-    return revisions.committed(folder, filenames or ())
+    folder = Path(os.path.relpath(root / SESSIONS, top)).as_posix()
+    if filenames is None:  # the whole folder: one listing of HEAD's tree
+        paths = revisions.committed_in(top, folder)
+    else:
+        paths = revisions.committed(top, [f"{folder}/{name}" for name in filenames])
+    cut = len(folder) + 1
+    return frozenset(path[cut:] for path in paths)
 
 
 def _listing(root: Path) -> list[str]:
