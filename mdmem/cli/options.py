@@ -42,7 +42,7 @@ def echo_json(payload: object, *, sort_keys: bool = True, ascii: bool = True) ->
     """Print a command's JSON answer, two-space; an object's `warnings` name the items the
     running reading command left out (none: no key)."""
     if isinstance(payload, dict) and left_out():
-        # Only when an item was left out: the scanner costs 44M instructions to import (15% of --version).
+        # Only when an item was left out: importing the scanner costs 15% of `--version`.
         from mdmem.safety.secrets import redact_all
 
         payload = {**payload, "warnings": redact_all(left_out_json())}
