@@ -10,6 +10,8 @@ property is about where the scan looks, not about what the patterns match.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -32,10 +34,10 @@ from tests.test_secrets import (
 def full_scan_once(text: str) -> list[secrets._Span]:
     spans = list(secrets._private_key_spans(text))
     for category, pattern in secrets._TOKEN_PATTERNS:
-        spans += [secrets._Span(m.start(), m.end(), category) for m in pattern.finditer(text)]
-    spans += secrets._value_spans(secrets._AWS_SECRET.finditer(text), "aws-secret-key")
-    spans += secrets._value_spans(secrets._CONNECTION.finditer(text), "connection-string")
-    spans += secrets._password_spans(secrets._PASSWORD.finditer(text))
+        spans += [secrets._Span(m.start(), m.end(), category) for m in re.finditer(pattern, text)]
+    spans += secrets._value_spans(re.finditer(secrets._AWS_SECRET, text), "aws-secret-key")
+    spans += secrets._value_spans(re.finditer(secrets._CONNECTION, text), "connection-string")
+    spans += secrets._password_spans(re.finditer(secrets._PASSWORD, text))
     return secrets._settle(spans)
 
 

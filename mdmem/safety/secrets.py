@@ -35,52 +35,50 @@ _E = r"(?![A-Za-z0-9_-])"
 
 # Fixed-format tokens, most specific first: when two candidates overlap, the earlier
 # category in this list wins (a `ghp_` token assigned to GITHUB_TOKEN is a github-token).
-_TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("aws-access-key", re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")),
+_TOKEN_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
     (
         "github-token",
-        re.compile(_B + r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})" + _E),
+        _B + r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})" + _E,
     ),
-    ("gitlab-token", re.compile(_B + r"glpat-[A-Za-z0-9_-]{20,}" + _E)),
-    ("slack-token", re.compile(_B + r"xox[baprs]-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,}" + _E)),
-    ("stripe-key", re.compile(_B + r"(?:sk|rk)_live_[A-Za-z0-9]{16,}" + _E)),
-    ("anthropic-key", re.compile(_B + r"sk-ant-[A-Za-z0-9_-]{20,}" + _E)),
+    ("gitlab-token", _B + r"glpat-[A-Za-z0-9_-]{20,}" + _E),
+    ("slack-token", _B + r"xox[baprs]-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,}" + _E),
+    ("stripe-key", _B + r"(?:sk|rk)_live_[A-Za-z0-9]{16,}" + _E),
+    ("anthropic-key", _B + r"sk-ant-[A-Za-z0-9_-]{20,}" + _E),
     (
         "openai-key",
-        re.compile(
-            _B + r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|(?!ant-)[A-Za-z0-9]{32,})" + _E
-        ),
+        _B + r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|(?!ant-)[A-Za-z0-9]{32,})" + _E,
     ),
-    ("google-api-key", re.compile(_B + r"AIza[0-9A-Za-z_-]{35}" + _E)),
-    ("jwt", re.compile(_B + r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}" + _E)),
+    ("google-api-key", _B + r"AIza[0-9A-Za-z_-]{35}" + _E),
+    ("jwt", _B + r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}" + _E),
 )
 
 # A PEM header alone (quoted in prose, "never commit a -----BEGIN RSA PRIVATE KEY----- file")
 # is not secret material; it becomes one when key data follows it. Separators accept real
 # newlines, indentation, blockquote markers and the literal `\n` of a key pasted from JSON.
-_PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_PEM_BEGIN = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_SEP = r"(?:\\n|[ \t\r\n>])+"
-_PEM_BODY = re.compile(
+_PEM_BODY = (
     r"(?:" + _PEM_SEP + r"(?:[A-Za-z0-9+/]{20,}={0,2}|(?:Proc-Type|DEK-Info|Comment|Version):"
     r"[^\n\\]*))+"
     r"(?:" + _PEM_SEP + r"[A-Za-z0-9+/]{1,19}={0,2})?"
 )
-_PEM_END = re.compile(r"(?:\\n|[ \t\r\n>])*-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = r"(?:\\n|[ \t\r\n>])*-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 
-_AWS_SECRET = re.compile(
+_AWS_SECRET = (
     r"(?<![A-Za-z0-9])(?i:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)"
     r"[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?"
     r"(?P<value>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
 )
 
 # scheme://user:password@host. The user part cannot hold ':' so the split is unambiguous.
-_CONNECTION = re.compile(
+_CONNECTION = (
     r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/]*:(?P<value>[^\s@/]+)@[A-Za-z0-9\[]"
 )
 
 # The name must end in a secret word (DB_PASSWORD, github_token, apiKey, "secret"), so that
 # ids such as `api-key-rotation-policy` and prose such as "the token expires" never match.
-_PASSWORD = re.compile(
+_PASSWORD = (
     r"(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))"
     r"(?i:pass(?:word|wd)|secret(?:[_-]?key)?|token|api[_-]?key|access[_-]?key"
     r"|private[_-]?key|client[_-]?secret)"
@@ -88,7 +86,7 @@ _PASSWORD = re.compile(
     r"(?:(?P<q>[\"'`])(?P<quoted>[^\s\"'`]{8,})(?P=q)|(?P<bare>[^\s\"'`,;]{8,}))"
 )
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = (
     r"[xX*.\u2022#_-]+"  # xxxxxxxx, ********
     r"|<[^>]*>"  # <your-password>
     r"|\$\{[^}]*\}|\{\{.*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%"
@@ -101,9 +99,9 @@ _PLACEHOLDER = re.compile(
 )
 # A bare value made only of words and dots is a reference (os.environ, secrets.GITHUB_TOKEN,
 # "required") rather than a literal secret; real bare passwords carry digits or symbols.
-_BARE_REFERENCE = re.compile(r"[A-Za-z_][A-Za-z_.-]*(?:[(\[].*)?")
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?")
-_TRAILING_PUNCTUATION = re.compile(r"[.:)]+$")
+_BARE_REFERENCE = r"[A-Za-z_][A-Za-z_.-]*(?:[(\[].*)?"
+_ISO_DATE = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
+_TRAILING_PUNCTUATION = r"[.:)]+$"
 
 
 def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
@@ -116,24 +114,25 @@ def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
 
 
 def _line_matches(
-    pattern: re.Pattern[str], text: str, lines: Iterable[tuple[int, int]]
+    pattern: str, text: str, lines: Iterable[tuple[int, int]]
 ) -> Iterator[re.Match[str]]:
+    compiled = re.compile(pattern)
     for start, end in lines:
-        yield from pattern.finditer(text, start, end)
+        yield from compiled.finditer(text, start, end)
 
 
 def _private_key_spans(text: str) -> Iterator[_Span]:
-    for begin in _PEM_BEGIN.finditer(text):
-        body = _PEM_BODY.match(text, begin.end())
+    for begin in re.finditer(_PEM_BEGIN, text):
+        body = re.compile(_PEM_BODY).match(text, begin.end())
         if body is None:  # a header alone, or BEGIN right before END: no key data
             continue
-        footer = _PEM_END.match(text, body.end())
+        footer = re.compile(_PEM_END).match(text, body.end())
         yield _Span(begin.start(), body.end() if footer is None else footer.end(), "private-key")
 
 
 def _value_spans(matches: Iterable[re.Match[str]], category: str) -> Iterator[_Span]:
     for match in matches:
-        if not _PLACEHOLDER.fullmatch(match["value"]):
+        if not re.fullmatch(_PLACEHOLDER, match["value"]):
             yield _Span(match.start("value"), match.end("value"), category)
 
 
@@ -144,10 +143,10 @@ def _password_spans(matches: Iterable[re.Match[str]]) -> Iterator[_Span]:
             value = match["quoted"]
         else:
             start, end = match.span("bare")
-            value = _TRAILING_PUNCTUATION.sub("", match["bare"])
-            if len(value) < 8 or _BARE_REFERENCE.fullmatch(value):
+            value = re.sub(_TRAILING_PUNCTUATION, "", match["bare"])
+            if len(value) < 8 or re.fullmatch(_BARE_REFERENCE, value):
                 continue
-        if _PLACEHOLDER.fullmatch(value) or _ISO_DATE.fullmatch(value):
+        if re.fullmatch(_PLACEHOLDER, value) or re.fullmatch(_ISO_DATE, value):
             continue
         yield _Span(start, end, "password-assignment")
 
