@@ -178,9 +178,9 @@ def rank_key(item: Item) -> tuple[int, int, int, str]:
 
 def _fit(items: list[Item], budget: int, draft: Callable[..., Context]) -> Context:
     """The context within the budget: the core facts (never left out), then as many of the
-    others as fit by rank, each by its lead (a binary search over how many: the output
-    grows with each one kept); when all fit, the best-ranked facts whole while room is
-    left."""
+    others as fit by rank, each by its lead; when all fit, the best-ranked facts whole
+    while room is left. How many fit is estimated from each one's line, then rendered
+    and walked to the count that fits when one more would not: a few renders."""
     order = [CORE, RULES, THREADS, PITFALLS]
     core = sorted((item for item in items if item.entry.core), key=lambda i: (-i.score, i.position))
     ranked = sorted((item for item in items if not item.entry.core), key=rank_key)
@@ -193,13 +193,17 @@ def _fit(items: list[Item], budget: int, draft: Callable[..., Context]) -> Conte
     def fits(planned: Context) -> bool:
         return estimate_tokens(render_markdown(planned)) <= budget
 
-    low, high = 0, len(ranked)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if fits(context(middle)):
-            low = middle
-        else:
-            high = middle - 1
+    room = budget * CHARS_PER_TOKEN - len(render_markdown(context(0)))
+    low = 0
+    for item in ranked:
+        room -= len(f"- {shown_text(item)} [{item.entry.id}]\n")
+        if room < 0:
+            break
+        low += 1
+    while low and not fits(context(low)):
+        low -= 1
+    while low < len(ranked) and fits(context(low + 1)):
+        low += 1
     if low < len(ranked):
         return context(low)
     whole: frozenset[str] = frozenset()
