@@ -113,12 +113,11 @@ def _lines_at(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
     return ranges
 
 
-def _line_matches(
-    pattern: str, text: str, lines: Iterable[tuple[int, int]]
-) -> Iterator[re.Match[str]]:
-    compiled = re.compile(pattern)
-    for start, end in lines:
-        yield from compiled.finditer(text, start, end)
+def _line_matches(pattern: str, text: str, offsets: Iterable[int]) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` on the lines holding `offsets`: compiled only when there is
+    one (through re's own cache), so that text holding no candidate compiles nothing."""
+    for start, end in _lines_at(text, offsets):
+        yield from re.compile(pattern).finditer(text, start, end)
 
 
 def _private_key_spans(text: str) -> Iterator[_Span]:
@@ -159,17 +158,12 @@ def _spans(text: str, candidates: Candidates) -> Iterator[_Span]:
     if candidates.private_key:  # every PEM header holds it
         yield from _private_key_spans(text)
     for category, pattern in _TOKEN_PATTERNS:
-        if offsets := candidates.tokens.get(category):
-            for match in _line_matches(pattern, text, _lines_at(text, offsets)):
-                yield _Span(match.start(), match.end(), category)
-    if candidates.assignments:
-        assignments = _lines_at(text, candidates.assignments)
-        yield from _value_spans(_line_matches(_AWS_SECRET, text, assignments), "aws-secret-key")
-    if candidates.connections:
-        connections = _lines_at(text, candidates.connections)
-        yield from _value_spans(_line_matches(_CONNECTION, text, connections), "connection-string")
-    if candidates.assignments:
-        yield from _password_spans(_line_matches(_PASSWORD, text, assignments))
+        for match in _line_matches(pattern, text, candidates.tokens.get(category, ())):
+            yield _Span(match.start(), match.end(), category)
+    assignments, connections = candidates.assignments, candidates.connections
+    yield from _value_spans(_line_matches(_AWS_SECRET, text, assignments), "aws-secret-key")
+    yield from _value_spans(_line_matches(_CONNECTION, text, connections), "connection-string")
+    yield from _password_spans(_line_matches(_PASSWORD, text, assignments))
 
 
 def _settle(spans: Iterable[_Span]) -> list[_Span]:
