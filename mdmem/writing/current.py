@@ -90,23 +90,28 @@ def uncommitted(root: Path) -> tuple[str, ...]:
     """The stems of every log HEAD does not hold, newest first: the folder listed, and git
     asked once for HEAD's tree of it. Outside git, where nothing tells whose a log is, the
     newest log alone."""
-    found = logs.uncommitted(set(_listing(root)).difference(committed(root, None)), frozenset())
-    return found if top_level(root) is not None else found[:1]
-
-
-def committed(root: Path, filenames: Sequence[str] | None) -> frozenset[str]:
-    """The names among `filenames` (None: in the whole sessions folder) of the logs HEAD
-    holds; none outside a git repository."""
     top = top_level(root)
-    if top is None or (filenames is not None and not filenames):
+    listed = set(_listing(root))
+    if top is not None:
+        listed.difference_update(revisions.names_in(top, _folder(root, top)))
+    found = logs.uncommitted(listed, frozenset())
+    return found if top is not None else found[:1]
+
+
+def committed(root: Path, filenames: Sequence[str]) -> frozenset[str]:
+    """The names among `filenames` of the logs HEAD holds; none outside a git repository."""
+    top = top_level(root)
+    if top is None or not filenames:
         return frozenset()
-    folder = Path(os.path.relpath(root / SESSIONS, top)).as_posix()
-    if filenames is None:  # the whole folder: one listing of HEAD's tree
-        paths = revisions.committed_in(top, folder)
-    else:
-        paths = revisions.committed(top, [f"{folder}/{name}" for name in filenames])
+    folder = _folder(root, top)
+    paths = revisions.committed(top, [f"{folder}/{name}" for name in filenames])
     cut = len(folder) + 1
     return frozenset(path[cut:] for path in paths)
+
+
+def _folder(root: Path, top: Path) -> str:
+    """The sessions folder, relative to the repository's top."""
+    return Path(os.path.relpath(root / SESSIONS, top)).as_posix()
 
 
 def _listing(root: Path) -> list[str]:
