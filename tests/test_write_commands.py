@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mdmem.cli import main
+from mdmem.git import revisions
 from mdmem.store.resources import templates_dir
 from mdmem.writing import logs, session
 from tests.helpers import git, make_repo, snapshot
@@ -603,6 +604,37 @@ def test_a_repository_without_a_commit_has_every_log_uncommitted(tmp_path: Path)
     (memory / "sessions" / "2026-06-02-090000.md").write_text("# new\n", "utf-8")
     result = CliRunner().invoke(main, ["ref", "--root", str(repo), "retry-with-backoff"])
     assert result.stdout == "memory/sessions/2026-06-02-090000.md: Referenced: retry-with-backoff\n"
+
+
+def test_a_commit_without_the_sessions_folder_has_every_log_uncommitted(tmp_path: Path) -> None:
+    # HEAD holds no `memory/sessions` tree: git refuses `HEAD:memory/sessions`, which means
+    # that no log is committed, not that git failed.
+    repo = tmp_path / "fresh"
+    memory = repo / "memory"
+    (memory / "sessions").mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "README.md").write_text("# project\n", "utf-8")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-q", "-m", "first")
+    (memory / "continuity.md").write_text(CONTINUITY, "utf-8")
+    (memory / "sessions" / "2026-06-02-090000.md").write_text("# new\n", "utf-8")
+    result = CliRunner().invoke(main, ["ref", "--root", str(repo), "retry-with-backoff"])
+    assert result.stdout == "memory/sessions/2026-06-02-090000.md: Referenced: retry-with-backoff\n"
+    assert revisions.names_in(repo, "memory/sessions") == []
+    git(repo, "add", "memory")
+    git(repo, "commit", "-q", "-m", "memory")
+    assert revisions.names_in(repo, "memory/sessions") == ["2026-06-02-090000.md", ""]
+
+
+def test_a_listing_never_read_is_not_left_running(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "continuity.md").write_text(CONTINUITY, "utf-8")
+    repo = make_repo(tmp_path)
+    with pytest.raises(RuntimeError), revisions.Listing(repo) as listing:
+        raise RuntimeError("a parse error before the listing is read")
+    assert listing._process.returncode is not None
+    with revisions.Listing(repo) as listing:
+        assert "memory/continuity.md" in listing.files()
 
 
 def test_ref_works_on_a_dirty_tree_and_leaves_the_index_alone(repo: Path) -> None:
