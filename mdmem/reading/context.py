@@ -148,8 +148,9 @@ def plan_context(
     live = [entry for _, entry in shown]
     scores = [points for points, _ in scored(live, query)[0]] if query and query.words else []
     items = [
-        Item(_section(entry), entry, scores[number] if scores else 0, position, whole=False)
+        Item(_section(entry), entry, scores[number] if scores else 0, position, whole)
         for number, (position, entry) in enumerate(shown)
+        for whole in [entry.text == lead(entry.text)]  # a short fact is its own lead
     ]
 
     def draft(kept: tuple[Item, ...], left: tuple[Item, ...]) -> Context:
@@ -186,7 +187,10 @@ def _fit(items: list[Item], budget: int, draft: Callable[..., Context]) -> Conte
     ranked = sorted((item for item in items if not item.entry.core), key=rank_key)
 
     def context(count: int, whole: frozenset[str] = frozenset()) -> Context:
-        kept = [_whole(item, whole) for item in (*core, *ranked[:count])]
+        kept = [
+            dataclasses.replace(item, whole=True) if _key(item) in whole else item
+            for item in (*core, *ranked[:count])
+        ]
         kept.sort(key=lambda item: order.index(item.section))
         return draft(tuple(kept), tuple(ranked[count:]))
 
@@ -209,18 +213,13 @@ def _fit(items: list[Item], budget: int, draft: Callable[..., Context]) -> Conte
     whole: frozenset[str] = frozenset()
     for item in [*(i for i in ranked if i.score), *core, *(i for i in ranked if not i.score)]:
         key = _key(item)
-        if item.entry.text != lead(item.entry.text) and fits(context(low, whole | {key})):
+        if not item.whole and fits(context(low, whole | {key})):
             whole |= {key}
     return context(low, whole)
 
 
 def _key(item: Item) -> str:
     return f"{item.entry.path}:{item.entry.line}"
-
-
-def _whole(item: Item, whole: frozenset[str]) -> Item:
-    wanted = _key(item) in whole or item.entry.text == lead(item.entry.text)
-    return item if item.whole == wanted else dataclasses.replace(item, whole=wanted)
 
 
 def render_markdown(context: Context, *, tools: bool = False) -> str:
