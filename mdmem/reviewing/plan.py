@@ -20,7 +20,6 @@ from mdmem.reviewing.repair import Copy, copy_key, group_copies, merge_threads
 from mdmem.reviewing.rows import in_order
 from mdmem.reviewing.stamps import last_review_through
 from mdmem.reviewing.summary import ReviewSummary, summarize
-from mdmem.reviewing.threadfiles import thread_writes
 from mdmem.safety.blocklist import blocked_facts
 
 
@@ -102,10 +101,7 @@ def plan_review(memory: Memory) -> ReviewPlan:
         extra = merge_threads(duplicates, decisions, date)
         threads = ThreadPlan((*threads.opened, *extra), threads.stamps)
     dropped = {copy_key(c): c[1].id for _, copies in duplicates.values() for c in copies}
-    threaded = thread_writes(memory, decisions, dropped)
-    writes, archive_name = render_documents(
-        memory, decisions, threads, through, date, dropped, threaded
-    )
+    writes, archive_name = render_documents(memory, decisions, threads, through, date, dropped)
     last = last_review_through(continuity, memory.reviews)
     if not writes and last == through and in_order(memory.reviews):
         summary = summarize(ledger, decisions.values())

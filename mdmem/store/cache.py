@@ -39,12 +39,8 @@ from mdmem.format.memory import (
 )
 from mdmem.git.discover import git_folder
 
-# A file as a cache entry saw it: [size, mtime_ns].
+# A file as a cache entry saw it (`file_stamp`).
 Stamp = list[int]
-
-
-def stamp(stat: os.stat_result) -> Stamp:
-    return [stat.st_size, stat.st_mtime_ns]
 
 
 @functools.lru_cache(maxsize=1)
@@ -203,7 +199,7 @@ def _stats(root: Path, relatives: Iterable[str]) -> dict[str, Stamp]:
     found: dict[str, Stamp] = {}
     for relative in relatives:
         with contextlib.suppress(OSError):
-            found[relative] = stamp(os.lstat(root / relative))
+            found[relative] = file_stamp(os.lstat(root / relative))
     return found
 
 
@@ -212,7 +208,7 @@ def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, 
     `names`: the sessions folder's listing, when the caller has it."""
     found = _stats(root, _TOP_FILES)
     with contextlib.suppress(OSError):
-        found["sessions/"] = stamp(os.lstat(root / SESSIONS))
+        found["sessions/"] = file_stamp(os.lstat(root / SESSIONS))
     for folder in (ARCHIVE, OPEN_THREADS):
         with contextlib.suppress(OSError):
             held = sorted(name for name in os.listdir(root / folder) if name.endswith(".md"))
