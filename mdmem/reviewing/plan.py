@@ -7,6 +7,7 @@ every decision is an integer comparison, so any machine on any day plans the sam
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,8 +39,6 @@ class ReviewPlan:
     def diff(self) -> str:
         """The plan as a unified diff, paths named as in the repository."""
         label = self.root.name
-        import difflib  # only a dry run prints a diff
-
         chunks: list[str] = []
         for write in self.writes:
             before = (write.before or "").splitlines(keepends=True)
