@@ -14,7 +14,7 @@ from pathlib import Path
 from mdmem.errors import ParseError
 from mdmem.format.memory import Memory
 from mdmem.reviewing.cadence import ThreadPlan, plan_threads
-from mdmem.reviewing.decide import Decision, decide_copies, decisions_tiers, link_changes
+from mdmem.reviewing.decide import Decision, decide_copies, link_changes
 from mdmem.reviewing.ledger import Ledger, build_ledger
 from mdmem.reviewing.render import FileWrite, render_documents, reviews_write, stamped
 from mdmem.reviewing.repair import Copy, copy_key, group_copies, merge_threads
@@ -95,7 +95,8 @@ def plan_review(memory: Memory) -> ReviewPlan:
     continuity = memory.continuity
     through, date = ledger.newest, ledger.newest_date
     first = {fact_id: copies[0] for fact_id, copies in decided.groups.items()}
-    threads = plan_threads(memory, ledger, first, decisions_tiers(decisions))
+    tiers = {fact_id: decision.tier for fact_id, decision in decisions.items()}
+    threads = plan_threads(memory, ledger, first, tiers)
     if duplicates:
         extra = merge_threads(duplicates, decisions, date)
         threads = ThreadPlan((*threads.opened, *extra), threads.stamps)

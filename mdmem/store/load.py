@@ -113,7 +113,7 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
     # importing it costs them 6 ms (`python -X importtime`, least of 5).
     from mdmem.safety.secrets import reported_secrets
 
-    kept = cache.Stamped(root, "logs") if cache.enabled() else None
+    kept = cache.Stamped(root, "logs")  # empty, and never saved, with MDMEM_NO_CACHE set
     reads = []
     for _, entry in logs:
         reads.append(_read_log(entry, shown + entry.name, kept, reported_secrets))
@@ -121,19 +121,18 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
             progress(len(reads), len(logs))
     if progress is not None and logs:
         progress(len(logs), len(logs))
-    if kept is not None:
-        kept.save()
+    kept.save()
     return Logs(tuple(reads), names, error, tuple(strays))
 
 
 def _read_log(
     entry: os.DirEntry[str],
     display: str,
-    kept: cache.Stamped | None,
+    kept: cache.Stamped,
     reported_secrets: Callable[..., list[SecretHit]],
 ) -> LogRead:
-    stamp = cache.file_stamp(entry.stat(follow_symlinks=False)) if kept is not None else []
-    if kept is not None and (hit := kept.get(entry.name, stamp)) is not None:
+    stamp = cache.file_stamp(entry.stat(follow_symlinks=False))
+    if (hit := kept.get(entry.name, stamp)) is not None:
         kept_scan, *kept_marks = hit  # as `put` below kept it (`store.cache.load`)
         return LogRead(entry.name, display, kept_scan, None, (kept_marks[0], kept_marks[1]), None)
     try:
@@ -154,7 +153,7 @@ def _read_log(
         scan = scan_log(data, display)
     except ParseError as bad_log:
         error = bad_log
-    if kept is not None and scan is not None and marks is not None:
+    if scan is not None and marks is not None:
         kept.put(entry.name, stamp, [scan, *marks])
     return LogRead(entry.name, display, scan, error, marks, text_error)
 
