@@ -52,7 +52,7 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable
     """
     import git  # GitPython only when git is asked: see the module's docstring
 
-    top = Path(repo.working_tree_dir or ".").resolve()
+    top = top_folder(repo)
     relatives = sorted({os.path.relpath(path.resolve(), top) for path in paths})
     head = repo.head.commit.hexsha if has_head(repo) else None
     placeholders: list[str] = []

@@ -151,7 +151,7 @@ def _thread_write(memory: Memory, document: Document, edits: list[Edit]) -> File
     left = [body(line).strip() for line in after]
     if all(not line or line.startswith("#") for line in left):
         return FileWrite(relative, document.file.text(), None)
-    return FileWrite(relative, document.file.text(), document.file.with_lines(after).text())
+    return _write(relative, document.file, after)
 
 
 def _archive_edits(

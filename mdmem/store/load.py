@@ -45,6 +45,7 @@ from mdmem.store.files import (
     text_of,
     thread_documents,
 )
+from mdmem.store.folders import exists
 
 if TYPE_CHECKING:
     from mdmem.safety.secrets import SecretHit
@@ -173,9 +174,7 @@ def sessions_of(logs: Logs) -> tuple[Session, ...]:
 def read_optional(root: Path, relative: str) -> TextFile | None:
     """The memory's file at `relative`, or None when there is none."""
     path = root / relative
-    if not path.exists() and not path.is_symlink():
-        return None
-    return read(path, f"{root.name}/{relative}")
+    return read(path, f"{root.name}/{relative}") if exists(path) else None
 
 
 @contextlib.contextmanager
