@@ -82,13 +82,8 @@ def location(root: Path, kind: str) -> Path | None:
         return None
     root = root.resolve()  # one memory, one cache, whatever path reached it
     digest = f"{zlib.crc32(str(root).encode('utf-8')):08x}"
-    git_dir = git_folder(root)
-    folder = git_dir if git_dir is not None else Path(_user_cache())
+    folder = git_folder(root) or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return folder / "mdmem" / f"{kind}-{digest}.json"
-
-
-def _user_cache() -> str:
-    return os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
 
 
 def load(root: Path, kind: str) -> dict[str, Any]:
