@@ -82,9 +82,7 @@ def compare(
         head=names[1],
         changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.id))),
         sessions=tuple(_session(session) for session in added),
-        sessions_removed=tuple(
-            sorted({s.stem for s in base.sessions} - {s.stem for s in head.sessions})
-        ),
+        sessions_removed=tuple(sorted(base_stems - {s.stem for s in head.sessions})),
         paths=tuple(_paths_named(head, moved)),
         findings=new_findings,
         findings_fixed=fixed,

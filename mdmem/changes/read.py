@@ -11,6 +11,7 @@ the paths facts name; not the history of the logs, which is the same on both.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -99,12 +100,9 @@ def _from_disk(top: Path, folder: str, every: frozenset[str]) -> dict[str, bytes
     found = {}
     for path in sorted(every):
         relative = _inside(folder, path)
-        full = top / path
-        if relative is not None and full.is_file() and not full.is_symlink():
-            try:
-                found[relative] = read_bytes(full, path)
-            except ParseError:
-                continue  # gone or unreadable since git listed it: not part of this side
+        if relative is not None:
+            with contextlib.suppress(ParseError):  # a link, a folder, or gone since git listed it
+                found[relative] = read_bytes(top / path, path)
     return found
 
 

@@ -52,7 +52,7 @@ def commit_files(repo: git.Repo, paths: list[Path], message: str, undo: Callable
     """
     import git  # GitPython only when git is asked: see the module's docstring
 
-    top = Path(repo.working_tree_dir or ".").resolve()
+    top = top_folder(repo)
     relatives = sorted({os.path.relpath(path.resolve(), top) for path in paths})
     head = repo.head.commit.hexsha if has_head(repo) else None
     placeholders: list[str] = []
@@ -191,9 +191,9 @@ def log_history(
         if history.head == head:
             return history
         if is_ancestor(repo, history.head, head):
-            newer = first_changes(repo, [pathspec], since=history.head)
+            newer = first_changes(repo, pathspec, since=history.head)
             return LogHistory(head, {**newer, **history.first})  # the older first change wins
-    return LogHistory(head, first_changes(repo, [pathspec]))
+    return LogHistory(head, first_changes(repo, pathspec))
 
 
 def is_ancestor(repo: git.Repo, ancestor: str, descendant: str) -> bool:
@@ -207,7 +207,7 @@ def is_ancestor(repo: git.Repo, ancestor: str, descendant: str) -> bool:
 
 
 def first_changes(
-    repo: git.Repo, pathspecs: Sequence[str], since: str | None = None
+    repo: git.Repo, pathspec: str, since: str | None = None
 ) -> dict[str, FirstChange]:
     """path -> its first modification or deletion after it was added, from one `git log` pass.
 
@@ -215,25 +215,24 @@ def first_changes(
     """
     found: dict[str, FirstChange] = {}
     revisions = [f"{since}..HEAD"] if since is not None else []
-    for chunk in _chunks(pathspecs):
-        output: str = repo.git.log(
-            "--raw", "-z", "--no-abbrev", "--no-renames", "--no-color", "--format=%H",
-            "--diff-filter=MDT", *revisions, "--", *chunk,
-        )  # fmt: skip
-        commit = ""
-        fields = output.split("\0")
-        index = 0
-        while index < len(fields):
-            field = fields[index].lstrip("\n")
-            index += 1
-            if not field.startswith(":"):
-                commit = field or commit
-                continue
-            old_blob = field.split(" ")[2]  # ":old-mode new-mode old-blob new-blob status"
-            path = fields[index]
-            index += 1
-            # git log lists the newest commit first: the last record seen is the first change.
-            found[path] = FirstChange(commit, old_blob)
+    output: str = repo.git.log(
+        "--raw", "-z", "--no-abbrev", "--no-renames", "--no-color", "--format=%H",
+        "--diff-filter=MDT", *revisions, "--", pathspec,
+    )  # fmt: skip
+    commit = ""
+    fields = output.split("\0")
+    index = 0
+    while index < len(fields):
+        field = fields[index].lstrip("\n")
+        index += 1
+        if not field.startswith(":"):
+            commit = field or commit
+            continue
+        old_blob = field.split(" ")[2]  # ":old-mode new-mode old-blob new-blob status"
+        path = fields[index]
+        index += 1
+        # git log lists the newest commit first: the last record seen is the first change.
+        found[path] = FirstChange(commit, old_blob)
     return found
 
 

@@ -16,6 +16,7 @@ from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
 from mdmem.safety.secrets import find_secrets
 from mdmem.store.files import read_text
+from mdmem.store.folders import exists
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 
@@ -67,8 +68,7 @@ def apply(plan: ReviewPlan, *, commit: bool = True) -> ApplyResult:
     with locked(root):
         for write in plan.writes:
             path = root / write.path
-            exists = path.exists() or path.is_symlink()
-            current = read_text(path, f"{root.name}/{write.path}") if exists else None
+            current = read_text(path, f"{root.name}/{write.path}") if exists(path) else None
             if current != write.before:
                 raise MdmemError(
                     f"{root.name}/{write.path} changed after the review was planned; run it again"

@@ -34,9 +34,7 @@ def summary(first_line: str) -> str:
     mark = _LIST_MARK.match(first)
     if mark is not None:
         first = first[mark.end() :]
-    if "*" in first or "_" in first or "`" in first:  # the common line has no markup
-        first = _MARKUP.sub("", first)
-    first = " ".join(first.replace("—", "-").split())
+    first = " ".join(_MARKUP.sub("", first).replace("—", "-").split())
     if len(first) > SUMMARY_WIDTH:
         first = first[: SUMMARY_WIDTH - 1].rstrip() + "…"
     return first

@@ -81,10 +81,6 @@ def decide_copies(
     return decisions, duplicates
 
 
-def decisions_tiers(decisions: dict[str, Decision]) -> dict[str, str]:
-    return {fact_id: d.tier for fact_id, d in decisions.items()}
-
-
 def link_changes(facts: list[Copy], ledger: Ledger) -> dict[str, Changes]:
     """`supersedes` as the ledger implies it, in one step (so a second review adds nothing).
 

@@ -7,20 +7,20 @@ every decision is an integer comparison, so any machine on any day plans the sam
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdmem.errors import ParseError
 from mdmem.format.memory import Memory
 from mdmem.reviewing.cadence import ThreadPlan, plan_threads
-from mdmem.reviewing.decide import Decision, decide_copies, decisions_tiers, link_changes
+from mdmem.reviewing.decide import Decision, decide_copies, link_changes
 from mdmem.reviewing.ledger import Ledger, build_ledger
 from mdmem.reviewing.render import FileWrite, render_documents, reviews_write, stamped
 from mdmem.reviewing.repair import Copy, copy_key, group_copies, merge_threads
 from mdmem.reviewing.rows import in_order
 from mdmem.reviewing.stamps import last_review_through
 from mdmem.reviewing.summary import ReviewSummary, summarize
-from mdmem.reviewing.threadfiles import thread_writes
 from mdmem.safety.blocklist import blocked_facts
 
 
@@ -39,8 +39,6 @@ class ReviewPlan:
     def diff(self) -> str:
         """The plan as a unified diff, paths named as in the repository."""
         label = self.root.name
-        import difflib  # only a dry run prints a diff
-
         chunks: list[str] = []
         for write in self.writes:
             before = (write.before or "").splitlines(keepends=True)
@@ -97,15 +95,13 @@ def plan_review(memory: Memory) -> ReviewPlan:
     continuity = memory.continuity
     through, date = ledger.newest, ledger.newest_date
     first = {fact_id: copies[0] for fact_id, copies in decided.groups.items()}
-    threads = plan_threads(memory, ledger, first, decisions_tiers(decisions))
+    tiers = {fact_id: decision.tier for fact_id, decision in decisions.items()}
+    threads = plan_threads(memory, ledger, first, tiers)
     if duplicates:
         extra = merge_threads(duplicates, decisions, date)
         threads = ThreadPlan((*threads.opened, *extra), threads.stamps)
     dropped = {copy_key(c): c[1].id for _, copies in duplicates.values() for c in copies}
-    threaded = thread_writes(memory, decisions, dropped)
-    writes, archive_name = render_documents(
-        memory, decisions, threads, through, date, dropped, threaded
-    )
+    writes, archive_name = render_documents(memory, decisions, threads, through, date, dropped)
     last = last_review_through(continuity, memory.reviews)
     if not writes and last == through and in_order(memory.reviews):
         summary = summarize(ledger, decisions.values())

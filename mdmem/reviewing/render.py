@@ -1,8 +1,10 @@
-"""Writing the decisions down: the exact texts of continuity, the archive files, INDEX.md, the
-Project State stamps and reviews.md after a review, each as a `FileWrite` (the thread files'
-own edits are `mdmem.reviewing.threadfiles`').
+"""Writing the decisions down: the exact texts of continuity, the thread files, the archive
+files, INDEX.md, the Project State stamps and reviews.md after a review, each as a `FileWrite`.
 
-Only the lines a review changes are rewritten; every other byte stays as it was read.
+Only the lines a review changes are rewritten; every other byte stays as it was read. A
+thread file (the protocol's v4.39 layout, one Open Thread per `open-threads/thread-<id>.md`)
+is edited as continuity is; one left with no item and nothing but headings and blank lines
+is removed (the archive block holds its thread).
 """
 
 from __future__ import annotations
@@ -46,15 +48,6 @@ class FileWrite:
     after: str | None  # None when the review removes the file (a thread file swept)
 
 
-@dataclass(frozen=True)
-class ThreadWrites:
-    """What the thread files' own edits give (`mdmem.reviewing.threadfiles`): their writes,
-    and the facts that leave them for the archive."""
-
-    writes: tuple[FileWrite, ...] = ()
-    outgoing: tuple[tuple[Document, Fact, Decision], ...] = ()
-
-
 def render_documents(
     memory: Memory,
     decisions: dict[str, Decision],
@@ -62,24 +55,26 @@ def render_documents(
     through: str,
     date: str,
     dropped: Mapping[tuple[str, int], str],
-    threaded: ThreadWrites = ThreadWrites(),
 ) -> tuple[list[FileWrite], str | None]:
     """Every file the review changes, except the stamps and the reviews.md row, and the
     name of the archive file the facts moved out go to.
 
     `dropped`: the extra copies of a merged id, (path, first line) -> id; they go.
-    `threaded`: the thread files' own edits, and the facts they send to the archive.
     """
     continuity = memory.continuity
     newline = continuity.file.newline
-    edits, removed, outgoing = _continuity_edits(continuity, decisions, dropped)
-    outgoing += threaded.outgoing
+    edits, removed, outgoing = _live_edits(continuity, decisions, dropped)
+    writes: list[FileWrite] = []
+    for document in memory.threads:
+        thread_edits, _, leaving = _live_edits(document, decisions, dropped)
+        outgoing += leaving
+        if thread_edits:
+            writes.append(_thread_write(memory, document, thread_edits))
     incoming, archive_edits = _archive_edits(memory, decisions, through, dropped)
     for thread in threads.opened:
         incoming.setdefault(OPEN_THREADS_SECTION, []).append(
             [line + newline for line in thread.lines]
         )
-    writes: list[FileWrite] = [*threaded.writes]
     if memory.thread_layout:  # threads go where the memory keeps them: a file each
         writes += _new_thread_files(incoming.pop(OPEN_THREADS_SECTION, []))
     edits.extend(_insertions(continuity, incoming, removed, newline))
@@ -124,28 +119,39 @@ def reviews_write(memory: Memory, row: ReviewRow) -> FileWrite:
     return FileWrite(REVIEWS, before, appended(memory.reviews, row, memory.continuity.file.newline))
 
 
-def _continuity_edits(
-    continuity: Document, decisions: dict[str, Decision], dropped: Mapping[tuple[str, int], str]
+def _live_edits(
+    document: Document, decisions: dict[str, Decision], dropped: Mapping[tuple[str, int], str]
 ) -> tuple[list[Edit], set[int], Outgoing]:
-    """The removals of facts that leave continuity and the rewritten footers of those that
-    stay; the lines removed; the facts moving out, with their decisions."""
+    """The removals of facts that leave a live document (continuity or a thread file) and
+    the rewritten footers of those that stay; the lines removed; the facts moving out, with
+    their decisions."""
     edits: list[Edit] = []
     removed: set[int] = set()
     outgoing: Outgoing = []
-    for fact in continuity.facts:
+    for fact in document.facts:
         decision = decisions[fact.id]
-        duplicate = (continuity.path, fact.start) in dropped
+        duplicate = (document.path, fact.start) in dropped
         if duplicate or decision.move == "out":
-            edit = removal(continuity.lines, fact.start, fact.end)
+            edit = removal(document.lines, fact.start, fact.end)
             edits.append(edit)
             removed.update(range(edit.start, edit.end))
             if not duplicate:
-                outgoing.append((continuity, fact, decision))
+                outgoing.append((document, fact, decision))
         else:
-            changed = footer_edit(continuity, fact, decision)
+            changed = _footer_edit(document, fact, decision)
             if changed is not None:
                 edits.append(changed)
     return edits, removed, outgoing
+
+
+def _thread_write(memory: Memory, document: Document, edits: list[Edit]) -> FileWrite:
+    """A thread file's new text, or its removal when no item and no prose is left in it."""
+    relative = document.path[len(memory.root.name) + 1 :]
+    after = apply_edits(document.lines, edits, document.file.newline)
+    left = [body(line).strip() for line in after]
+    if all(not line or line.startswith("#") for line in left):
+        return FileWrite(relative, document.file.text(), None)
+    return _write(relative, document.file, after)
 
 
 def _archive_edits(
@@ -167,7 +173,7 @@ def _archive_edits(
             if (document.path, fact.start) in dropped:
                 edits.append(removal(document.lines, fact.start, fact.end))
             elif decision.move != "in":
-                changed = footer_edit(document, fact, decision)
+                changed = _footer_edit(document, fact, decision)
                 if changed is not None:
                     edits.append(changed)
             else:
@@ -219,7 +225,7 @@ def _new_thread_files(groups: list[list[str]]) -> list[FileWrite]:
     ]
 
 
-def footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
+def _footer_edit(document: Document, fact: Fact, decision: Decision) -> Edit | None:
     footer = decision.footer(fact)
     if footer is fact.footer:  # nothing changed: it renders as read (the usual fact)
         return None

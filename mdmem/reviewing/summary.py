@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -45,20 +46,12 @@ class ReviewSummary:
         return [(label, ids) for label, ids in kinds if ids]
 
     def as_dict(self) -> dict[str, object]:
+        """The summary as JSON data, the pairs and triples named."""
         return {
-            "through": self.through,
-            "ledger_date": self.ledger_date,
-            "sessions": self.sessions,
+            **dataclasses.asdict(self),
             "tiers": dict(self.tiers),
-            "open_threads": self.open_threads,
             "moved_out": [{"id": i, "reason": r} for i, r in self.moved_out],
-            "moved_in": list(self.moved_in),
             "tier_changes": [{"id": i, "from": a, "to": b} for i, a, b in self.tier_changes],
-            "refreshed": list(self.refreshed),
-            "backfilled": list(self.backfilled),
-            "opened": list(self.opened),
-            "archive_file": self.archive_file,
-            "merged_duplicates": list(self.merged_duplicates),
         }
 
     def row(self) -> ReviewRow:

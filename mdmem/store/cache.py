@@ -39,12 +39,8 @@ from mdmem.format.memory import (
 )
 from mdmem.git.discover import git_folder
 
-# A file as a cache entry saw it: [size, mtime_ns].
+# A file as a cache entry saw it (`file_stamp`).
 Stamp = list[int]
-
-
-def stamp(stat: os.stat_result) -> Stamp:
-    return [stat.st_size, stat.st_mtime_ns]
 
 
 @functools.lru_cache(maxsize=1)
@@ -86,13 +82,8 @@ def location(root: Path, kind: str) -> Path | None:
         return None
     root = root.resolve()  # one memory, one cache, whatever path reached it
     digest = f"{zlib.crc32(str(root).encode('utf-8')):08x}"
-    git_dir = git_folder(root)
-    folder = git_dir if git_dir is not None else Path(_user_cache())
+    folder = git_folder(root) or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return folder / "mdmem" / f"{kind}-{digest}.json"
-
-
-def _user_cache() -> str:
-    return os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
 
 
 def load(root: Path, kind: str) -> dict[str, Any]:
@@ -203,7 +194,7 @@ def _stats(root: Path, relatives: Iterable[str]) -> dict[str, Stamp]:
     found: dict[str, Stamp] = {}
     for relative in relatives:
         with contextlib.suppress(OSError):
-            found[relative] = stamp(os.lstat(root / relative))
+            found[relative] = file_stamp(os.lstat(root / relative))
     return found
 
 
@@ -212,7 +203,7 @@ def recent_fingerprint(root: Path, names: list[str] | None = None) -> dict[str, 
     `names`: the sessions folder's listing, when the caller has it."""
     found = _stats(root, _TOP_FILES)
     with contextlib.suppress(OSError):
-        found["sessions/"] = stamp(os.lstat(root / SESSIONS))
+        found["sessions/"] = file_stamp(os.lstat(root / SESSIONS))
     for folder in (ARCHIVE, OPEN_THREADS):
         with contextlib.suppress(OSError):
             held = sorted(name for name in os.listdir(root / folder) if name.endswith(".md"))

@@ -45,6 +45,7 @@ from mdmem.store.files import (
     text_of,
     thread_documents,
 )
+from mdmem.store.folders import exists
 
 if TYPE_CHECKING:
     from mdmem.safety.secrets import SecretHit
@@ -113,7 +114,7 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
     # importing it costs them 6 ms (`python -X importtime`, least of 5).
     from mdmem.safety.secrets import reported_secrets
 
-    kept = cache.Stamped(root, "logs") if cache.enabled() else None
+    kept = cache.Stamped(root, "logs")  # empty, and never saved, with MDMEM_NO_CACHE set
     reads = []
     for _, entry in logs:
         reads.append(_read_log(entry, shown + entry.name, kept, reported_secrets))
@@ -121,19 +122,18 @@ def read_logs(root: Path, progress: Progress | None = None) -> Logs:
             progress(len(reads), len(logs))
     if progress is not None and logs:
         progress(len(logs), len(logs))
-    if kept is not None:
-        kept.save()
+    kept.save()
     return Logs(tuple(reads), names, error, tuple(strays))
 
 
 def _read_log(
     entry: os.DirEntry[str],
     display: str,
-    kept: cache.Stamped | None,
+    kept: cache.Stamped,
     reported_secrets: Callable[..., list[SecretHit]],
 ) -> LogRead:
-    stamp = cache.file_stamp(entry.stat(follow_symlinks=False)) if kept is not None else []
-    if kept is not None and (hit := kept.get(entry.name, stamp)) is not None:
+    stamp = cache.file_stamp(entry.stat(follow_symlinks=False))
+    if (hit := kept.get(entry.name, stamp)) is not None:
         kept_scan, *kept_marks = hit  # as `put` below kept it (`store.cache.load`)
         return LogRead(entry.name, display, kept_scan, None, (kept_marks[0], kept_marks[1]), None)
     try:
@@ -154,7 +154,7 @@ def _read_log(
         scan = scan_log(data, display)
     except ParseError as bad_log:
         error = bad_log
-    if kept is not None and scan is not None and marks is not None:
+    if scan is not None and marks is not None:
         kept.put(entry.name, stamp, [scan, *marks])
     return LogRead(entry.name, display, scan, error, marks, text_error)
 
@@ -174,9 +174,7 @@ def sessions_of(logs: Logs) -> tuple[Session, ...]:
 def read_optional(root: Path, relative: str) -> TextFile | None:
     """The memory's file at `relative`, or None when there is none."""
     path = root / relative
-    if not path.exists() and not path.is_symlink():
-        return None
-    return read(path, f"{root.name}/{relative}")
+    return read(path, f"{root.name}/{relative}") if exists(path) else None
 
 
 @contextlib.contextmanager
