@@ -1,5 +1,6 @@
 """Checks of what a review would change or is due to do: archived facts still in use,
-stale footers, an overdue review, a bloated continuity, invariants not labelled core.
+stale footers, an overdue review, a bloated continuity, invariants not labelled core, done
+threads whose narrative outgrew the policy's `closed_narrative_max_lines` (a hint).
 """
 
 from __future__ import annotations
@@ -120,6 +121,25 @@ def shape_findings(memory: Memory) -> list[Finding]:
                     "set tier: core, or move the fact to another section if it may decay",
                 )
             )
+    return found
+
+
+def closed_narrative_findings(memory: Memory) -> list[Finding]:
+    """A done thread (`- [x]`, in continuity or a thread file) whose text holds more
+    non-empty lines than `closed_narrative_max_lines`: its narrative belongs in its log."""
+    most = memory.policy.closed_narrative_max_lines
+    found = []
+    for document in memory.live:
+        for fact in document.facts:
+            if not fact.is_done_thread:
+                continue
+            lines = sum(1 for line in document.fact_text(fact) if line.strip())
+            if lines > most:
+                message = (
+                    f"done thread {fact.id} holds {lines} lines of narrative "
+                    f"(closed_narrative_max_lines: {most})"
+                )
+                found.append(finding("W023", document.path, fact.line, message))
     return found
 
 
