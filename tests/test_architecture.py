@@ -64,8 +64,7 @@ IO_MODULES = frozenset(
     {
         "mdmem.reviewing.apply",
         "mdmem.linting.run",
-        "mdmem.linting.cache",
-        "mdmem.linting.worktree",  # what HEAD holds of the live files
+        "mdmem.linting.committed",  # git's record: changed logs, what HEAD holds
         "mdmem.linting.gate",  # the review refused on lint errors
         "mdmem.linting.gone",  # git's list of files, for the paths facts name
         "mdmem.merging.driver",  # merge_files, which git runs

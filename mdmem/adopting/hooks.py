@@ -26,9 +26,8 @@ from mdmem.git.plumbing import (
     staged_changes,
     top_folder,
 )
-from mdmem.linting.cache import history
+from mdmem.linting.committed import history, only_redacted
 from mdmem.linting.findings import Finding, grouped
-from mdmem.linting.history import only_redacted
 from mdmem.linting.run import lint
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file

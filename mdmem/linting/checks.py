@@ -1,9 +1,9 @@
 """Every check of a parsed memory, in one call, as pure functions over parsed data.
 
-The checks live by what they read: `texts.py` one file's raw text, `history.py` git's
-record of the session logs, `facts.py` the facts across documents, `sessions.py` the
-session logs, `upkeep.py` what a review would change. `run.py` does the reading; the
-codes and the finding value live in `findings.py`.
+The checks live by what they read: `texts.py` one file's raw text, `committed.py` git's
+record, `facts.py` the facts across documents, `logs.py` the session logs, `upkeep.py` what
+a review would change. `run.py` does the reading; the codes and the finding value live in
+`findings.py`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from mdmem.format.document import Document
 from mdmem.format.memory import Memory
 from mdmem.linting.facts import (
     blocked_findings,
+    footer_findings,
     has_duplicate_ids,
     link_findings,
     structure_findings,
 )
 from mdmem.linting.findings import Finding
-from mdmem.linting.footers import footer_findings
-from mdmem.linting.sessions import ledger_findings
-from mdmem.linting.threads import closed_narrative_findings, dangling_link_findings
+from mdmem.linting.logs import ledger_findings
 from mdmem.linting.upkeep import (
+    closed_narrative_findings,
     footers_may_lag,
     plan_findings,
     shape_findings,
@@ -48,7 +48,6 @@ def memory_findings(
     found = structure_findings(memory, vision)
     found += blocked_findings(memory, entries)
     found += link_findings(memory, vision, entries)
-    found += dangling_link_findings(memory, vision, entries)
     found += closed_narrative_findings(memory)
     found += ledger_findings(memory)
     found += shape_findings(memory)

@@ -1,28 +1,49 @@
-"""Checks of the facts across documents: footers, ids, blocked entries, links; and every
-fact with its document (`placed`), which the other memory checks share."""
+"""Checks of the facts across documents: footers, ids, blocked entries, links; every fact
+with its document (`placed`), which the other memory checks share; and the ids a session
+may cite (`known_ids`)."""
 
 from __future__ import annotations
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
+from mdmem.format.footer import KNOWN_KEYS
 from mdmem.format.memory import Memory
 from mdmem.format.serves import serves_targets
+from mdmem.format.sessionlog import session_stem
+from mdmem.format.threads import fact_links
 from mdmem.linting.findings import Finding, finding
+from mdmem.linting.nearest import Nearest
 from mdmem.safety.blocklist import blocked_facts
+
+TYPES = ("rule", "anti-pattern")
+_NEAREST_KEY = Nearest(KNOWN_KEYS)
+# Keys the protocol writes that mdmem keeps as they are without reading them: no typo.
+PROTOCOL_KEYS = frozenset({"note"})
+
+
+def documents(memory: Memory, vision: Document | None) -> list[Document]:
+    """Continuity, the thread files, the archives, then the vision if any."""
+    return [*memory.live, *memory.archives, *([vision] if vision is not None else [])]
 
 
 def placed(memory: Memory, vision: Document | None) -> list[tuple[Document, Fact]]:
-    """Every fact with its document: continuity, the thread files, the archives, then the
-    vision if any."""
-    documents = [*memory.live, *memory.archives, *([vision] if vision is not None else [])]
-    return [(document, fact) for document in documents for fact in document.facts]
+    """Every fact with its document (`documents`' order)."""
+    return [(document, fact) for document in documents(memory, vision) for fact in document.facts]
+
+
+def known_ids(
+    memory: Memory, vision: Document | None, entries: tuple[BlockedEntry, ...]
+) -> frozenset[str]:
+    """Every id a session may name: facts anywhere, and forgotten ones (old logs cite them)."""
+    ids = {fact.id for _, fact in placed(memory, vision)}
+    return frozenset(ids | {entry.fact_id for entry in entries})
 
 
 def structure_findings(memory: Memory, vision: Document | None) -> list[Finding]:
     """Legacy facts without a footer (one warning per section), and ids that appear more
     than once."""
     found: list[Finding] = []
-    for document in (*memory.live, *memory.archives, *([vision] if vision else [])):
+    for document in documents(memory, vision):
         found += legacy_findings(document, document is memory.continuity)
     archives = {document.path for document in memory.archives}
     live = {document.path for document in memory.live}
@@ -84,17 +105,19 @@ def blocked_findings(memory: Memory, entries: tuple[BlockedEntry, ...]) -> list[
     ]
 
 
-# --- Links: supersession and drift ---------------------------------------------------------
+# --- Links: supersession, drift, links in a fact's text -------------------------------------
 
 
 def link_findings(
     memory: Memory, vision: Document | None, entries: tuple[BlockedEntry, ...]
 ) -> list[Finding]:
-    """Supersession links that name no fact, and `serves` links to nothing live."""
+    """Supersession links and links in a fact's text (`[[id]]`, `→ proposal: ID`, with the
+    nearest known id as a suggestion) that name no fact, and `serves` links to nothing live."""
     every_placed = placed(memory, vision)
     every = {fact.id: (document, fact) for document, fact in every_placed}
     forgotten = {entry.fact_id for entry in entries}
     archives = {document.path for document in memory.archives}
+    nearest = Nearest(every)
     found = []
     for document, fact in every_placed:
         footer_line = fact.footer_index + 1
@@ -104,6 +127,15 @@ def link_findings(
             if target and target not in every and target not in forgotten:
                 message = f"{fact.id}: {key} {target} names no fact"
                 found.append(finding("W005", document.path, footer_line, message))
+        for line, kind, target in fact_links(document, fact):
+            if target not in every:
+                suggestion = nearest(target)
+                shown = f"[[{target}]]" if kind == "link" else f"proposal: {target}"
+                why = "a forgotten fact" if target in forgotten else "no fact"
+                message = f"{fact.id}: {shown} names {why}" + (
+                    f"; nearest known id: {suggestion}" if suggestion else ""
+                )
+                found.append(finding("W022", document.path, line, message))
         if document.path in archives or fact.is_done_thread:
             continue  # a done item's link is what it realised: no drift (as the review)
         for line, target in serves_targets(document, fact):
@@ -129,3 +161,46 @@ def _target_state(
     if document.path in archives:
         return "is archived"
     return None
+
+
+# --- Footers: keys, type, origin ------------------------------------------------------------
+
+
+def footer_findings(memory: Memory) -> list[Finding]:
+    """W010 a key that is a typo of a known one, W011 an unknown `type`, W012 an `origin`
+    that names no session log, for every fact in continuity and the archive."""
+    stems = {session.stem for session in memory.sessions}
+    found: list[Finding] = []
+    for document in (*memory.live, *memory.archives):
+        for fact in document.facts:
+            found += _fact_findings(document, fact, stems)
+    return found
+
+
+def _fact_findings(document: Document, fact: Fact, stems: set[str]) -> list[Finding]:
+    line = fact.footer_index + 1
+    found = []
+    for key in fact.footer.values:
+        if key in KNOWN_KEYS or key in PROTOCOL_KEYS or len(key) <= 2:
+            continue
+        if (known := _NEAREST_KEY(key)) is not None:
+            found.append(
+                finding(
+                    "W010",
+                    document.path,
+                    line,
+                    f"footer key {key!r} of {fact.id} is not one mdmem reads; "
+                    f"did you mean {known!r}?",
+                    f"rename it to {known}: the review keeps unknown keys as they are, and "
+                    f"would write {known} beside it",
+                )
+            )
+    kind = fact.get("type")
+    if kind is not None and kind not in TYPES:
+        message = f"type {kind!r} of {fact.id} is neither {' nor '.join(TYPES)}"
+        found.append(finding("W011", document.path, line, message))
+    origin = fact.get("origin")
+    if origin and stems and session_stem(origin) not in stems:
+        message = f"origin {origin!r} of {fact.id} names no session log"
+        found.append(finding("W012", document.path, line, message))
+    return found

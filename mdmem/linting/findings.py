@@ -104,12 +104,15 @@ HINTS = {
     "E009": "remove it and rotate the credential; in a committed session log, replace the value "
     "with [REDACTED], the one edit such a log allows",
     "E010": "memory must read the same to a person and to an agent: delete it",
+    "W001": "run `mdmem review`; it recounts footers from the session logs",
     "W002": "correct it while the log is uncommitted; after that, cite the right id in the next "
     "log",
     "W004": "name new logs YYYY-MM-DD-HHMMSS[-slug].md, so a day's logs sort in time order (a "
     "committed log keeps its name)",
     "W005": "correct the id",
     "W006": "point it at a live fact, or close the item if its target is gone",
+    "W007": "run `mdmem review`",
+    "W009": "set tier: core, or move the fact to another section if it may decay",
     "W011": "write type: anti-pattern for a prohibition, or drop the field for a rule",
     "W012": "correct it to the stem of the log that created the fact (YYYY-MM-DD-HHMMSS[-slug]), "
     "or drop it: the review fills it in from the log whose Created line names the fact",
@@ -118,6 +121,7 @@ HINTS = {
     "W016": "name logs after the UTC time the session ends (`date -u +%Y-%m-%d-%H%M%S`); rename "
     "it while it is uncommitted",
     "W018": "cite the fact that holds now; correct it while the log is uncommitted",
+    "W021": "run `mdmem review`: it moves the fact back into continuity",
     "W020": "run `mdmem review`: it keeps one copy, the same on every machine, and opens a thread "
     "if the two texts differ",
     "W022": "correct the id, or drop the link",

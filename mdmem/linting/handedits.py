@@ -2,7 +2,7 @@
 fact deleted, a new fact born core, a `uses` the ledger does not give, text brought back
 near a superseded fact's.
 
-Pure: `worktree.py` reads what HEAD holds and hands it in as a `Committed`.
+Pure: `committed.py` reads what HEAD holds and hands it in as a `Committed`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from mdmem.format.memory import CONTINUITY, Memory
 from mdmem.format.sections import INVARIANTS_SECTION
 from mdmem.format.textfile import body
 from mdmem.format.words import Claim, item_claim
+from mdmem.linting.facts import known_ids
 from mdmem.linting.findings import Finding, finding
-from mdmem.linting.sessions import known_ids
-from mdmem.safety.blocklist import NEAR_PERCENT, SUPERSEDED_KEPT_PERCENT, near
+from mdmem.safety.blocklist import SUPERSEDED_KEPT_PERCENT, coincide, near
 
 RETIRE = (
     "`mdmem supersede ID --by NEW` (or `--by-text TEXT`) when it is false, `mdmem forget ID "
@@ -185,8 +185,5 @@ def _brings_back(fact: Fact, own: Claim, old: Fact, old_claim: Claim) -> bool:
     replaced = {part.strip() for part in (fact.get("supersedes") or "").split(",")}
     successor = old.get("superseded-by") == fact.id or old.id in replaced
     if successor:
-        same = own.words & old_claim.words
-        return own.negative == old_claim.negative and 100 * len(same) >= NEAR_PERCENT * len(
-            own.words | old_claim.words
-        )
+        return coincide(own, old_claim)
     return near(own, old_claim, kept=SUPERSEDED_KEPT_PERCENT)

@@ -1,6 +1,8 @@
-"""Checks of the session logs as files a person writes: the references heading, stray
-files in `sessions/`, names in the future, `Superseded:` lines without a successor, and
-citations of facts that were superseded or forgotten before the log was written.
+"""Checks of the session logs a person writes: date-only names, reference keys the ledger
+does not know, ids cited that name no fact (with the nearest known one), the references
+heading, stray files in `sessions/`, names in the future, `Superseded:` lines without a
+successor, and citations of facts that were superseded or forgotten before the log was
+written.
 
 Pure: `run.py` hands in the few texts these checks quote, through `SectionLines`.
 """
@@ -12,9 +14,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from mdmem.format.blocked import BlockedEntry
+from mdmem.format.document import Document
 from mdmem.format.memory import Memory
-from mdmem.format.sessionlog import REFERENCES_HEADING, Session, SessionName
+from mdmem.format.sessionlog import EVENT_KEYS, REFERENCES_HEADING, Session, SessionName
+from mdmem.linting.facts import known_ids
 from mdmem.linting.findings import Finding, finding
+from mdmem.linting.nearest import Nearest
 
 # The `## Memory References` section of a log by line number, read on demand.
 SectionLines = Callable[[Session], Mapping[int, str]]
@@ -24,6 +29,55 @@ ListedTokens = Callable[[Session], Iterable[tuple[str, int, bool]]]
 # A heading a person meant as the ledger: another level or another case.
 _NEAR_HEADING = re.compile(r"^#{1,6}[ \t]*memory[ \t]+references?[ \t]*:?[ \t]*$", re.IGNORECASE)
 _INVALIDATED = re.compile(r"invalidat", re.IGNORECASE)
+
+
+def ledger_findings(memory: Memory) -> list[Finding]:
+    """Date-only log names and keys the ledger does not know."""
+    found = []
+    keys = ", ".join(key.capitalize() for key in EVENT_KEYS)
+    for session in memory.sessions:
+        if not session.name.time:
+            found.append(finding("W004", session.path, 1, "date-only session log name"))
+        for line, key in session.unknown_keys:
+            found.append(
+                finding(
+                    "W003",
+                    session.path,
+                    line,
+                    f"unknown key {key!r} in ## Memory References (counted as Referenced)",
+                    f"use one of: {keys}",
+                )
+            )
+    return found
+
+
+def unknown_id_findings(
+    memory: Memory,
+    vision: Document | None,
+    entries: tuple[BlockedEntry, ...],
+    listed_tokens: ListedTokens,
+) -> list[Finding]:
+    """A finding per (token, line) of a log's references that names no known id
+    (`known_ids`), with the nearest one: a listed one, or one in a `(...)` note that is a
+    near miss of a known id. A note's other hyphenated words are prose."""
+    known = known_ids(memory, vision, entries)
+    nearest = Nearest(known - {entry.fact_id for entry in entries})
+    found = []
+    for session in memory.sessions:
+        unknown = session.references - known
+        if not unknown:  # the log is read only when it may hold such a token
+            continue
+        for token, line, listed in dict.fromkeys(listed_tokens(session)):
+            if token not in unknown:
+                continue
+            suggestion = nearest(token)
+            if not listed and suggestion is None:
+                continue
+            message = f"unknown id {token}" + (
+                f"; nearest known id: {suggestion}" if suggestion else ""
+            )
+            found.append(finding("W002", session.path, line, message))
+    return found
 
 
 def heading_findings(session: Session, lines: Iterable[str]) -> list[Finding]:

@@ -12,7 +12,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from mdmem.errors import ParseError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
@@ -22,16 +22,9 @@ from mdmem.format.memory import ARCHIVE, BLOCKED, OPEN_THREADS, SESSIONS, VISION
 from mdmem.format.sessionlog import Session, parse_session_name, reference_lines, section_lines
 from mdmem.format.textfile import TextFile
 from mdmem.format.vision import parse_vision
-from mdmem.git.plumbing import (
-    blob_bytes,
-    relative_path,
-    repository,
-    session_log_changes,
-    top_folder,
-)
-from mdmem.git.revisions import committed_in
-from mdmem.linting.cache import history
+from mdmem.git.plumbing import repository
 from mdmem.linting.checks import memory_findings
+from mdmem.linting.committed import changed_logs, committed_state
 from mdmem.linting.findings import (
     CHECKS,
     MEND_BEFORE_COMMIT,
@@ -42,28 +35,22 @@ from mdmem.linting.findings import (
 )
 from mdmem.linting.gone import gone_in_working_tree
 from mdmem.linting.handedits import Committed, hand_edit_findings, near_superseded_findings
-from mdmem.linting.history import ChangedLog, history_findings, only_redacted
 from mdmem.linting.logs import (
     future_findings,
     heading_findings,
     retired_citation_findings,
     stray_file_findings,
     supersession_findings,
+    unknown_id_findings,
 )
-from mdmem.linting.nearest import Nearest
 from mdmem.linting.paths import path_findings
-from mdmem.linting.sessions import known_ids, unknown_id_findings
 from mdmem.linting.texts import mark_findings, parse_finding, text_findings
-from mdmem.linting.worktree import committed_state
 from mdmem.reviewing.decide import Decision
 from mdmem.safety.secrets import redact
 from mdmem.store import cache
 from mdmem.store.files import read, read_bytes, text_of
 from mdmem.store.load import LogRead, Logs, Progress, bulk_allocation, load, read_logs
 from mdmem.store.lock import locked
-
-if TYPE_CHECKING:
-    import git
 
 
 def lint(
@@ -115,13 +102,15 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
         unread = bool(left_out)
         if memory is not None:
             found += memory_findings(memory, vision, entries)
-    if not unread:  # an id cited may be one of the items left unread: not decidable
-        found += _unknown_ids(root, logs, memory, vision, entries)
     if memory is not None:
-        found += _log_findings(root, memory, entries)
+        found += _log_findings(root, memory, vision, entries, unread)
         found += path_findings(gone_in_working_tree(root, memory.live))
-    history_found, committed, head = _history(root)
-    found += history_found
+    repo = repository(root)
+    committed: frozenset[str] | None = None  # outside git nothing is committed
+    head = None if repo is None else committed_state(root, repo)
+    if repo is not None:
+        history_found, committed = changed_logs(root, repo)
+        found += history_found
     if memory is not None:
         found += hand_edit_findings(memory, vision, entries, head)
         found += _near_superseded(root, memory, head)
@@ -235,47 +224,32 @@ def _scan(data: bytes, display: str) -> list[Finding]:
     return text_findings(display, text, facts=True)
 
 
-def _unknown_ids(
+def _log_findings(
     root: Path,
-    logs: Logs,
-    memory: Memory | None,
+    memory: Memory,
     vision: Document | None,
     entries: tuple[BlockedEntry, ...],
+    unread: bool,
 ) -> list[Finding]:
-    """Ids a log cites that name no fact, with the nearest known one."""
-    if memory is None:
-        return []
-    known = known_ids(memory, vision, entries)
-    sessions = {s.path: s for s in memory.sessions}
-    nearest = Nearest(known - {entry.fact_id for entry in entries})
-    found: list[Finding] = []
-    for log in logs.reads:
-        session = sessions.get(log.display)
-        if session is not None and not session.references <= known:
-            data = read_bytes(root / SESSIONS / log.file, log.display)
-            tokens = reference_lines(data, log.display, mask=redact)
-            display = log.display
-            found += unknown_id_findings(display, tokens, session.references - known, nearest)
-    return found
-
-
-def _log_findings(root: Path, memory: Memory, entries: tuple[BlockedEntry, ...]) -> list[Finding]:
-    """The checks of the logs as files (`linting.logs`), each log read only when quoted."""
+    """The checks of the logs (`linting.logs`), each log read only when quoted."""
     label = root.name
 
     def data(session: Session) -> bytes:
         return read_bytes(root / SESSIONS / session.name.filename, session.path)
 
+    def tokens(session: Session) -> tuple[tuple[str, int, bool], ...]:
+        return reference_lines(data(session), session.path, mask=redact)
+
     found: list[Finding] = []
+    if not unread:  # an id cited may be one of the items left unread: not decidable
+        found += unknown_id_findings(memory, vision, entries, tokens)
     for session in memory.sessions:
         if not session.section_line:
             found += heading_findings(session, data(session).decode("utf-8", "replace").split("\n"))
     now, latest = (parse_session_name(_now(ahead) + ".md", label) for ahead in (0, AHEAD))
     found += future_findings(memory, now, latest)
     found += supersession_findings(memory, lambda s: section_lines(data(s), s.path))
-    found += retired_citation_findings(
-        memory, entries, lambda s: reference_lines(data(s), s.path, mask=redact)
-    )
+    found += retired_citation_findings(memory, entries, tokens)
     return found
 
 
@@ -324,45 +298,3 @@ def _settled(
     if item.code == "W014" and "is not read as the ledger" not in item.message:
         return item  # a log with no references at all may be a session that used none
     return before_commit(item)
-
-
-def _history(root: Path) -> tuple[list[Finding], frozenset[str] | None, Committed | None]:
-    """Committed session logs that changed, from one pass over git's history; the logs git
-    holds at HEAD, as shown (None outside git); and what HEAD holds of the live files."""
-    repo = repository(root)
-    folder = root / SESSIONS
-    if repo is None:
-        return [], None, None
-    head = committed_state(root, repo)
-    log_history = history(root, repo, folder)
-    if log_history is None:
-        return [], frozenset(), head
-    top = top_folder(repo)
-    changed = []
-    for change in session_log_changes(repo, folder, log_history):
-        path = top / change.path
-        if path.parent != folder or not path.name.endswith(".md"):
-            continue  # not a session log: mdmem reads only the folder's own .md files
-        display = f"{root.name}/{SESSIONS}/{path.name}"
-        if change.kind == "changed" and _only_redacted(repo, change.original, path, display):
-            continue
-        changed.append(ChangedLog(display, change.kind, change.since, change.path))
-    pathspec = relative_path(repo, folder)
-    held = committed_in(top, pathspec) if pathspec is not None else frozenset()
-    committed = frozenset(
-        f"{root.name}/{SESSIONS}/{(top / relative).name}"
-        for relative in held
-        if (top / relative).parent == folder
-    )
-    return history_findings(changed), committed, head
-
-
-def _only_redacted(repo: git.Repo, original: str, path: Path, display: str) -> bool:
-    """Whether the log differs from the blob `original` only where a secret was redacted."""
-    try:
-        current = read_bytes(path, display)
-    except ParseError:
-        return False  # now a link, or unreadable: a change all the same
-    return only_redacted(
-        blob_bytes(repo, original).decode("utf-8", "replace"), current.decode("utf-8", "replace")
-    )

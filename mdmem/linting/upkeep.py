@@ -1,5 +1,6 @@
 """Checks of what a review would change or is due to do: archived facts still in use,
-stale footers, an overdue review, a bloated continuity, invariants not labelled core.
+stale footers, an overdue review, a bloated continuity, invariants not labelled core, done
+threads whose narrative outgrew the policy's `closed_narrative_max_lines` (a hint).
 """
 
 from __future__ import annotations
@@ -31,29 +32,15 @@ def plan_findings(
         archived = all(document is not live for live in memory.live)
         if archived and decision.move == "in":
             last = decision.change("last_used") or fact.get("last_used") or "never"
-            found.append(
-                finding(
-                    "W021",
-                    document.path,
-                    fact.line,
-                    f"archived fact {fact.id} is still in use by the ledger (last used {last})",
-                    "run `mdmem review`: it moves the fact back into continuity",
-                )
-            )
+            message = f"archived fact {fact.id} is still in use by the ledger (last used {last})"
+            found.append(finding("W021", document.path, fact.line, message))
         elif stale and decision.move is None:
             footer = fact.footer
             updated = footer.updated(dict(decision.changes))
             if updated is not footer and updated.render() != footer.render():
                 changed = ", ".join(_changes(footer.as_dict(), updated.as_dict()))
-                found.append(
-                    finding(
-                        "W001",
-                        document.path,
-                        fact.footer_index + 1,
-                        f"footer of {fact.id} is stale: {changed}",
-                        "run `mdmem review`; it recounts footers from the session logs",
-                    )
-                )
+                message = f"footer of {fact.id} is stale: {changed}"
+                found.append(finding("W001", document.path, fact.footer_index + 1, message))
     return found
 
 
@@ -69,57 +56,51 @@ def _changes(before: dict[str, str], after: dict[str, str]) -> Iterator[str]:
 
 def shape_findings(memory: Memory) -> list[Finding]:
     """Review overdue, continuity bloated, invariants not labelled core."""
-    continuity = memory.continuity
-    policy = memory.policy
+    continuity, policy = memory.continuity, memory.policy
+    path = continuity.path
     found = []
     since, line = sessions_since_review(memory)
     if since > policy.review_every:
+        message = f"review overdue: {since} session logs since the last review"
         found.append(
-            finding(
-                "W007",
-                continuity.path,
-                line,
-                f"review overdue: {since} session logs since the last review "
-                f"(review_every: {policy.review_every})",
-                "run `mdmem review`",
-            )
+            finding("W007", path, line, f"{message} (review_every: {policy.review_every})")
         )
-    decaying = [fact for fact in continuity.facts if _decays(fact)]
-    if len(decaying) > policy.continuity_max_facts:
-        found.append(
-            finding(
-                "W008",
-                continuity.path,
-                1,
-                f"continuity bloated: {len(decaying)} decaying facts "
-                f"(continuity_max_facts: {policy.continuity_max_facts})",
-                "merge or supersede overlapping facts, or lower the windows in decay-policy.md",
-            )
-        )
+    decaying = sum(1 for fact in continuity.facts if _decays(fact))
+    if decaying > policy.continuity_max_facts:
+        message = f"continuity bloated: {decaying} decaying facts"
+        message += f" (continuity_max_facts: {policy.continuity_max_facts})"
+        hint = "merge or supersede overlapping facts, or lower the windows in decay-policy.md"
+        found.append(finding("W008", path, 1, message, hint))
     if len(continuity.lines) > policy.continuity_max_lines:
-        found.append(
-            finding(
-                "W008",
-                continuity.path,
-                1,
-                f"continuity bloated: {len(continuity.lines)} lines "
-                f"(continuity_max_lines: {policy.continuity_max_lines})",
-                "shorten long facts, or move prose out of continuity.md",
-            )
-        )
+        message = f"continuity bloated: {len(continuity.lines)} lines"
+        message += f" (continuity_max_lines: {policy.continuity_max_lines})"
+        hint = "shorten long facts, or move prose out of continuity.md"
+        found.append(finding("W008", path, 1, message, hint))
     for fact in continuity.facts:
         tier = fact.get("tier")
         if fact.section == INVARIANTS_SECTION and tier != "core" and not fact.is_superseded:
-            found.append(
-                finding(
-                    "W009",
-                    continuity.path,
-                    fact.footer_index + 1,
-                    f"architectural invariant {fact.id} is labelled "
-                    f"{'tier ' + tier if tier else 'with no tier'}, not core",
-                    "set tier: core, or move the fact to another section if it may decay",
+            labelled = f"tier {tier}" if tier else "with no tier"
+            message = f"architectural invariant {fact.id} is labelled {labelled}, not core"
+            found.append(finding("W009", path, fact.footer_index + 1, message))
+    return found
+
+
+def closed_narrative_findings(memory: Memory) -> list[Finding]:
+    """A done thread (`- [x]`, in continuity or a thread file) whose text holds more
+    non-empty lines than `closed_narrative_max_lines`: its narrative belongs in its log."""
+    most = memory.policy.closed_narrative_max_lines
+    found = []
+    for document in memory.live:
+        for fact in document.facts:
+            if not fact.is_done_thread:
+                continue
+            lines = sum(1 for line in document.fact_text(fact) if line.strip())
+            if lines > most:
+                message = (
+                    f"done thread {fact.id} holds {lines} lines of narrative "
+                    f"(closed_narrative_max_lines: {most})"
                 )
-            )
+                found.append(finding("W023", document.path, fact.line, message))
     return found
 
 

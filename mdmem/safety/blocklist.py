@@ -45,7 +45,14 @@ def near(text: Claim, other: Claim, *, kept: int = KEPT_PERCENT) -> bool:
     if text.words <= other.words:
         least = min(CONTAINED_MIN, len(other.words))
         return len(text.words) >= least and 100 * len(text.words) >= kept * len(other.words)
-    return 100 * len(text.words & other.words) >= NEAR_PERCENT * len(text.words | other.words)
+    return coincide(text, other)
+
+
+def coincide(text: Claim, other: Claim) -> bool:
+    """Whether two claims of the same polarity nearly coincide (token Jaccard at least
+    `NEAR_PERCENT`): the rule's third clause alone."""
+    shared, either = text.words & other.words, text.words | other.words
+    return text.negative == other.negative and 100 * len(shared) >= NEAR_PERCENT * len(either)
 
 
 def crosses(text: Claim, other: Claim) -> bool:

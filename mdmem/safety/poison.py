@@ -106,19 +106,13 @@ _ATTRIBUTE = re.compile(
     r"([A-Za-z_:@][-A-Za-z0-9_:.@]*)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+)))?"
 )
 _ZERO = r"(?:0+(?:\.0*)?|\.0+)"
-_HIDING_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("display:none", re.compile(r"display\s*:\s*none", re.I)),
-    ("visibility:hidden", re.compile(r"visibility\s*:\s*(?:hidden|collapse)", re.I)),
-    (
-        "font-size:0",
-        re.compile(r"font-size\s*:\s*" + _ZERO + r"(?:px|pt|em|rem|%)?\s*(?:;|!|$)", re.I),
-    ),
-    ("opacity:0", re.compile(r"opacity\s*:\s*" + _ZERO + r"%?\s*(?:;|!|$)", re.I)),
-    (
-        "white or transparent text",
-        re.compile(r"(?<![-\w])color\s*:\s*(?:white|transparent|#fff(?:fff)?)\b", re.I),
-    ),
-)
+_HIDING_STYLES = {  # label -> its pattern, searched in a style attribute, any case
+    "display:none": r"display\s*:\s*none",
+    "visibility:hidden": r"visibility\s*:\s*(?:hidden|collapse)",
+    "font-size:0": r"font-size\s*:\s*" + _ZERO + r"(?:px|pt|em|rem|%)?\s*(?:;|!|$)",
+    "opacity:0": r"opacity\s*:\s*" + _ZERO + r"%?\s*(?:;|!|$)",
+    "white or transparent text": r"(?<![-\w])color\s*:\s*(?:white|transparent|#fff(?:fff)?)\b",
+}
 _COMMENT_REFERENCE = re.compile(
     r"^ {0,3}\[(?:[^\]\n]*)\]:[ \t]*(?:#|<>|//)[ \t]*"
     r"(?:\((?P<paren>[^\n]*)\)|\"(?P<double>[^\n]*)\"|'(?P<single>[^\n]*)')[ \t]*\r?$",
@@ -334,8 +328,8 @@ def _tag_hits(markup: str) -> Iterator[tuple[int, str, str]]:
             if name == "hidden":
                 yield tag.start(), "hidden-markup", f"<{tag[1]}> with the hidden attribute"
             elif name == "style":
-                for label, style in _HIDING_STYLES:
-                    if style.search(value):
+                for label, style in _HIDING_STYLES.items():
+                    if re.search(style, value, re.IGNORECASE):
                         yield tag.start(), "hidden-markup", f"<{tag[1]}> styled {label}"
 
 

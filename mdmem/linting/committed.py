@@ -1,0 +1,168 @@
+"""What git has committed, for lint: the committed session logs that no longer hold what
+they were committed with (the one edit allowed is masking a secret), and what HEAD holds
+of the live files, for the checks of hand edits (`handedits.py`) and for lint's one rule on
+changes not committed yet (`findings.MEND_BEFORE_COMMIT`).
+
+I/O. Reading the logs' history diffs the flat sessions tree once per commit, so the
+history up to a few recent commits is kept outside the tracked tree and then only extended
+by the commits after a known one; commits never change, so these entries never go stale.
+It follows the rule of every cache (`mdmem.store.cache`): made by other code, or missing,
+unreadable or damaged, it is empty and rebuilt; MDMEM_NO_CACHE=1 bypasses it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mdmem.errors import ParseError
+from mdmem.format.document import parse_document
+from mdmem.format.leftout import leaving_out
+from mdmem.format.memory import CONTINUITY, OPEN_THREADS, SESSIONS, is_thread_name
+from mdmem.format.textfile import body, decode
+from mdmem.format.threads import parse_thread
+from mdmem.git.plumbing import (
+    FirstChange,
+    LogHistory,
+    blob_bytes,
+    has_head,
+    head_blobs,
+    log_history,
+    relative_path,
+    session_log_changes,
+    top_folder,
+)
+from mdmem.git.revisions import committed_in
+from mdmem.linting.findings import Finding, finding
+from mdmem.linting.handedits import Committed
+from mdmem.safety.secrets import redact
+from mdmem.store import cache
+from mdmem.store.files import read_bytes
+
+if TYPE_CHECKING:
+    import git
+
+HISTORIES_KEPT = 4
+
+
+def history(root: Path, repo: git.Repo, folder: Path) -> LogHistory | None:
+    """The session logs' history up to HEAD, read through the cache and kept in it."""
+    known = _histories(cache.load(root, "history").get("histories", []))
+    found = log_history(repo, folder, known)
+    if found is None or (known and known[0] == found):
+        return found
+    kept = [found, *(item for item in known if item.head != found.head)][:HISTORIES_KEPT]
+    rows = [
+        {"head": item.head, "first": {p: [c.commit, c.original] for p, c in item.first.items()}}
+        for item in kept
+    ]
+    cache.save(root, "history", {"histories": rows})
+    return found
+
+
+def _histories(rows: list[dict[str, Any]]) -> tuple[LogHistory, ...]:
+    """The cached histories, most recent first, as `history` kept them."""
+    return tuple(
+        LogHistory(row["head"], {p: FirstChange(c, o) for p, (c, o) in row["first"].items()})
+        for row in rows
+    )
+
+
+def changed_logs(root: Path, repo: git.Repo) -> tuple[list[Finding], frozenset[str]]:
+    """Committed session logs that changed, from one pass over git's history, and the logs
+    git holds at HEAD, as shown."""
+    folder = root / SESSIONS
+    found_history = history(root, repo, folder)
+    if found_history is None:
+        return [], frozenset()
+    top = top_folder(repo)
+    found = []
+    for change in session_log_changes(repo, folder, found_history):
+        path = top / change.path
+        if path.parent != folder or not path.name.endswith(".md"):
+            continue  # not a session log: mdmem reads only the folder's own .md files
+        display = f"{root.name}/{SESSIONS}/{path.name}"
+        if change.kind == "changed" and _only_redacted(repo, change.original, path, display):
+            continue
+        what = "edited" if change.kind == "changed" else "deleted or renamed"
+        if change.since is None:
+            message = f"a committed session log was {what} (not committed yet)"
+            hint = f"session logs are immutable: git checkout HEAD -- {change.path}"
+            found.append(finding("E006", display, 1, message, hint))
+        else:  # history now: the review reads the log as it is, nothing left to mend
+            first = change.since[:12]
+            message = f"a committed session log was {what} in a later commit ({first})"
+            hint = f"nothing to mend now; `git show {first} -- {change.path}` shows the edit"
+            found.append(finding("W024", display, 1, message, hint))
+    pathspec = relative_path(repo, folder)
+    held = committed_in(top, pathspec) if pathspec is not None else frozenset()
+    committed = frozenset(
+        f"{root.name}/{SESSIONS}/{(top / relative).name}"
+        for relative in held
+        if (top / relative).parent == folder
+    )
+    return found, committed
+
+
+def _only_redacted(repo: git.Repo, original: str, path: Path, display: str) -> bool:
+    """Whether the log differs from the blob `original` only where a secret was redacted."""
+    try:
+        current = read_bytes(path, display)
+    except ParseError:
+        return False  # now a link, or unreadable: a change all the same
+    return only_redacted(
+        blob_bytes(repo, original).decode("utf-8", "replace"), current.decode("utf-8", "replace")
+    )
+
+
+_REDACTION = re.compile(r"\[REDACTED(?::[a-z-]+)?\]")
+
+
+def only_redacted(original: str, current: str) -> bool:
+    """True when `current` differs from `original` only where secret values were masked."""
+
+    def masked(text: str) -> str:
+        return _REDACTION.sub("[REDACTED]", redact(text))
+
+    return masked(original) == masked(current)
+
+
+def committed_state(root: Path, repo: git.Repo) -> Committed | None:
+    """HEAD's continuity and thread files, as facts and lines; None when HEAD holds no
+    continuity (a memory not committed yet: nothing in it is a hand edit of a commit). A
+    file HEAD holds that does not parse gives its lines and no facts: nothing is reported
+    as deleted from it."""
+    continuity = relative_path(repo, root / CONTINUITY)
+    if continuity is None or not has_head(repo):
+        return None
+    top = top_folder(repo)
+    threads = relative_path(repo, root / OPEN_THREADS)
+    paths = [continuity]
+    if threads is not None:
+        paths += sorted(p for p in committed_in(top, threads) if is_thread_name(Path(p).name))
+    blobs = head_blobs(repo, paths)
+    if continuity not in blobs:
+        return None
+    facts: dict[str, dict[str, str]] = {}
+    lines: dict[str, frozenset[str]] = {}
+    items: dict[str, tuple[str, ...]] = {}
+    for path, blob in blobs.items():
+        shown = f"{root.name}/{(top / path).relative_to(root).as_posix()}"
+        try:
+            file = decode(blob_bytes(repo, blob), shown)
+        except ParseError:
+            continue
+        lines[shown] = frozenset(body(line) for line in file.lines)
+        parse = parse_document if path == continuity else parse_thread
+        try:
+            with leaving_out():
+                document = parse(file)
+        except ParseError:
+            continue
+        for fact in document.facts:
+            facts.setdefault(fact.id, fact.footer.as_dict())
+            items.setdefault(
+                fact.id, tuple(body(line) for line in file.lines[fact.start : fact.end])
+            )
+    return Committed(facts, lines, items)
