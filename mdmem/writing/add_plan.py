@@ -20,7 +20,6 @@ from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
-from mdmem.format.sessionlog import Event
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
@@ -41,6 +40,7 @@ from mdmem.writing.facts import (
     with_item,
 )
 from mdmem.writing.ids import derive_id, free_id
+from mdmem.writing.logs import Current
 from mdmem.writing.references import event_line, label, record, record_event
 
 ADDED, DUPLICATE = "added", "duplicate"
@@ -72,33 +72,19 @@ class NewFact:
 @dataclass(frozen=True)
 class Known:
     """What a new fact is compared with: continuity, vision, the archive's superseded
-    facts (cut out, see `writing.archived`), the blocked entries, the current log's typed
-    lines, and every id already taken (continuity, archive, vision, blocked)."""
+    facts (cut out, see `writing.add`), the blocked entries, and every id already taken
+    (continuity, archive, vision, blocked)."""
 
     continuity: Document
     vision: Document | None
     archived: tuple[Document, ...]
     blocked: tuple[BlockedEntry, ...]
-    events: tuple[Event, ...]
     taken: Container[str]
 
     @property
     def shown(self) -> tuple[Document, ...]:
         """The documents whose line numbers are their files' own."""
         return (self.continuity,) if self.vision is None else (self.continuity, self.vision)
-
-
-@dataclass(frozen=True)
-class Session:
-    """The current session log: its stem (the origin), its date and its text."""
-
-    stem: str
-    path: str  # as shown
-    text: str
-
-    @property
-    def date(self) -> str:
-        return self.stem[:10]
 
 
 @dataclass(frozen=True)
@@ -164,7 +150,7 @@ def check_request(request: NewFact) -> None:
     check_scope_and_tags(request.scope, request.tags)
 
 
-def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
+def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     """What adding `request` in `session` does, or the refusal (an MdmemError). A section
     named as continuity names one, but for case and spacing, is that section."""
     section = same_section(memory.continuity, request.section)
@@ -180,7 +166,7 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     )
     documents = (*memory.shown, *memory.archived)
     found = conflicts.meetings(request.text, request.section, documents, memory.blocked)
-    superseded = known.after_events(known.supersessions(documents), memory.events)
+    superseded = known.after_events(known.supersessions(documents), session.events)
     _refuse_retired(found, superseded)
     live = [m for m in found if m.fact_id not in superseded]
     duplicates = [m for m in live if m.kind == conflicts.DUPLICATE]
@@ -223,14 +209,14 @@ def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None])
 
 
 def _duplicate(
-    fact_id: str, documents: Sequence[Document], session: Session, text: str
+    fact_id: str, documents: Sequence[Document], session: Current, text: str
 ) -> Addition:
     """The fact already says it: cited instead. A text that says it with more words (a
     detail the fact lacks) is still not added twice, but the note says how to keep them."""
     found = known.find(documents, fact_id)
     assert found is not None, f"{fact_id} was met, so it is in a document"
     document, fact = found
-    recorded = record(session.text, "referenced", [fact_id], session.path)
+    recorded = record(session.text, "referenced", [fact_id], session.log.display)
     lines = (f"{label('referenced')}: {fact_id}",) if recorded.changed else ()
     tier = fact.get("tier")
     where = (document.path, fact.line, fact.section)
@@ -294,7 +280,7 @@ def _added(
     target: Fact | None,
     contradicted: Sequence[str],
     memory: Known,
-    session: Session,
+    session: Current,
 ) -> Addition:
     """The new fact appended to its section (the fact it supersedes marked, an Open
     Thread per contradiction), and `Created` (and `Superseded`) in the log."""
@@ -304,16 +290,16 @@ def _added(
         changes = {"tier": "superseded", "superseded-by": fact_id}
         old_footer = target.footer.updated(changes).render()
         document = reparsed(document, with_footers(document, [(target, changes)]))
-    footer = born_footer(fact_id, request.section, session.date, session.stem, _extra(request))
+    footer = born_footer(fact_id, request.section, session.date, session.log.stem, _extra(request))
     item = item_lines(request.text, footer)
     text = with_item(document, request.section, item)
     text, threads = _threads(document, text, fact_id, contradicted, memory.taken, session)
     created = [fact_id, *(thread.fact_id for thread in threads)]
-    log = record(session.text, "created", created, session.path).text
+    log = record(session.text, "created", created, session.log.display).text
     log_lines = [f"{label('created')}: {', '.join(created)}"]
     superseded = None
     if target is not None and old_footer is not None:
-        log = record_event(log, "superseded", target.id, fact_id, session.path).text
+        log = record_event(log, "superseded", target.id, fact_id, session.log.display).text
         log_lines.append(event_line("superseded", target.id, fact_id))
         text_lines = target.footer_index - target.start
         superseded = Superseded(target.id, _line_of(text, [*[""] * text_lines, old_footer]))
@@ -327,7 +313,7 @@ def _threads(
     fact_id: str,
     contradicted: Sequence[str],
     memory_taken: Container[str],
-    session: Session,
+    session: Current,
 ) -> tuple[str, list[Thread]]:
     """`text` with an Open Thread for each fact the new one contradicts, and those threads."""
     threads = []
@@ -336,7 +322,7 @@ def _threads(
         thread_id = free_id(f"{THREAD_PREFIX}-{fact_id}", memory_taken, given)
         given.add(thread_id)
         thread = f"Contradiction: {fact_id} conflicts with {old} — resolve"
-        lines = thread_lines(thread, thread_id, session.date, session.stem)
+        lines = thread_lines(thread, thread_id, session.date, session.log.stem)
         text = with_item(reparsed(document, text), OPEN_THREADS_SECTION, lines)
         threads.append(Thread(thread_id, old, _line_of(text, lines)))
     return text, threads

@@ -21,13 +21,13 @@ from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts
-from mdmem.writing.current import SessionLog
 from mdmem.writing.facts import item_lines
 from mdmem.writing.gates import NOTHING
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.ids import derive_id
+from mdmem.writing.logs import Current, SessionLog
 from mdmem.writing.references import record_event
-from mdmem.writing.session import Current, read_current
+from mdmem.writing.session import read_current
 from mdmem.writing.tombstones import (
     check_reason,
     index_without,

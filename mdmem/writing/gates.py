@@ -21,7 +21,6 @@ from mdmem.safety.harm import refuse_harm
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts, known
-from mdmem.writing.current import SessionLog
 from mdmem.writing.facts import (
     AGENT_CORE,
     born_footer,
@@ -36,6 +35,7 @@ from mdmem.writing.facts import (
 )
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
+from mdmem.writing.logs import SessionLog
 from mdmem.writing.references import record, record_event
 from mdmem.writing.session import read_current
 

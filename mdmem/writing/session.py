@@ -9,14 +9,12 @@ and last in every archive file (an index a review has not refreshed yet).
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
-from mdmem.format.memory import SESSIONS
 from mdmem.format.sessionlog import Event, Scan, scan_log
 from mdmem.format.textfile import decode, decode_text
 from mdmem.git.discover import git_folder
@@ -25,7 +23,7 @@ from mdmem.store.lock import locked
 from mdmem.store.resources import templates_dir
 from mdmem.store.writer import write_files
 from mdmem.writing import logs
-from mdmem.writing.current import NEWEST, SessionLog, current_session, newest_uncommitted
+from mdmem.writing.logs import NEWEST, Current, SessionLog, current_session
 
 TEMPLATE = "session.md"
 
@@ -72,9 +70,9 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
     template = (templates_dir() / TEMPLATE).read_text("utf-8")
     moment = utc_now() if now is None else now
     with locked(root):
-        earlier = newest_uncommitted(root) if git_folder(root) is not None else None
-        folder = root / SESSIONS
-        seconds = logs.seconds_taken(os.listdir(folder) if folder.is_dir() else [])
+        found = logs.open_logs(root) if git_folder(root) is not None else ()
+        earlier = SessionLog(root, found[0], NEWEST) if found else None
+        seconds = logs.seconds_taken(logs.listing(root))
         stem = logs.free_stem(moment, slug, lambda stem: logs.second_of(stem) in seconds)
         log = SessionLog(root, stem, NEWEST)
         files = {log.relative: logs.log_text(template, slug)}
@@ -123,26 +121,12 @@ def reference(
         raise MdmemError(f"cannot record {key!r}: the keys are {', '.join(REFERENCE_KEYS)}")
     check_shape(ids)
     with locked(root):
-        log = current_session(root, named, source)
-        data = read_bytes(log.path, log.display)
-        check_ids(root, ids, log_events(data, log.display))
-        recorded = record(decode(data, log.display).text(), key, ids, log.display)
+        session = read_current(root, named, source)
+        check_ids(root, ids, session.events)
+        recorded = record(session.text, key, ids, session.log.display)
         if recorded.changed:
-            write_files(root, {log.relative: recorded.text})
-    return Referenced(log, key, recorded.added, recorded.already)
-
-
-@dataclass(frozen=True)
-class Current:
-    """The session log a command records in, as read under the lock."""
-
-    log: SessionLog
-    text: str
-    events: tuple[Event, ...]
-
-    @property
-    def date(self) -> str:
-        return self.log.stem[:10]
+            write_files(root, {session.log.relative: recorded.text})
+    return Referenced(session.log, key, recorded.added, recorded.already)
 
 
 def read_current(root: Path, named: str | None, source: str) -> Current:
