@@ -1,7 +1,8 @@
-"""Facts as the write path writes them into `continuity.md`: born footers (SPEC §3), items
-appended at the end of their section, Open Threads opened and checked off, footer
-changes. Pure: a document in, its new text out; every line it does not write stays byte
-for byte.
+"""Facts as the write path writes them: born footers (SPEC §3), items appended at the end
+of their section, Open Threads opened and checked off, footer changes, and tombstones (a
+fact moved to `blocked.md` as an entry and taken out of its file and of the archive's
+index, SPEC §9). Pure: a document in, its new text out; every line it does not write
+stays byte for byte.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from mdmem.errors import MdmemError
+from mdmem.format.blocked import BLOCKED_SECTION
 from mdmem.format.document import Document, Fact, parse_document
-from mdmem.format.edit import Edit, append_point, apply_edits, blank
+from mdmem.format.edit import Edit, append_point, apply_edits, blank, removal
 from mdmem.format.footer import new_footer
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
-from mdmem.format.textfile import body, decode
+from mdmem.format.textfile import TextFile, body, decode, split_lines
 from mdmem.linting.nearest import Nearest
 
 FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
@@ -189,3 +191,54 @@ def checked_off(document: Document, fact: Fact) -> str:
     done = line[: box.start(1)] + "x" + line[box.end(1) :]
     lines = apply_edits(document.lines, [Edit(fact.start, fact.start + 1, (done,))], "\n")
     return document.file.with_lines(lines).text()
+
+
+BLOCKED_HEADER = """\
+# Blocked
+
+Facts forgotten on purpose (`mdmem forget ID --reason TEXT`), each with the day and the
+reason. Text near an entry is refused by `mdmem add`, `mdmem review` and `mdmem lint`,
+reworded or not. Only editing this file by hand lifts a block.
+
+## Blocked
+"""
+KEPT_FIELDS = ("created", "origin")  # provenance a tombstone keeps from the fact's footer
+
+
+def check_reason(reason: str) -> str:
+    """The reason, stripped; refused when empty or when it would break its footer."""
+    stripped = reason.strip()
+    if not stripped or "\n" in stripped or "\r" in stripped:
+        raise MdmemError("--reason must be one line of text: why the fact must not come back")
+    if "|" in stripped or "<!--" in stripped or "-->" in stripped:
+        raise MdmemError("--reason must not hold '|', '<!--' or '-->': it is written in a footer")
+    return stripped
+
+
+def tombstone_lines(document: Document, fact: Fact, date: str, reason: str) -> list[str]:
+    """The fact as a `blocked.md` entry: its text, the footer `id | blocked | reason` (with
+    the fact's created and origin), then its notes; line endings left to the new file."""
+    fields = {"id": fact.id, "blocked": date, "reason": reason}
+    fields.update({key: value for key in KEPT_FIELDS if (value := fact.get(key)) is not None})
+    text = [body(line) for line in document.fact_text(fact)]
+    notes = [body(line) for line in document.fact_notes(fact)]
+    return [*text, new_footer(FOOTER_INDENT, fields).render(), *notes]
+
+
+def with_tombstone(blocked: TextFile | None, label: str, lines: list[str]) -> str:
+    """`blocked.md`'s text with the entry appended under `## Blocked` (the file made with
+    its header when it does not exist yet)."""
+    file = TextFile(label, split_lines(BLOCKED_HEADER)) if blocked is None else blocked
+    return with_item(parse_document(file), BLOCKED_SECTION, lines)
+
+
+def without_fact(document: Document, fact: Fact) -> str:
+    """`document`'s text with the fact (text, footer, notes) taken out."""
+    lines = apply_edits(document.lines, [removal(document.lines, fact.start, fact.end)], "\n")
+    return document.file.with_lines(lines).text()
+
+
+def index_without(index: TextFile, fact_id: str) -> str | None:
+    """`archive/INDEX.md`'s text without the fact's line; None when it has none."""
+    lines = [line for line in index.lines if not line.startswith(f"- {fact_id} ")]
+    return None if len(lines) == len(index.lines) else index.with_lines(lines).text()
