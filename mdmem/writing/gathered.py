@@ -73,6 +73,11 @@ class Gathered:
     def continuity(self) -> Document:
         return self.documents[0]
 
+    @property
+    def read(self) -> tuple[Document, ...]:
+        """Every document read: continuity, the thread files, the archive files, vision."""
+        return self.documents if self.vision is None else (*self.documents, self.vision)
+
     def place(self, fact_id: str) -> Place | None:
         """Where the fact is: its first copy, continuity before the archive."""
         found = known.find(self.documents, fact_id)
@@ -81,12 +86,11 @@ class Gathered:
     def superseded(self, events: Sequence[Event] = ()) -> dict[str, str | None]:
         """id -> successor (None: invalidated) by the footers read, then the current log's
         own `Superseded:`/`Restored:` lines."""
-        return known.after_events(known.supersessions(self.documents), events)
+        return known.after_events(known.supersessions(self.read), events)
 
     def taken(self) -> set[str]:
         """Every id a new fact must not take (after `gather(..., everything=True)`)."""
-        vision = [] if self.vision is None else [self.vision]
-        return known.ids_in([*self.documents, *vision]) | set(self.blocked)
+        return known.ids_in(self.read) | set(self.blocked)
 
     def found(self, fact_id: str, *, superseded_near: bool = False) -> Place:
         """The fact's place; refused (blocked, a vision target, unknown) when it has none,
@@ -100,11 +104,27 @@ class Gathered:
             raise MdmemError(
                 f"{fact_id!r} is a vision target: change {VISION} by hand; nothing written"
             )
-        live = known.ids_in([*self.documents, *([self.vision] if self.vision else [])])
-        retired = set(self.superseded())
+        live, retired = known.ids_in(self.read), set(self.superseded())
         offered = retired & live if superseded_near else set()
         refusal = known.unknown_refusal(fact_id, live - retired, offered)
         raise MdmemError(f"{refusal}; nothing written")
+
+    def refuse_citations(self, ids: Sequence[str], events: Sequence[Event]) -> None:
+        """Refuse, naming every problem at once, ids a session may not cite: blocked,
+        superseded (the current log's own lines applied), or held by no fact read."""
+        held, superseded = known.ids_in(self.read), self.superseded(events)
+        problems = []
+        for fact_id in dict.fromkeys(ids):
+            if fact_id in self.blocked:
+                problems.append(known.blocked_refusal(self.blocked[fact_id]))
+            elif fact_id in superseded:
+                problems.append(known.superseded_refusal(fact_id, superseded[fact_id]))
+            elif fact_id not in held:
+                problems.append(known.unknown_refusal(fact_id, held - set(superseded)))
+        if len(problems) == 1:
+            raise MdmemError(f"{problems[0]}; nothing written")
+        if problems:
+            raise MdmemError("\n  ".join(["nothing written:", *problems]))
 
 
 def check_shape(ids: Iterable[str]) -> None:
@@ -121,7 +141,8 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
     continuity = parse_document(
         read(root / CONTINUITY, f"{root.name}/{CONTINUITY}"), unique_ids=False
     )
-    blocked = blocked_entries(root)
+    file = read_optional(root, BLOCKED)
+    blocked = {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
     documents = [continuity, *thread_documents(root)]
     missing = set(ids) - known.ids_in(documents) - set(blocked)
     vision: Document | None = None
@@ -138,11 +159,6 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
             documents += archive_documents(root, None, skip)
     layout = (root / OPEN_THREADS).is_dir()
     return Gathered(root, tuple(documents), blocked, vision, layout)
-
-
-def blocked_entries(root: Path) -> dict[str, BlockedEntry]:
-    file = read_optional(root, BLOCKED)
-    return {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
 
 
 def indexed_files(root: Path, ids: set[str]) -> set[str]:

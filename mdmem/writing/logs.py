@@ -67,16 +67,6 @@ def log_stem(moment: dt.datetime, slug: str | None) -> str:
     return f"{stamp}-{slug}" if slug else stamp
 
 
-def second_of(stem: str) -> str:
-    """The `YYYY-MM-DD-HHMMSS` a log's stem opens with."""
-    return stem[:17]
-
-
-def seconds_taken(filenames: Iterable[str]) -> frozenset[str]:
-    """The seconds the logs of a folder's listing are named for."""
-    return frozenset(second_of(name) for name in filenames if name.endswith(".md"))
-
-
 def free_stem(moment: dt.datetime, slug: str | None, taken: Callable[[str], bool]) -> str:
     """The first stem from `moment` on, a second at a time, that `taken` lets through."""
     for offset in range(FREE_SECONDS):

@@ -72,8 +72,9 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
     with locked(root):
         found = logs.open_logs(root) if git_folder(root) is not None else ()
         earlier = SessionLog(root, found[0], NEWEST) if found else None
-        seconds = logs.seconds_taken(logs.listing(root))
-        stem = logs.free_stem(moment, slug, lambda stem: logs.second_of(stem) in seconds)
+        # A log's name opens with its `YYYY-MM-DD-HHMMSS`: one log a second.
+        seconds = {name[:17] for name in logs.listing(root) if name.endswith(".md")}
+        stem = logs.free_stem(moment, slug, lambda stem: stem[:17] in seconds)
         log = SessionLog(root, stem, NEWEST)
         files = {log.relative: logs.log_text(template, slug)}
         write_files(root, files)
@@ -114,7 +115,7 @@ def reference(
     # Here, not at the top: `session` and `session start` parse no fact, and these bring
     # the memory's parsers (`session start` at 300 logs: 628 against 483 million
     # instructions with them imported at the top, callgrind).
-    from mdmem.writing.gathered import check_shape
+    from mdmem.writing.gathered import check_shape, gather
     from mdmem.writing.references import REFERENCE_KEYS, record
 
     if key not in REFERENCE_KEYS:
@@ -122,7 +123,7 @@ def reference(
     check_shape(ids)
     with locked(root):
         session = read_current(root, named, source)
-        check_ids(root, ids, session.events)
+        gather(root, ids).refuse_citations(ids, session.events)
         recorded = record(session.text, key, ids, session.log.display)
         if recorded.changed:
             write_files(root, {session.log.relative: recorded.text})
@@ -133,40 +134,13 @@ def read_current(root: Path, named: str | None, source: str) -> Current:
     """The current session's log (see `current_session`), read."""
     log = current_session(root, named, source)
     data = read_bytes(log.path, log.display)
-    return Current(log, decode(data, log.display).text(), log_events(data, log.display))
-
-
-def log_events(data: bytes, display: str) -> tuple[Event, ...]:
-    """The typed lines of one log's `## Memory References`."""
-    return _events(scan_log(data, display))
+    return Current(log, decode(data, log.display).text(), _events(scan_log(data, log.display)))
 
 
 def _events(scan: Scan) -> tuple[Event, ...]:
+    """The typed lines of one log's `## Memory References`."""
     _, events, _, _ = scan
     return tuple(Event(kind, tuple(ids), new_id, line) for kind, ids, new_id, line in events)
-
-
-def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event]) -> None:
-    """Refuse, naming every problem at once, ids a session may not cite."""
-    from mdmem.writing import known  # as in `reference`
-    from mdmem.writing.gathered import gather
-
-    memory = gather(root, ids)
-    documents = [*memory.documents, *([] if memory.vision is None else [memory.vision])]
-    held = known.ids_in(documents)
-    superseded = known.after_events(known.supersessions(documents), events)
-    problems = []
-    for fact_id in dict.fromkeys(ids):
-        if fact_id in memory.blocked:
-            problems.append(known.blocked_refusal(memory.blocked[fact_id]))
-        elif fact_id in superseded:
-            problems.append(known.superseded_refusal(fact_id, superseded[fact_id]))
-        elif fact_id not in held:
-            problems.append(known.unknown_refusal(fact_id, held - set(superseded)))
-    if len(problems) == 1:
-        raise MdmemError(f"{problems[0]}; nothing written")
-    if problems:
-        raise MdmemError("\n  ".join(["nothing written:", *problems]))
 
 
 @dataclass(frozen=True)
