@@ -26,6 +26,7 @@ from mdmem.writing import known
 from mdmem.writing.facts import (
     AGENT_CORE,
     AGENT_INVARIANT,
+    NOTHING,
     born_footer,
     check_line,
     check_scope_and_tags,
@@ -47,7 +48,6 @@ ADDED, DUPLICATE = "added", "duplicate"
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
 THREAD_PREFIX = "contradiction"
 MAX_SECTION = 100  # characters of a section's title
-NOTHING_WRITTEN = "nothing written"
 AS_RULE = (
     "added as a rule, not an anti-pattern: its text is already a prohibition (an "
     "anti-pattern names the bad practice: 'Calling the database from views')"
@@ -134,7 +134,7 @@ def check_request(request: NewFact) -> None:
     lint would report as poisoning the moment it landed."""
     check_line(request.text, "the text")
     values = [request.text, request.section, *request.tags, request.scope or ""]
-    refuse_harm("\n".join(values), NOTHING_WRITTEN)
+    refuse_harm("\n".join(values), NOTHING)
     section = request.section
     if len(section) > MAX_SECTION:  # the message never quotes a section that long
         raise MdmemError(f"section is {len(section):,} characters; the limit is {MAX_SECTION}")
@@ -157,9 +157,9 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
     if request.agent and section == INVARIANTS_SECTION:
-        raise MdmemError(AGENT_INVARIANT.format(section=section, nothing=NOTHING_WRITTEN))
+        raise MdmemError(AGENT_INVARIANT.format(section=section))
     if not request.new_section:
-        refuse_misspelt(memory.continuity, section, NOTHING_WRITTEN)
+        refuse_misspelt(memory.continuity, section)
     as_rule = request.anti_pattern and is_prohibition(request.text)
     request = dataclasses.replace(
         request, section=section, anti_pattern=request.anti_pattern and not as_rule
@@ -178,7 +178,7 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
         target = _target(request.supersedes, memory, superseded)
         if request.agent and target.is_core:
             where, fact = _where(memory.shown, target.id), target.id
-            raise MdmemError(AGENT_CORE.format(fact=fact, where=where, nothing=NOTHING_WRITTEN))
+            raise MdmemError(AGENT_CORE.format(fact=fact, where=where))
     contradicted = [m for m in live if m.kind == known.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:
@@ -186,7 +186,7 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
                 f"the text contradicts core fact {meeting.fact_id!r} "
                 f"({_where(memory.shown, meeting.fact_id)}); a core fact changes only on "
                 f"purpose: add it with --supersedes {meeting.fact_id} to replace it; "
-                f"{NOTHING_WRITTEN}"
+                f"{NOTHING}"
             )
     fact_id = _new_id(request, memory)
     others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
@@ -199,13 +199,13 @@ def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None])
     for meeting in found:
         if meeting.kind == known.BLOCKED and meeting.entry is not None:
             refusal = known.blocked_refusal(meeting.entry)
-            raise MdmemError(f"the text is near a blocked entry: {refusal}; {NOTHING_WRITTEN}")
+            raise MdmemError(f"the text is near a blocked entry: {refusal}; {NOTHING}")
     for meeting in found:
         retired = meeting.kind == known.SUPERSEDED
         if retired or (meeting.kind == known.DUPLICATE and meeting.fact_id in superseded):
             successor = meeting.successor if retired else superseded[meeting.fact_id]
             refusal = known.superseded_refusal(meeting.fact_id, successor)
-            raise MdmemError(f"the text is that of a superseded fact: {refusal}; {NOTHING_WRITTEN}")
+            raise MdmemError(f"the text is that of a superseded fact: {refusal}; {NOTHING}")
 
 
 def _duplicate(
@@ -242,10 +242,10 @@ def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
     """The live fact of continuity that --supersedes names."""
     blocked = {entry.fact_id: entry for entry in memory.blocked}
     if old in blocked:
-        raise MdmemError(f"--supersedes: {known.blocked_refusal(blocked[old])}; {NOTHING_WRITTEN}")
+        raise MdmemError(f"--supersedes: {known.blocked_refusal(blocked[old])}; {NOTHING}")
     if old in superseded:
         refusal = known.superseded_refusal(old, superseded[old])
-        raise MdmemError(f"--supersedes: {refusal}; {NOTHING_WRITTEN}")
+        raise MdmemError(f"--supersedes: {refusal}; {NOTHING}")
     for fact in memory.continuity.facts:
         if fact.id == old:
             return fact
@@ -253,10 +253,10 @@ def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
     if in_vision or old in memory.taken:
         raise MdmemError(
             f"--supersedes: {old!r} is {_where(memory.shown, old)}, not in continuity.md: "
-            f"add supersedes only a live fact of continuity; {NOTHING_WRITTEN}"
+            f"add supersedes only a live fact of continuity; {NOTHING}"
         )
     live = known.ids_in([memory.continuity]) - set(superseded)
-    raise MdmemError(f"--supersedes: {known.unknown_refusal(old, live)}; {NOTHING_WRITTEN}")
+    raise MdmemError(f"--supersedes: {known.unknown_refusal(old, live)}; {NOTHING}")
 
 
 def _new_id(request: NewFact, memory: Known) -> str:
@@ -269,7 +269,7 @@ def _new_id(request: NewFact, memory: Known) -> str:
         raise MdmemError(
             f"id {request.fact_id!r} is taken ({where}): ids are unique across continuity, "
             f"the archive, vision and blocked.md; give another --id, or none; "
-            f"{NOTHING_WRITTEN}"
+            f"{NOTHING}"
         )
     return request.fact_id
 

@@ -41,16 +41,17 @@ def born_footer(
     return {**fields, "origin": origin, **extra}
 
 
+NOTHING = "nothing written"  # how every refusal of the write path ends
 MAX_TEXT = 2000  # characters of a fact's or a thread's text: see check_line
 AGENT_INVARIANT = (
     "## {section} holds core facts, and a person makes a fact core: add it to another "
     "section, then open a thread 'Promote to core: ID?' for a person (who runs `mdmem core "
-    "ID`); {nothing}"
+    "ID`); nothing written"
 )
 AGENT_CORE = (
     "{fact!r} is a core fact ({where}), and a person changes a core fact: open a thread "
     "saying what no longer holds, for a person (who runs `mdmem supersede` in a terminal); "
-    "{nothing}"
+    "nothing written"
 )
 LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029", "\x85")
 
@@ -148,10 +149,9 @@ def same_section(document: Document, title: str) -> str:
     return title
 
 
-def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
+def refuse_misspelt(document: Document, section: str) -> None:
     """A section continuity lacks is made, unless its name is a typo of one it has ("Key
-    Decisons"), which would open a second home for that section that nobody meant;
-    `nothing`: what the refusal leaves undone, as the command says it."""
+    Decisons"), which would open a second home for that section that nobody meant."""
     titles = {found.title.casefold(): found.title for found in document.sections if found.title}
     if section.casefold() in titles:
         return
@@ -159,12 +159,12 @@ def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
     if near and titles[near[0]] in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(
             f"continuity.md has no section {section!r}, and ## {titles[near[0]]} holds no facts "
-            f"(open a thread with `mdmem thread TEXT`); {nothing}"
+            f"(open a thread with `mdmem thread TEXT`); {NOTHING}"
         )
     if near:
         raise MdmemError(
             f"continuity.md has no section {section!r}; did you mean {titles[near[0]]!r}? "
-            f"To make a new section of that name, add --new-section; {nothing}"
+            f"To make a new section of that name, add --new-section; {NOTHING}"
         )
 
 

@@ -23,6 +23,7 @@ from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import known
 from mdmem.writing.facts import (
+    NOTHING,
     check_reason,
     index_without,
     item_lines,
@@ -30,7 +31,6 @@ from mdmem.writing.facts import (
     with_tombstone,
     without_fact,
 )
-from mdmem.writing.gates import NOTHING
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.ids import derive_id
 from mdmem.writing.logs import Current, SessionLog
@@ -76,7 +76,7 @@ def forget(
                 f"{entry.blocked}: {entry.reason}); {NOTHING}"
             )
         place = memory.found(fact_id)
-        place.refuse_core(core, "forget", NOTHING)
+        place.refuse_core(core, "forget")
         _refuse_harmful_text(place)
         entry_lines = tombstone_lines(place.document, place.fact, session.date, why)
         files: dict[str, str | None] = {

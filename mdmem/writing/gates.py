@@ -23,6 +23,7 @@ from mdmem.store.writer import write_files
 from mdmem.writing import known
 from mdmem.writing.facts import (
     AGENT_CORE,
+    NOTHING,
     born_footer,
     check_line,
     check_scope_and_tags,
@@ -39,7 +40,6 @@ from mdmem.writing.logs import SessionLog
 from mdmem.writing.references import record, record_event
 from mdmem.writing.session import read_current
 
-NOTHING = "nothing written"
 Changes = Mapping[str, str | None]
 
 
@@ -99,10 +99,10 @@ def supersede(
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
         place = memory.found(old)
         if agent and place.fact.is_core:
-            refusal = AGENT_CORE.format(fact=old, where=place.display, nothing=NOTHING)
+            refusal = AGENT_CORE.format(fact=old, where=place.display)
             raise MdmemError(refusal)
         if by is None and text is None:
-            place.refuse_core(core, "invalidate", NOTHING)
+            place.refuse_core(core, "invalidate")
         retired = memory.superseded(session.events)
         if old in retired:
             raise MdmemError(f"{old!r} is already {known.superseded_how(retired[old])}; {NOTHING}")

@@ -23,6 +23,7 @@ from mdmem.format.vision import parse_vision
 from mdmem.store.files import archive_paths, read, thread_documents
 from mdmem.store.load import read_optional
 from mdmem.writing import known
+from mdmem.writing.facts import NOTHING
 
 ID_RULE = "lowercase words joined by hyphens, two or more: post-only-mutations"
 
@@ -44,13 +45,13 @@ class Place:
     def live(self) -> bool:
         return self.relative == CONTINUITY or is_thread_path(self.relative)
 
-    def refuse_core(self, confirmed: bool, doing: str, nothing: str) -> None:
+    def refuse_core(self, confirmed: bool, doing: str) -> None:
         """Refuse to remove a core fact unless `confirmed` (SPEC §1: a person sets core, so
         a person takes it away); `doing`: the command's verb, for the message."""
         if self.fact.is_core and not confirmed:
             raise MdmemError(
                 f"{self.fact.id!r} is a core fact ({self.display}), set by a person: {doing} it "
-                f"only when a person asked for it, and say so with --core; {nothing}"
+                f"only when a person asked for it, and say so with --core; {NOTHING}"
             )
 
     @property
@@ -99,15 +100,13 @@ class Gathered:
         if place is not None:
             return place
         if fact_id in self.blocked:
-            raise MdmemError(f"{known.blocked_refusal(self.blocked[fact_id])}; nothing written")
+            raise MdmemError(f"{known.blocked_refusal(self.blocked[fact_id])}; {NOTHING}")
         if self.vision is not None and fact_id in known.ids_in([self.vision]):
-            raise MdmemError(
-                f"{fact_id!r} is a vision target: change {VISION} by hand; nothing written"
-            )
+            raise MdmemError(f"{fact_id!r} is a vision target: change {VISION} by hand; {NOTHING}")
         live, retired = known.ids_in(self.read), set(self.superseded())
         offered = retired & live if superseded_near else set()
         refusal = known.unknown_refusal(fact_id, live - retired, offered)
-        raise MdmemError(f"{refusal}; nothing written")
+        raise MdmemError(f"{refusal}; {NOTHING}")
 
     def refuse_citations(self, ids: Sequence[str], events: Sequence[Event]) -> None:
         """Refuse, naming every problem at once, ids a session may not cite: blocked,
@@ -122,9 +121,9 @@ class Gathered:
             elif fact_id not in held:
                 problems.append(known.unknown_refusal(fact_id, held - set(superseded)))
         if len(problems) == 1:
-            raise MdmemError(f"{problems[0]}; nothing written")
+            raise MdmemError(f"{problems[0]}; {NOTHING}")
         if problems:
-            raise MdmemError("\n  ".join(["nothing written:", *problems]))
+            raise MdmemError("\n  ".join([f"{NOTHING}:", *problems]))
 
 
 def check_shape(ids: Iterable[str]) -> None:
