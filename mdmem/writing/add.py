@@ -102,7 +102,7 @@ def _known(root: Path, new: Claim) -> Known:
     ids = known.ids_in(documents) | set(memory.blocked)
     taken = _Taken(frozenset(ids), [data for data, _ in archive])
     retired = tuple(document for document in cut if document is not None)
-    return Known(memory.continuity, vision, retired, tuple(memory.blocked.values()), taken)
+    return Known(memory.continuity, vision, retired, memory.blocked, taken)
 
 
 class _Taken:

@@ -78,7 +78,7 @@ class Known:
     continuity: Document
     vision: Document | None
     archived: tuple[Document, ...]
-    blocked: tuple[BlockedEntry, ...]
+    blocked: dict[str, BlockedEntry]
     taken: Container[str]
 
     @property
@@ -165,7 +165,7 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
         request, section=section, anti_pattern=request.anti_pattern and not as_rule
     )
     documents = (*memory.shown, *memory.archived)
-    found = known.meetings(request.text, request.section, documents, memory.blocked)
+    found = known.meetings(request.text, request.section, documents, (*memory.blocked.values(),))
     superseded = known.after_events(known.supersessions(documents), session.events)
     _refuse_retired(found, superseded)
     live = [m for m in found if m.fact_id not in superseded]
@@ -177,14 +177,14 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     if request.supersedes is not None:
         target = _target(request.supersedes, memory, superseded)
         if request.agent and target.is_core:
-            where, fact = _where(memory.shown, target.id), target.id
+            where, fact = _where(memory, target.id), target.id
             raise MdmemError(AGENT_CORE.format(fact=fact, where=where))
     contradicted = [m for m in live if m.kind == known.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:
             raise MdmemError(
                 f"the text contradicts core fact {meeting.fact_id!r} "
-                f"({_where(memory.shown, meeting.fact_id)}); a core fact changes only on "
+                f"({_where(memory, meeting.fact_id)}); a core fact changes only on "
                 f"purpose: add it with --supersedes {meeting.fact_id} to replace it; "
                 f"{NOTHING}"
             )
@@ -240,9 +240,9 @@ def _duplicate(
 
 def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
     """The live fact of continuity that --supersedes names."""
-    blocked = {entry.fact_id: entry for entry in memory.blocked}
-    if old in blocked:
-        raise MdmemError(f"--supersedes: {known.blocked_refusal(blocked[old])}; {NOTHING}")
+    if old in memory.blocked:
+        refusal = known.blocked_refusal(memory.blocked[old])
+        raise MdmemError(f"--supersedes: {refusal}; {NOTHING}")
     if old in superseded:
         refusal = known.superseded_refusal(old, superseded[old])
         raise MdmemError(f"--supersedes: {refusal}; {NOTHING}")
@@ -252,7 +252,7 @@ def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
     in_vision = memory.vision is not None and old in known.ids_in([memory.vision])
     if in_vision or old in memory.taken:
         raise MdmemError(
-            f"--supersedes: {old!r} is {_where(memory.shown, old)}, not in continuity.md: "
+            f"--supersedes: {old!r} is {_where(memory, old)}, not in continuity.md: "
             f"add supersedes only a live fact of continuity; {NOTHING}"
         )
     live = known.ids_in([memory.continuity]) - set(superseded)
@@ -263,9 +263,7 @@ def _new_id(request: NewFact, memory: Known) -> str:
     if request.fact_id is None:
         return derive_id(request.text, memory.taken)
     if request.fact_id in memory.taken:
-        blocked = [e for e in memory.blocked if e.fact_id == request.fact_id]
-        where = _where(memory.shown, request.fact_id)
-        where = f"{blocked[0].path}:{blocked[0].line}" if blocked else where
+        where = _where(memory, request.fact_id)
         raise MdmemError(
             f"id {request.fact_id!r} is taken ({where}): ids are unique across continuity, "
             f"the archive, vision and blocked.md; give another --id, or none; "
@@ -348,7 +346,11 @@ def _line_of(text: str, item: Sequence[str]) -> int:
     return text.count("\n", 0, footer_at) + 1 - (len(item) - 1)
 
 
-def _where(documents: Sequence[Document], fact_id: str) -> str:
-    """`path:line` of the fact with this id, or the archive when no document read has it."""
-    found = known.find(documents, fact_id)
+def _where(memory: Known, fact_id: str) -> str:
+    """`path:line` of the fact or blocked entry with this id, or the archive when no
+    document read has it."""
+    entry = memory.blocked.get(fact_id)
+    if entry is not None:
+        return f"{entry.path}:{entry.line}"
+    found = known.find(memory.shown, fact_id)
     return "in the archive" if found is None else f"{found[0].path}:{found[1].line}"

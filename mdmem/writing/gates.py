@@ -14,7 +14,7 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.document import Fact
-from mdmem.format.memory import CONTINUITY
+from mdmem.format.memory import CONTINUITY, OPEN_THREADS
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION
 from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
@@ -334,12 +334,12 @@ def open_thread(
         lines = thread_lines(text, thread_id, session.date, session.log.stem)
         log_text = record(session.text, "created", [thread_id], session.log.display).text
         files = {session.log.relative: log_text}
-        if memory.thread_layout:
+        if layout := (root / OPEN_THREADS).is_dir():  # the memory keeps its threads so
             files[thread_relative(thread_id)] = thread_file_text(lines, "\n")
         else:
             files[CONTINUITY] = with_item(memory.continuity, OPEN_THREADS_SECTION, lines)
         write_files(root, files)
-    written = thread_relative(thread_id) if memory.thread_layout else None
+    written = thread_relative(thread_id) if layout else None
     return Opened(session.log, thread_id, True, written)
 
 

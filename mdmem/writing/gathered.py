@@ -16,7 +16,7 @@ from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_RE
-from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, OPEN_THREADS, VISION
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, VISION
 from mdmem.format.sessionlog import Event
 from mdmem.format.threads import is_thread_path
 from mdmem.format.vision import parse_vision
@@ -68,7 +68,6 @@ class Gathered:
     documents: tuple[Document, ...]  # continuity, the thread files, the archive files read
     blocked: dict[str, BlockedEntry]
     vision: Document | None
-    thread_layout: bool = False  # the memory keeps its threads in `open-threads/`
 
     @property
     def continuity(self) -> Document:
@@ -156,8 +155,7 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
         if missing - known.ids_in(documents):
             skip = frozenset(document.path for document in documents)
             documents += archive_documents(root, None, skip)
-    layout = (root / OPEN_THREADS).is_dir()
-    return Gathered(root, tuple(documents), blocked, vision, layout)
+    return Gathered(root, tuple(documents), blocked, vision)
 
 
 def indexed_files(root: Path, ids: set[str]) -> set[str]:
