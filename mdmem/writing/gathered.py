@@ -149,12 +149,12 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
         vision = None if file is None else parse_vision(file)
         missing -= known.ids_in([] if vision is None else [vision])
     if everything:
-        documents += archive_documents(root, None)
+        documents += archive_documents(root, archive_paths(root))
     elif missing:
-        documents += archive_documents(root, indexed_files(root, missing))
-        if missing - known.ids_in(documents):
-            skip = frozenset(document.path for document in documents)
-            documents += archive_documents(root, None, skip)
+        named, paths = indexed_files(root, missing), archive_paths(root)
+        documents += archive_documents(root, [p for p in paths if p.name in named])
+        if missing - known.ids_in(documents):  # an index a review has not refreshed yet
+            documents += archive_documents(root, [p for p in paths if p.name not in named])
     return Gathered(root, tuple(documents), blocked, vision)
 
 
@@ -169,14 +169,6 @@ def indexed_files(root: Path, ids: set[str]) -> set[str]:
     return files
 
 
-def archive_documents(
-    root: Path, names: set[str] | None, skip: frozenset[str] = frozenset()
-) -> list[Document]:
-    """The archive files named (all of them for None), parsed; those shown as in `skip` left out."""
+def archive_documents(root: Path, paths: list[Path]) -> list[Document]:
     label = f"{root.name}/{ARCHIVE}"
-    paths = [p for p in archive_paths(root) if names is None or p.name in names]
-    return [
-        parse_document(read(path, f"{label}/{path.name}"), unique_ids=False)
-        for path in paths
-        if f"{label}/{path.name}" not in skip
-    ]
+    return [parse_document(read(p, f"{label}/{p.name}"), unique_ids=False) for p in paths]
