@@ -8,7 +8,7 @@ import pytest
 from mdmem.format.blocked import parse_blocked
 from mdmem.format.document import parse_document
 from mdmem.format.textfile import decode
-from mdmem.writing.known import meetings
+from mdmem.writing.conflicts import meetings
 
 CONTINUITY = """\
 # Continuity

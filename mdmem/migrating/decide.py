@@ -1,7 +1,7 @@
 """What each rule and tombstone of the sources becomes, before any text is written (pure).
 
 The rules are docs/MIGRATE.md's ("What each rule becomes"): each rule is checked as
-`mdmem add` checks a text (`writing.known`), against the memory and the rules taken
+`mdmem add` checks a text (`writing.conflicts`), against the memory and the rules taken
 before it. No winner is picked between two facts that say opposite things: both are kept,
 and an Open Thread names both and where each came from.
 """
@@ -21,12 +21,12 @@ from mdmem.format.words import claim, item_claim
 from mdmem.migrating.sources import Located, Rule, Source, Tombstone
 from mdmem.safety.blocklist import blocked_facts, blocking, blocklist
 from mdmem.safety.harm import first_harm
-from mdmem.writing import known
+from mdmem.writing import conflicts, known
 from mdmem.writing.add_plan import THREAD_PREFIX
 from mdmem.writing.backfill import known_ids
+from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import FOOTER_INDENT
 from mdmem.writing.ids import derive_id
-from mdmem.writing.known import Meeting
 
 IMPORTED = "imported"
 FOLDED = "folded"
@@ -147,9 +147,9 @@ class Decided:
         documents = (*self.documents, *self.staged.values())
         own = item_claim(item(rule.lines))  # as the fact will be read: nested notes left out
         entries = tuple(self.entries)
-        found = known.meetings(rule.text, rule.section, documents, entries, own)
+        found = conflicts.meetings(rule.text, rule.section, documents, entries, own)
         for meeting in found:
-            if meeting.kind == known.BLOCKED and meeting.entry is not None:
+            if meeting.kind == conflicts.BLOCKED and meeting.entry is not None:
                 self.out(rule, REFUSED, meeting.fact_id, _blocked(meeting.entry))
                 return
         self._place(rule, found)
@@ -170,7 +170,7 @@ class Decided:
                 why = known.superseded_refusal(dead[0], self.superseded.get(dead[0]))
                 self.out(rule, REFUSED, dead[0], f"{why} ({self._where(dead[0])})")
             return
-        opposed = [m for m in found if m.kind == known.CONTRADICTION]
+        opposed = [m for m in found if m.kind == conflicts.CONTRADICTION]
         core = [m.fact_id for m in opposed if m.core]
         if core:
             why = (
@@ -195,11 +195,11 @@ class Decided:
         rules their source deprecated)."""
         live, dead = [], []
         for meeting in found:
-            if meeting.kind == known.SUPERSEDED or (
-                meeting.kind == known.DUPLICATE and meeting.fact_id in self.superseded
+            if meeting.kind == conflicts.SUPERSEDED or (
+                meeting.kind == conflicts.DUPLICATE and meeting.fact_id in self.superseded
             ):
                 dead.append(meeting.fact_id)
-            elif meeting.kind == known.DUPLICATE:
+            elif meeting.kind == conflicts.DUPLICATE:
                 live.append(meeting.fact_id)
         return live, dead
 

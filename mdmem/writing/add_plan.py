@@ -22,11 +22,11 @@ from mdmem.format.document import Document, Fact
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
 from mdmem.safety.harm import refuse_harm
-from mdmem.writing import known
+from mdmem.writing import conflicts, known
+from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import (
     AGENT_CORE,
     AGENT_INVARIANT,
-    NOTHING,
     born_footer,
     check_line,
     check_scope_and_tags,
@@ -40,7 +40,7 @@ from mdmem.writing.facts import (
     with_item,
 )
 from mdmem.writing.ids import derive_id, free_id
-from mdmem.writing.known import Meeting
+from mdmem.writing.known import NOTHING
 from mdmem.writing.logs import Current
 from mdmem.writing.references import event_line, label, record, record_event
 
@@ -165,11 +165,13 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
         request, section=section, anti_pattern=request.anti_pattern and not as_rule
     )
     documents = (*memory.shown, *memory.archived)
-    found = known.meetings(request.text, request.section, documents, (*memory.blocked.values(),))
+    found = conflicts.meetings(
+        request.text, request.section, documents, (*memory.blocked.values(),)
+    )
     superseded = known.after_events(known.supersessions(documents), session.events)
     _refuse_retired(found, superseded)
     live = [m for m in found if m.fact_id not in superseded]
-    duplicates = [m for m in live if m.kind == known.DUPLICATE]
+    duplicates = [m for m in live if m.kind == conflicts.DUPLICATE]
     duplicates = [m for m in duplicates if m.fact_id != request.supersedes]
     if duplicates:
         return _duplicate(duplicates[0].fact_id, memory.shown, session, request.text)
@@ -179,7 +181,7 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
         if request.agent and target.is_core:
             where, fact = _where(memory, target.id), target.id
             raise MdmemError(AGENT_CORE.format(fact=fact, where=where))
-    contradicted = [m for m in live if m.kind == known.CONTRADICTION]
+    contradicted = [m for m in live if m.kind == conflicts.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:
             raise MdmemError(
@@ -197,12 +199,12 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
 def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None]) -> None:
     """A blocked entry, or a superseded fact the text would bring back, refuses the add."""
     for meeting in found:
-        if meeting.kind == known.BLOCKED and meeting.entry is not None:
+        if meeting.kind == conflicts.BLOCKED and meeting.entry is not None:
             refusal = known.blocked_refusal(meeting.entry)
             raise MdmemError(f"the text is near a blocked entry: {refusal}; {NOTHING}")
     for meeting in found:
-        retired = meeting.kind == known.SUPERSEDED
-        if retired or (meeting.kind == known.DUPLICATE and meeting.fact_id in superseded):
+        retired = meeting.kind == conflicts.SUPERSEDED
+        if retired or (meeting.kind == conflicts.DUPLICATE and meeting.fact_id in superseded):
             successor = meeting.successor if retired else superseded[meeting.fact_id]
             refusal = known.superseded_refusal(meeting.fact_id, successor)
             raise MdmemError(f"the text is that of a superseded fact: {refusal}; {NOTHING}")

@@ -18,6 +18,7 @@ from mdmem.format.footer import new_footer
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, decode, split_lines
 from mdmem.linting.nearest import Nearest
+from mdmem.writing.known import NOTHING
 
 FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
 
@@ -41,7 +42,6 @@ def born_footer(
     return {**fields, "origin": origin, **extra}
 
 
-NOTHING = "nothing written"  # how every refusal of the write path ends
 MAX_TEXT = 2000  # characters of a fact's or a thread's text: see check_line
 AGENT_INVARIANT = (
     "## {section} holds core facts, and a person makes a fact core: add it to another "

@@ -21,9 +21,8 @@ from mdmem.safety.secrets import redact
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
-from mdmem.writing import known
+from mdmem.writing import conflicts
 from mdmem.writing.facts import (
-    NOTHING,
     check_reason,
     index_without,
     item_lines,
@@ -33,6 +32,7 @@ from mdmem.writing.facts import (
 )
 from mdmem.writing.gathered import Place, check_shape, gather
 from mdmem.writing.ids import derive_id
+from mdmem.writing.known import NOTHING
 from mdmem.writing.logs import Current, SessionLog
 from mdmem.writing.references import record_event
 from mdmem.writing.session import read_current
@@ -117,8 +117,8 @@ def forget_text(
                 f"{fact_id!r} names a fact already: `mdmem forget {fact_id}`; {NOTHING}"
             )
         entries = tuple(memory.blocked.values())
-        for meeting in known.meetings(text, "", memory.documents, entries):
-            if meeting.kind in (known.BLOCKED, known.DUPLICATE):
+        for meeting in conflicts.meetings(text, "", memory.documents, entries):
+            if meeting.kind in (conflicts.BLOCKED, conflicts.DUPLICATE):
                 place = memory.place(meeting.fact_id)
                 where = "" if place is None else f" ({place.display})"
                 raise MdmemError(

@@ -20,10 +20,9 @@ from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
-from mdmem.writing import known
+from mdmem.writing import conflicts, known
 from mdmem.writing.facts import (
     AGENT_CORE,
-    NOTHING,
     born_footer,
     check_line,
     check_scope_and_tags,
@@ -36,6 +35,7 @@ from mdmem.writing.facts import (
 )
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
+from mdmem.writing.known import NOTHING
 from mdmem.writing.logs import SessionLog
 from mdmem.writing.references import record, record_event
 from mdmem.writing.session import read_current
@@ -176,15 +176,15 @@ def _successor_id(memory: Gathered, old: Place, text: str, section: str) -> str:
     live fact other than OLD already says."""
     refuse_harm(text, NOTHING)
     entries = tuple(memory.blocked.values())
-    for meeting in known.meetings(text, section, memory.documents, entries):
+    for meeting in conflicts.meetings(text, section, memory.documents, entries):
         if meeting.fact_id == old.fact.id:
             continue  # the text that replaces OLD may well read like it
-        if meeting.kind == known.BLOCKED:
+        if meeting.kind == conflicts.BLOCKED:
             raise MdmemError(f"the text is near {_blocked_entry(meeting)}; {NOTHING}")
-        if meeting.kind == known.SUPERSEDED:
+        if meeting.kind == conflicts.SUPERSEDED:
             how = known.superseded_how(meeting.successor)
             raise MdmemError(f"the text is that of {meeting.fact_id!r}, {how}; {NOTHING}")
-        if meeting.kind == known.DUPLICATE:
+        if meeting.kind == conflicts.DUPLICATE:
             raise MdmemError(
                 f"{meeting.fact_id!r} already says this: `mdmem supersede {old.fact.id} --by "
                 f"{meeting.fact_id}`; {NOTHING}"
@@ -324,11 +324,11 @@ def open_thread(
         session = read_current(root, named, source)
         memory = gather(root, [], everything=True)
         entries = tuple(memory.blocked.values())
-        for meeting in known.meetings(text, OPEN_THREADS_SECTION, memory.documents, entries):
+        for meeting in conflicts.meetings(text, OPEN_THREADS_SECTION, memory.documents, entries):
             place = memory.place(meeting.fact_id)
-            if meeting.kind == known.BLOCKED and meeting.entry is not None:
+            if meeting.kind == conflicts.BLOCKED and meeting.entry is not None:
                 raise MdmemError(f"the text is near {_blocked_entry(meeting)}; {NOTHING}")
-            if meeting.kind == known.DUPLICATE and place and place.fact.is_open_thread:
+            if meeting.kind == conflicts.DUPLICATE and place and place.fact.is_open_thread:
                 return Opened(None, meeting.fact_id, False)
         thread_id = derive_id(text, memory.taken())
         lines = thread_lines(text, thread_id, session.date, session.log.stem)
@@ -343,7 +343,7 @@ def open_thread(
     return Opened(session.log, thread_id, True, written)
 
 
-def _blocked_entry(meeting: known.Meeting) -> str:
+def _blocked_entry(meeting: conflicts.Meeting) -> str:
     entry = meeting.entry
     assert entry is not None
     return (

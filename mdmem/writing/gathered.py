@@ -23,7 +23,7 @@ from mdmem.format.vision import parse_vision
 from mdmem.store.files import archive_paths, read, thread_documents
 from mdmem.store.load import read_optional
 from mdmem.writing import known
-from mdmem.writing.facts import NOTHING
+from mdmem.writing.known import NOTHING
 
 ID_RULE = "lowercase words joined by hyphens, two or more: post-only-mutations"
 
