@@ -99,8 +99,7 @@ def supersede(
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
         place = memory.found(old)
         if agent and place.fact.is_core:
-            refusal = AGENT_CORE.format(fact=old, where=place.display)
-            raise MdmemError(refusal)
+            raise MdmemError(AGENT_CORE.format(fact=old, where=place.display))
         if by is None and text is None:
             place.refuse_core(core, "invalidate")
         retired = memory.superseded(session.events)
