@@ -1,5 +1,5 @@
 """What `mdmem add` reads cheaply: the prefilter that spares claims (`format.words.needles`,
-`safety.blocklist.least_shared`), and the archive read as bytes (`writing.archived`)."""
+`safety.blocklist.least_shared`), and the archive read as bytes (`writing.add`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mdmem.format.words import claim, needles, shared_words
 from mdmem.safety.blocklist import least_shared, near
-from mdmem.writing.archived import holds_id, superseded_facts
+from mdmem.writing.add import holds_id, superseded_facts
 
 VOCABULARY = [
     "test", "tests", "tested", "testing", "retry", "retries", "retried", "commit",

@@ -35,8 +35,7 @@ from mdmem.store.folders import make_folders, project_of
 from mdmem.store.jsonfile import refusal
 from mdmem.store.lock import locked
 from mdmem.store.writer import replace_file
-from mdmem.writing.current import current_session, uncommitted
-from mdmem.writing.logs import NO_SESSION
+from mdmem.writing.logs import NO_SESSION, current_session, open_logs
 from mdmem.writing.session import citations, start_session
 
 USAGE = (
@@ -194,7 +193,7 @@ def pin_session(root: Path, env_file: Path, agent_session: str | None) -> str:
 
     word = "".join(c for c in (agent_session or "").lower() if c.isalnum())[:8]
     slug = f"claude-{word}" if word else "claude"
-    found = uncommitted(root)
+    found = open_logs(root)
     mine = [stem for stem in found if stem.endswith(f"-{slug}")]
     stem = mine[0] if mine else start_session(root, slug).log.stem
     with env_file.open("a", encoding="utf-8") as variables:

@@ -45,10 +45,9 @@ from mdmem.reviewing.archive import render_index
 from mdmem.reviewing.rows import header
 from mdmem.store.files import read
 from mdmem.store.resources import read_shipped, templates_dir
-from mdmem.writing.facts import thread_lines, with_item
+from mdmem.writing.facts import BLOCKED_HEADER, thread_lines, with_item
 from mdmem.writing.logs import free_stem, log_text
 from mdmem.writing.references import record
-from mdmem.writing.tombstones import BLOCKED_HEADER
 
 MEMORY = "memory"
 SLUG = "init"

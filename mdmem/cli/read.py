@@ -184,7 +184,7 @@ def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) 
     """
     from mdmem.reading import status as status_module  # see `lookup`
     from mdmem.reading.sources import status as run_status
-    from mdmem.writing.current import current_or_none  # status's only: 17 ms
+    from mdmem.writing.logs import current_or_none  # status's only: 17 ms
 
     found = resolve_root(root)
     log = current_or_none(found, named or None, named_by())

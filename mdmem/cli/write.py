@@ -14,7 +14,7 @@ from mdmem.cli.options import (
     resolve_root,
     session_option,
 )
-from mdmem.writing.current import current_session
+from mdmem.writing.logs import current_session
 from mdmem.writing.session import citations, reference, start_session
 
 

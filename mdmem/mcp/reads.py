@@ -16,7 +16,7 @@ from mdmem.mcp.calls import Tools
 from mdmem.reading import context as context_text
 from mdmem.reading import history, search, sources
 from mdmem.reading import status as status_text
-from mdmem.writing.current import current_or_none
+from mdmem.writing.logs import current_or_none
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 

@@ -12,8 +12,7 @@ from mdmem.format.memory import ARCHIVE, CONTINUITY, INDEX, SESSIONS
 from mdmem.mcp.calls import Tools
 from mdmem.reading.search import show
 from mdmem.store.files import read_text
-from mdmem.writing.current import current_session
-from mdmem.writing.logs import named_stem
+from mdmem.writing.logs import current_session, named_stem
 
 NO_INDEX = "(no archive index yet: no review has moved a fact to the archive)\n"
 

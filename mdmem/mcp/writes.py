@@ -43,7 +43,6 @@ Section = Annotated[
     ),
 ]
 Key = Literal["referenced", "created", "reactivated", "helpful", "harmful"]
-Id = Annotated[str, Field(description="A fact's id, like post-only-mutations.")]
 
 
 class Writes(Tools):

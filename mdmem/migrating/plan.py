@@ -35,10 +35,9 @@ from mdmem.migrating.decide import (
 from mdmem.migrating.sources import Source, Tombstone
 from mdmem.reviewing.cadence import INVERT_PREFIX, PROMOTE_PREFIX, inverts
 from mdmem.writing.backfill import WRAP, newest_log_name
-from mdmem.writing.facts import born_footer, thread_lines, with_item
+from mdmem.writing.facts import born_footer, thread_lines, with_item, with_tombstone
 from mdmem.writing.ids import free_id
 from mdmem.writing.references import record, record_event
-from mdmem.writing.tombstones import with_tombstone
 
 SLUG = "migrate"
 

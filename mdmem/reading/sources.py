@@ -194,7 +194,7 @@ def status(
     root: Path, session: str | None, session_source: str | None, *, run_lint: bool = False
 ) -> Status:
     """The memory's state for `mdmem status`; the current session is the write path's to
-    find (`mdmem.writing.current.current_session`), and is given. `run_lint`: lint now."""
+    find (`mdmem.writing.logs.current_session`), and is given. `run_lint`: lint now."""
     from mdmem.format.policy import parse_policy  # status's: 2 to 6 ms of lookup's start
     from mdmem.reading.status import Status  # not lookup's nor context's: 10 ms
 

@@ -20,7 +20,6 @@ from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
-from mdmem.format.sessionlog import Event
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
@@ -41,13 +40,14 @@ from mdmem.writing.facts import (
     with_item,
 )
 from mdmem.writing.ids import derive_id, free_id
+from mdmem.writing.known import NOTHING
+from mdmem.writing.logs import Current
 from mdmem.writing.references import event_line, label, record, record_event
 
 ADDED, DUPLICATE = "added", "duplicate"
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
 THREAD_PREFIX = "contradiction"
 MAX_SECTION = 100  # characters of a section's title
-NOTHING_WRITTEN = "nothing written"
 AS_RULE = (
     "added as a rule, not an anti-pattern: its text is already a prohibition (an "
     "anti-pattern names the bad practice: 'Calling the database from views')"
@@ -72,33 +72,19 @@ class NewFact:
 @dataclass(frozen=True)
 class Known:
     """What a new fact is compared with: continuity, vision, the archive's superseded
-    facts (cut out, see `writing.archived`), the blocked entries, the current log's typed
-    lines, and every id already taken (continuity, archive, vision, blocked)."""
+    facts (cut out, see `writing.add`), the blocked entries, and every id already taken
+    (continuity, archive, vision, blocked)."""
 
     continuity: Document
     vision: Document | None
     archived: tuple[Document, ...]
-    blocked: tuple[BlockedEntry, ...]
-    events: tuple[Event, ...]
+    blocked: dict[str, BlockedEntry]
     taken: Container[str]
 
     @property
     def shown(self) -> tuple[Document, ...]:
         """The documents whose line numbers are their files' own."""
         return (self.continuity,) if self.vision is None else (self.continuity, self.vision)
-
-
-@dataclass(frozen=True)
-class Session:
-    """The current session log: its stem (the origin), its date and its text."""
-
-    stem: str
-    path: str  # as shown
-    text: str
-
-    @property
-    def date(self) -> str:
-        return self.stem[:10]
 
 
 @dataclass(frozen=True)
@@ -148,7 +134,7 @@ def check_request(request: NewFact) -> None:
     lint would report as poisoning the moment it landed."""
     check_line(request.text, "the text")
     values = [request.text, request.section, *request.tags, request.scope or ""]
-    refuse_harm("\n".join(values), NOTHING_WRITTEN)
+    refuse_harm("\n".join(values), NOTHING)
     section = request.section
     if len(section) > MAX_SECTION:  # the message never quotes a section that long
         raise MdmemError(f"section is {len(section):,} characters; the limit is {MAX_SECTION}")
@@ -164,23 +150,25 @@ def check_request(request: NewFact) -> None:
     check_scope_and_tags(request.scope, request.tags)
 
 
-def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
+def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     """What adding `request` in `session` does, or the refusal (an MdmemError). A section
     named as continuity names one, but for case and spacing, is that section."""
     section = same_section(memory.continuity, request.section)
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(f"## {section} holds no facts: give another --section")
     if request.agent and section == INVARIANTS_SECTION:
-        raise MdmemError(AGENT_INVARIANT.format(section=section, nothing=NOTHING_WRITTEN))
+        raise MdmemError(AGENT_INVARIANT.format(section=section))
     if not request.new_section:
-        refuse_misspelt(memory.continuity, section, NOTHING_WRITTEN)
+        refuse_misspelt(memory.continuity, section)
     as_rule = request.anti_pattern and is_prohibition(request.text)
     request = dataclasses.replace(
         request, section=section, anti_pattern=request.anti_pattern and not as_rule
     )
     documents = (*memory.shown, *memory.archived)
-    found = conflicts.meetings(request.text, request.section, documents, memory.blocked)
-    superseded = known.after_events(known.supersessions(documents), memory.events)
+    found = conflicts.meetings(
+        request.text, request.section, documents, (*memory.blocked.values(),)
+    )
+    superseded = known.after_events(known.supersessions(documents), session.events)
     _refuse_retired(found, superseded)
     live = [m for m in found if m.fact_id not in superseded]
     duplicates = [m for m in live if m.kind == conflicts.DUPLICATE]
@@ -191,16 +179,16 @@ def plan_add(request: NewFact, memory: Known, session: Session) -> Addition:
     if request.supersedes is not None:
         target = _target(request.supersedes, memory, superseded)
         if request.agent and target.is_core:
-            where, fact = _where(memory.shown, target.id), target.id
-            raise MdmemError(AGENT_CORE.format(fact=fact, where=where, nothing=NOTHING_WRITTEN))
+            where, fact = _where(memory, target.id), target.id
+            raise MdmemError(AGENT_CORE.format(fact=fact, where=where))
     contradicted = [m for m in live if m.kind == conflicts.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:
             raise MdmemError(
                 f"the text contradicts core fact {meeting.fact_id!r} "
-                f"({_where(memory.shown, meeting.fact_id)}); a core fact changes only on "
+                f"({_where(memory, meeting.fact_id)}); a core fact changes only on "
                 f"purpose: add it with --supersedes {meeting.fact_id} to replace it; "
-                f"{NOTHING_WRITTEN}"
+                f"{NOTHING}"
             )
     fact_id = _new_id(request, memory)
     others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
@@ -213,24 +201,24 @@ def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None])
     for meeting in found:
         if meeting.kind == conflicts.BLOCKED and meeting.entry is not None:
             refusal = known.blocked_refusal(meeting.entry)
-            raise MdmemError(f"the text is near a blocked entry: {refusal}; {NOTHING_WRITTEN}")
+            raise MdmemError(f"the text is near a blocked entry: {refusal}; {NOTHING}")
     for meeting in found:
         retired = meeting.kind == conflicts.SUPERSEDED
         if retired or (meeting.kind == conflicts.DUPLICATE and meeting.fact_id in superseded):
             successor = meeting.successor if retired else superseded[meeting.fact_id]
             refusal = known.superseded_refusal(meeting.fact_id, successor)
-            raise MdmemError(f"the text is that of a superseded fact: {refusal}; {NOTHING_WRITTEN}")
+            raise MdmemError(f"the text is that of a superseded fact: {refusal}; {NOTHING}")
 
 
 def _duplicate(
-    fact_id: str, documents: Sequence[Document], session: Session, text: str
+    fact_id: str, documents: Sequence[Document], session: Current, text: str
 ) -> Addition:
     """The fact already says it: cited instead. A text that says it with more words (a
     detail the fact lacks) is still not added twice, but the note says how to keep them."""
     found = known.find(documents, fact_id)
     assert found is not None, f"{fact_id} was met, so it is in a document"
     document, fact = found
-    recorded = record(session.text, "referenced", [fact_id], session.path)
+    recorded = record(session.text, "referenced", [fact_id], session.log.display)
     lines = (f"{label('referenced')}: {fact_id}",) if recorded.changed else ()
     tier = fact.get("tier")
     where = (document.path, fact.line, fact.section)
@@ -254,36 +242,34 @@ def _duplicate(
 
 def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
     """The live fact of continuity that --supersedes names."""
-    blocked = {entry.fact_id: entry for entry in memory.blocked}
-    if old in blocked:
-        raise MdmemError(f"--supersedes: {known.blocked_refusal(blocked[old])}; {NOTHING_WRITTEN}")
+    if old in memory.blocked:
+        refusal = known.blocked_refusal(memory.blocked[old])
+        raise MdmemError(f"--supersedes: {refusal}; {NOTHING}")
     if old in superseded:
         refusal = known.superseded_refusal(old, superseded[old])
-        raise MdmemError(f"--supersedes: {refusal}; {NOTHING_WRITTEN}")
+        raise MdmemError(f"--supersedes: {refusal}; {NOTHING}")
     for fact in memory.continuity.facts:
         if fact.id == old:
             return fact
     in_vision = memory.vision is not None and old in known.ids_in([memory.vision])
     if in_vision or old in memory.taken:
         raise MdmemError(
-            f"--supersedes: {old!r} is {_where(memory.shown, old)}, not in continuity.md: "
-            f"add supersedes only a live fact of continuity; {NOTHING_WRITTEN}"
+            f"--supersedes: {old!r} is {_where(memory, old)}, not in continuity.md: "
+            f"add supersedes only a live fact of continuity; {NOTHING}"
         )
     live = known.ids_in([memory.continuity]) - set(superseded)
-    raise MdmemError(f"--supersedes: {known.unknown_refusal(old, live)}; {NOTHING_WRITTEN}")
+    raise MdmemError(f"--supersedes: {known.unknown_refusal(old, live)}; {NOTHING}")
 
 
 def _new_id(request: NewFact, memory: Known) -> str:
     if request.fact_id is None:
         return derive_id(request.text, memory.taken)
     if request.fact_id in memory.taken:
-        blocked = [e for e in memory.blocked if e.fact_id == request.fact_id]
-        where = _where(memory.shown, request.fact_id)
-        where = f"{blocked[0].path}:{blocked[0].line}" if blocked else where
+        where = _where(memory, request.fact_id)
         raise MdmemError(
             f"id {request.fact_id!r} is taken ({where}): ids are unique across continuity, "
             f"the archive, vision and blocked.md; give another --id, or none; "
-            f"{NOTHING_WRITTEN}"
+            f"{NOTHING}"
         )
     return request.fact_id
 
@@ -294,7 +280,7 @@ def _added(
     target: Fact | None,
     contradicted: Sequence[str],
     memory: Known,
-    session: Session,
+    session: Current,
 ) -> Addition:
     """The new fact appended to its section (the fact it supersedes marked, an Open
     Thread per contradiction), and `Created` (and `Superseded`) in the log."""
@@ -304,16 +290,16 @@ def _added(
         changes = {"tier": "superseded", "superseded-by": fact_id}
         old_footer = target.footer.updated(changes).render()
         document = reparsed(document, with_footers(document, [(target, changes)]))
-    footer = born_footer(fact_id, request.section, session.date, session.stem, _extra(request))
+    footer = born_footer(fact_id, request.section, session.date, session.log.stem, _extra(request))
     item = item_lines(request.text, footer)
     text = with_item(document, request.section, item)
     text, threads = _threads(document, text, fact_id, contradicted, memory.taken, session)
     created = [fact_id, *(thread.fact_id for thread in threads)]
-    log = record(session.text, "created", created, session.path).text
+    log = record(session.text, "created", created, session.log.display).text
     log_lines = [f"{label('created')}: {', '.join(created)}"]
     superseded = None
     if target is not None and old_footer is not None:
-        log = record_event(log, "superseded", target.id, fact_id, session.path).text
+        log = record_event(log, "superseded", target.id, fact_id, session.log.display).text
         log_lines.append(event_line("superseded", target.id, fact_id))
         text_lines = target.footer_index - target.start
         superseded = Superseded(target.id, _line_of(text, [*[""] * text_lines, old_footer]))
@@ -327,7 +313,7 @@ def _threads(
     fact_id: str,
     contradicted: Sequence[str],
     memory_taken: Container[str],
-    session: Session,
+    session: Current,
 ) -> tuple[str, list[Thread]]:
     """`text` with an Open Thread for each fact the new one contradicts, and those threads."""
     threads = []
@@ -336,7 +322,7 @@ def _threads(
         thread_id = free_id(f"{THREAD_PREFIX}-{fact_id}", memory_taken, given)
         given.add(thread_id)
         thread = f"Contradiction: {fact_id} conflicts with {old} — resolve"
-        lines = thread_lines(thread, thread_id, session.date, session.stem)
+        lines = thread_lines(thread, thread_id, session.date, session.log.stem)
         text = with_item(reparsed(document, text), OPEN_THREADS_SECTION, lines)
         threads.append(Thread(thread_id, old, _line_of(text, lines)))
     return text, threads
@@ -362,7 +348,11 @@ def _line_of(text: str, item: Sequence[str]) -> int:
     return text.count("\n", 0, footer_at) + 1 - (len(item) - 1)
 
 
-def _where(documents: Sequence[Document], fact_id: str) -> str:
-    """`path:line` of the fact with this id, or the archive when no document read has it."""
-    found = known.find(documents, fact_id)
+def _where(memory: Known, fact_id: str) -> str:
+    """`path:line` of the fact or blocked entry with this id, or the archive when no
+    document read has it."""
+    entry = memory.blocked.get(fact_id)
+    if entry is not None:
+        return f"{entry.path}:{entry.line}"
+    found = known.find(memory.shown, fact_id)
     return "in the archive" if found is None else f"{found[0].path}:{found[1].line}"

@@ -1,7 +1,8 @@
-"""Facts as the write path writes them into `continuity.md`: born footers (SPEC §3), items
-appended at the end of their section, Open Threads opened and checked off, footer
-changes. Pure: a document in, its new text out; every line it does not write stays byte
-for byte.
+"""Facts as the write path writes them: born footers (SPEC §3), items appended at the end
+of their section, Open Threads opened and checked off, footer changes, and tombstones (a
+fact moved to `blocked.md` as an entry and taken out of its file and of the archive's
+index, SPEC §9). Pure: a document in, its new text out; every line it does not write
+stays byte for byte.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ import re
 from collections.abc import Mapping, Sequence
 
 from mdmem.errors import MdmemError
+from mdmem.format.blocked import BLOCKED_SECTION
 from mdmem.format.document import Document, Fact, parse_document
-from mdmem.format.edit import Edit, append_point, apply_edits, blank
+from mdmem.format.edit import Edit, append_point, apply_edits, blank, removal
 from mdmem.format.footer import new_footer
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
-from mdmem.format.textfile import body, decode
+from mdmem.format.textfile import TextFile, body, decode, split_lines
 from mdmem.linting.nearest import Nearest
+from mdmem.writing.known import NOTHING
 
 FOOTER_INDENT = "  "  # under the item, as every footer mdmem writes
 
@@ -43,12 +46,12 @@ MAX_TEXT = 2000  # characters of a fact's or a thread's text: see check_line
 AGENT_INVARIANT = (
     "## {section} holds core facts, and a person makes a fact core: add it to another "
     "section, then open a thread 'Promote to core: ID?' for a person (who runs `mdmem core "
-    "ID`); {nothing}"
+    "ID`); nothing written"
 )
 AGENT_CORE = (
     "{fact!r} is a core fact ({where}), and a person changes a core fact: open a thread "
     "saying what no longer holds, for a person (who runs `mdmem supersede` in a terminal); "
-    "{nothing}"
+    "nothing written"
 )
 LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029", "\x85")
 
@@ -146,10 +149,9 @@ def same_section(document: Document, title: str) -> str:
     return title
 
 
-def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
+def refuse_misspelt(document: Document, section: str) -> None:
     """A section continuity lacks is made, unless its name is a typo of one it has ("Key
-    Decisons"), which would open a second home for that section that nobody meant;
-    `nothing`: what the refusal leaves undone, as the command says it."""
+    Decisons"), which would open a second home for that section that nobody meant."""
     titles = {found.title.casefold(): found.title for found in document.sections if found.title}
     if section.casefold() in titles:
         return
@@ -157,12 +159,12 @@ def refuse_misspelt(document: Document, section: str, nothing: str) -> None:
     if near and titles[near[0]] in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
         raise MdmemError(
             f"continuity.md has no section {section!r}, and ## {titles[near[0]]} holds no facts "
-            f"(open a thread with `mdmem thread TEXT`); {nothing}"
+            f"(open a thread with `mdmem thread TEXT`); {NOTHING}"
         )
     if near:
         raise MdmemError(
             f"continuity.md has no section {section!r}; did you mean {titles[near[0]]!r}? "
-            f"To make a new section of that name, add --new-section; {nothing}"
+            f"To make a new section of that name, add --new-section; {NOTHING}"
         )
 
 
@@ -189,3 +191,54 @@ def checked_off(document: Document, fact: Fact) -> str:
     done = line[: box.start(1)] + "x" + line[box.end(1) :]
     lines = apply_edits(document.lines, [Edit(fact.start, fact.start + 1, (done,))], "\n")
     return document.file.with_lines(lines).text()
+
+
+BLOCKED_HEADER = """\
+# Blocked
+
+Facts forgotten on purpose (`mdmem forget ID --reason TEXT`), each with the day and the
+reason. Text near an entry is refused by `mdmem add`, `mdmem review` and `mdmem lint`,
+reworded or not. Only editing this file by hand lifts a block.
+
+## Blocked
+"""
+KEPT_FIELDS = ("created", "origin")  # provenance a tombstone keeps from the fact's footer
+
+
+def check_reason(reason: str) -> str:
+    """The reason, stripped; refused when empty or when it would break its footer."""
+    stripped = reason.strip()
+    if not stripped or "\n" in stripped or "\r" in stripped:
+        raise MdmemError("--reason must be one line of text: why the fact must not come back")
+    if "|" in stripped or "<!--" in stripped or "-->" in stripped:
+        raise MdmemError("--reason must not hold '|', '<!--' or '-->': it is written in a footer")
+    return stripped
+
+
+def tombstone_lines(document: Document, fact: Fact, date: str, reason: str) -> list[str]:
+    """The fact as a `blocked.md` entry: its text, the footer `id | blocked | reason` (with
+    the fact's created and origin), then its notes; line endings left to the new file."""
+    fields = {"id": fact.id, "blocked": date, "reason": reason}
+    fields.update({key: value for key in KEPT_FIELDS if (value := fact.get(key)) is not None})
+    text = [body(line) for line in document.fact_text(fact)]
+    notes = [body(line) for line in document.fact_notes(fact)]
+    return [*text, new_footer(FOOTER_INDENT, fields).render(), *notes]
+
+
+def with_tombstone(blocked: TextFile | None, label: str, lines: list[str]) -> str:
+    """`blocked.md`'s text with the entry appended under `## Blocked` (the file made with
+    its header when it does not exist yet)."""
+    file = TextFile(label, split_lines(BLOCKED_HEADER)) if blocked is None else blocked
+    return with_item(parse_document(file), BLOCKED_SECTION, lines)
+
+
+def without_fact(document: Document, fact: Fact) -> str:
+    """`document`'s text with the fact (text, footer, notes) taken out."""
+    lines = apply_edits(document.lines, [removal(document.lines, fact.start, fact.end)], "\n")
+    return document.file.with_lines(lines).text()
+
+
+def index_without(index: TextFile, fact_id: str) -> str | None:
+    """`archive/INDEX.md`'s text without the fact's line; None when it has none."""
+    lines = [line for line in index.lines if not line.startswith(f"- {fact_id} ")]
+    return None if len(lines) == len(index.lines) else index.with_lines(lines).text()

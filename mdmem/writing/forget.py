@@ -15,26 +15,27 @@ from pathlib import Path
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.memory import ARCHIVE, BLOCKED, INDEX
+from mdmem.reading.entries import one_line
 from mdmem.safety.harm import first_harm, refuse_harm
 from mdmem.safety.secrets import redact
 from mdmem.store.load import read_optional
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts
-from mdmem.writing.current import SessionLog
-from mdmem.writing.facts import item_lines
-from mdmem.writing.gates import NOTHING
-from mdmem.writing.gathered import Place, check_shape, gather
-from mdmem.writing.ids import derive_id
-from mdmem.writing.references import record_event
-from mdmem.writing.session import Current, read_current
-from mdmem.writing.tombstones import (
+from mdmem.writing.facts import (
     check_reason,
     index_without,
+    item_lines,
     tombstone_lines,
     with_tombstone,
     without_fact,
 )
+from mdmem.writing.gathered import Place, check_shape, gather
+from mdmem.writing.ids import derive_id
+from mdmem.writing.known import NOTHING
+from mdmem.writing.logs import Current, SessionLog
+from mdmem.writing.references import record_event
+from mdmem.writing.session import read_current
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def forget(
                 f"{entry.blocked}: {entry.reason}); {NOTHING}"
             )
         place = memory.found(fact_id)
-        place.refuse_core(core, "forget", NOTHING)
+        place.refuse_core(core, "forget")
         _refuse_harmful_text(place)
         entry_lines = tombstone_lines(place.document, place.fact, session.date, why)
         files: dict[str, str | None] = {
@@ -171,17 +172,8 @@ def tombstones(root: Path) -> tuple[Tombstone, ...]:
             entry.fact_id,
             entry.blocked,
             redact(entry.reason),
-            redact(_first_line(entry.text)),
+            redact(one_line(entry.text[:1])),
             f"{entry.path}:{entry.line}",
         )
         for entry in entries
     )
-
-
-def _first_line(lines: tuple[str, ...]) -> str:
-    """An item's first line without its marker (`- `, `- [ ] `)."""
-    first = lines[0].strip() if lines else ""
-    marker, _, rest = first.partition(" ")
-    if rest.startswith(("[ ] ", "[x] ", "[X] ")):
-        rest = rest[4:]
-    return rest.strip() if marker in ("-", "*", "+") else first

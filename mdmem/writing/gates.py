@@ -14,14 +14,13 @@ from typing import Any
 
 from mdmem.errors import MdmemError
 from mdmem.format.document import Fact
-from mdmem.format.memory import CONTINUITY
+from mdmem.format.memory import CONTINUITY, OPEN_THREADS
 from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION
 from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
 from mdmem.store.lock import locked
 from mdmem.store.writer import write_files
 from mdmem.writing import conflicts, known
-from mdmem.writing.current import SessionLog
 from mdmem.writing.facts import (
     AGENT_CORE,
     born_footer,
@@ -36,10 +35,11 @@ from mdmem.writing.facts import (
 )
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
+from mdmem.writing.known import NOTHING
+from mdmem.writing.logs import SessionLog
 from mdmem.writing.references import record, record_event
 from mdmem.writing.session import read_current
 
-NOTHING = "nothing written"
 Changes = Mapping[str, str | None]
 
 
@@ -99,10 +99,9 @@ def supersede(
         memory = gather(root, [old] if by is None else [old, by], everything=text is not None)
         place = memory.found(old)
         if agent and place.fact.is_core:
-            refusal = AGENT_CORE.format(fact=old, where=place.display, nothing=NOTHING)
-            raise MdmemError(refusal)
+            raise MdmemError(AGENT_CORE.format(fact=old, where=place.display))
         if by is None and text is None:
-            place.refuse_core(core, "invalidate", NOTHING)
+            place.refuse_core(core, "invalidate")
         retired = memory.superseded(session.events)
         if old in retired:
             raise MdmemError(f"{old!r} is already {known.superseded_how(retired[old])}; {NOTHING}")
@@ -334,12 +333,12 @@ def open_thread(
         lines = thread_lines(text, thread_id, session.date, session.log.stem)
         log_text = record(session.text, "created", [thread_id], session.log.display).text
         files = {session.log.relative: log_text}
-        if memory.thread_layout:
+        if layout := (root / OPEN_THREADS).is_dir():  # the memory keeps its threads so
             files[thread_relative(thread_id)] = thread_file_text(lines, "\n")
         else:
             files[CONTINUITY] = with_item(memory.continuity, OPEN_THREADS_SECTION, lines)
         write_files(root, files)
-    written = thread_relative(thread_id) if memory.thread_layout else None
+    written = thread_relative(thread_id) if layout else None
     return Opened(session.log, thread_id, True, written)
 
 

@@ -16,13 +16,14 @@ from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import ID_RE
-from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, OPEN_THREADS, VISION
+from mdmem.format.memory import ARCHIVE, BLOCKED, CONTINUITY, INDEX, VISION
 from mdmem.format.sessionlog import Event
 from mdmem.format.threads import is_thread_path
 from mdmem.format.vision import parse_vision
 from mdmem.store.files import archive_paths, read, thread_documents
 from mdmem.store.load import read_optional
 from mdmem.writing import known
+from mdmem.writing.known import NOTHING
 
 ID_RULE = "lowercase words joined by hyphens, two or more: post-only-mutations"
 
@@ -44,13 +45,13 @@ class Place:
     def live(self) -> bool:
         return self.relative == CONTINUITY or is_thread_path(self.relative)
 
-    def refuse_core(self, confirmed: bool, doing: str, nothing: str) -> None:
+    def refuse_core(self, confirmed: bool, doing: str) -> None:
         """Refuse to remove a core fact unless `confirmed` (SPEC §1: a person sets core, so
         a person takes it away); `doing`: the command's verb, for the message."""
         if self.fact.is_core and not confirmed:
             raise MdmemError(
                 f"{self.fact.id!r} is a core fact ({self.display}), set by a person: {doing} it "
-                f"only when a person asked for it, and say so with --core; {nothing}"
+                f"only when a person asked for it, and say so with --core; {NOTHING}"
             )
 
     @property
@@ -67,11 +68,15 @@ class Gathered:
     documents: tuple[Document, ...]  # continuity, the thread files, the archive files read
     blocked: dict[str, BlockedEntry]
     vision: Document | None
-    thread_layout: bool = False  # the memory keeps its threads in `open-threads/`
 
     @property
     def continuity(self) -> Document:
         return self.documents[0]
+
+    @property
+    def read(self) -> tuple[Document, ...]:
+        """Every document read: continuity, the thread files, the archive files, vision."""
+        return self.documents if self.vision is None else (*self.documents, self.vision)
 
     def place(self, fact_id: str) -> Place | None:
         """Where the fact is: its first copy, continuity before the archive."""
@@ -81,12 +86,11 @@ class Gathered:
     def superseded(self, events: Sequence[Event] = ()) -> dict[str, str | None]:
         """id -> successor (None: invalidated) by the footers read, then the current log's
         own `Superseded:`/`Restored:` lines."""
-        return known.after_events(known.supersessions(self.documents), events)
+        return known.after_events(known.supersessions(self.read), events)
 
     def taken(self) -> set[str]:
         """Every id a new fact must not take (after `gather(..., everything=True)`)."""
-        vision = [] if self.vision is None else [self.vision]
-        return known.ids_in([*self.documents, *vision]) | set(self.blocked)
+        return known.ids_in(self.read) | set(self.blocked)
 
     def found(self, fact_id: str, *, superseded_near: bool = False) -> Place:
         """The fact's place; refused (blocked, a vision target, unknown) when it has none,
@@ -95,16 +99,30 @@ class Gathered:
         if place is not None:
             return place
         if fact_id in self.blocked:
-            raise MdmemError(f"{known.blocked_refusal(self.blocked[fact_id])}; nothing written")
+            raise MdmemError(f"{known.blocked_refusal(self.blocked[fact_id])}; {NOTHING}")
         if self.vision is not None and fact_id in known.ids_in([self.vision]):
-            raise MdmemError(
-                f"{fact_id!r} is a vision target: change {VISION} by hand; nothing written"
-            )
-        live = known.ids_in([*self.documents, *([self.vision] if self.vision else [])])
-        retired = set(self.superseded())
+            raise MdmemError(f"{fact_id!r} is a vision target: change {VISION} by hand; {NOTHING}")
+        live, retired = known.ids_in(self.read), set(self.superseded())
         offered = retired & live if superseded_near else set()
         refusal = known.unknown_refusal(fact_id, live - retired, offered)
-        raise MdmemError(f"{refusal}; nothing written")
+        raise MdmemError(f"{refusal}; {NOTHING}")
+
+    def refuse_citations(self, ids: Sequence[str], events: Sequence[Event]) -> None:
+        """Refuse, naming every problem at once, ids a session may not cite: blocked,
+        superseded (the current log's own lines applied), or held by no fact read."""
+        held, superseded = known.ids_in(self.read), self.superseded(events)
+        problems = []
+        for fact_id in dict.fromkeys(ids):
+            if fact_id in self.blocked:
+                problems.append(known.blocked_refusal(self.blocked[fact_id]))
+            elif fact_id in superseded:
+                problems.append(known.superseded_refusal(fact_id, superseded[fact_id]))
+            elif fact_id not in held:
+                problems.append(known.unknown_refusal(fact_id, held - set(superseded)))
+        if len(problems) == 1:
+            raise MdmemError(f"{problems[0]}; {NOTHING}")
+        if problems:
+            raise MdmemError("\n  ".join([f"{NOTHING}:", *problems]))
 
 
 def check_shape(ids: Iterable[str]) -> None:
@@ -121,7 +139,8 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
     continuity = parse_document(
         read(root / CONTINUITY, f"{root.name}/{CONTINUITY}"), unique_ids=False
     )
-    blocked = blocked_entries(root)
+    file = read_optional(root, BLOCKED)
+    blocked = {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
     documents = [continuity, *thread_documents(root)]
     missing = set(ids) - known.ids_in(documents) - set(blocked)
     vision: Document | None = None
@@ -130,19 +149,13 @@ def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathe
         vision = None if file is None else parse_vision(file)
         missing -= known.ids_in([] if vision is None else [vision])
     if everything:
-        documents += archive_documents(root, None)
+        documents += archive_documents(root, archive_paths(root))
     elif missing:
-        documents += archive_documents(root, indexed_files(root, missing))
-        if missing - known.ids_in(documents):
-            skip = frozenset(document.path for document in documents)
-            documents += archive_documents(root, None, skip)
-    layout = (root / OPEN_THREADS).is_dir()
-    return Gathered(root, tuple(documents), blocked, vision, layout)
-
-
-def blocked_entries(root: Path) -> dict[str, BlockedEntry]:
-    file = read_optional(root, BLOCKED)
-    return {} if file is None else {entry.fact_id: entry for entry in parse_blocked(file)}
+        named, paths = indexed_files(root, missing), archive_paths(root)
+        documents += archive_documents(root, [p for p in paths if p.name in named])
+        if missing - known.ids_in(documents):  # an index a review has not refreshed yet
+            documents += archive_documents(root, [p for p in paths if p.name not in named])
+    return Gathered(root, tuple(documents), blocked, vision)
 
 
 def indexed_files(root: Path, ids: set[str]) -> set[str]:
@@ -156,14 +169,6 @@ def indexed_files(root: Path, ids: set[str]) -> set[str]:
     return files
 
 
-def archive_documents(
-    root: Path, names: set[str] | None, skip: frozenset[str] = frozenset()
-) -> list[Document]:
-    """The archive files named (all of them for None), parsed; those shown as in `skip` left out."""
+def archive_documents(root: Path, paths: list[Path]) -> list[Document]:
     label = f"{root.name}/{ARCHIVE}"
-    paths = [p for p in archive_paths(root) if names is None or p.name in names]
-    return [
-        parse_document(read(path, f"{label}/{path.name}"), unique_ids=False)
-        for path in paths
-        if f"{label}/{path.name}" not in skip
-    ]
+    return [parse_document(read(p, f"{label}/{p.name}"), unique_ids=False) for p in paths]

@@ -2,7 +2,9 @@
 
 Pure: it takes the parsed documents a command read (continuity always; vision and the
 archive only when an id was not found before them) and answers with the refusals, each
-a sentence that says what to do instead.
+a sentence that says what to do instead, ending as every refusal of the write path ends
+(`NOTHING`). Kept apart from what a new text meets (`conflicts`), whose word rules `ref`
+never loads.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from mdmem.format.document import Document, Fact
 from mdmem.format.sessionlog import Event
 from mdmem.linting.nearest import Nearest
 
+NOTHING = "nothing written"  # how every refusal of the write path ends
 NEAREST_SHOWN = 3  # known ids a refusal of an unknown one suggests
 INVALIDATED = None  # a superseded fact with no successor
 

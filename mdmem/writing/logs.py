@@ -1,18 +1,27 @@
-"""Session logs the write path makes and finds: new names, the template, the uncommitted logs.
+"""Session logs the write path makes and finds: new names, the template, and the current
+session, the log a command writes to (named, or the one log HEAD does not hold), which
+`status` shows too.
 
-Pure: the clock's reading, the folder's listing and what git has committed come in as
-values. A log's name is `YYYY-MM-DD-HHMMSS[-slug].md` in UTC (SPEC §2); a new log
-never replaces one, so a name already taken moves to the next free second.
+A log's name is `YYYY-MM-DD-HHMMSS[-slug].md` in UTC (SPEC §2); a new log never
+replaces one, so a name already taken moves to the next free second. Only the current
+session's finders read the folder and ask git; the rest takes values.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from mdmem.errors import MdmemError, ParseError
-from mdmem.format.sessionlog import parse_session_name, session_stem
+from mdmem.format.memory import SESSIONS
+from mdmem.format.sessionlog import Event, parse_session_name, session_stem, slugged
+from mdmem.git import revisions
+from mdmem.git.discover import top_level
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SLUG_RULE = "lowercase letters, digits and single hyphens, like api-refunds"
@@ -58,16 +67,6 @@ def log_stem(moment: dt.datetime, slug: str | None) -> str:
     return f"{stamp}-{slug}" if slug else stamp
 
 
-def second_of(stem: str) -> str:
-    """The `YYYY-MM-DD-HHMMSS` a log's stem opens with."""
-    return stem[:17]
-
-
-def seconds_taken(filenames: Iterable[str]) -> frozenset[str]:
-    """The seconds the logs of a folder's listing are named for."""
-    return frozenset(second_of(name) for name in filenames if name.endswith(".md"))
-
-
 def free_stem(moment: dt.datetime, slug: str | None, taken: Callable[[str], bool]) -> str:
     """The first stem from `moment` on, a second at a time, that `taken` lets through."""
     for offset in range(FREE_SECONDS):
@@ -104,3 +103,125 @@ def uncommitted(filenames: Iterable[str], held: frozenset[str]) -> tuple[str, ..
             except ParseError:
                 continue
     return tuple(sorted(stems, reverse=True))
+
+
+NEWEST = "the one uncommitted log"  # how the current session was found, when not named
+
+
+@dataclass(frozen=True)
+class SessionLog:
+    """One session log of a memory, and how it was chosen."""
+
+    root: Path
+    stem: str
+    source: str  # NEWEST, or the option or variable that named it
+
+    @property
+    def relative(self) -> str:
+        return f"{SESSIONS}/{self.stem}.md"
+
+    @property
+    def path(self) -> Path:
+        return self.root / SESSIONS / f"{self.stem}.md"
+
+    @property
+    def display(self) -> str:
+        return f"{self.root.name}/{self.relative}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.stem,
+            "path": self.display,
+            "file": str(self.path),
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Current:
+    """The session log a command records in, as read under the lock."""
+
+    log: SessionLog
+    text: str
+    events: tuple[Event, ...]
+
+    @property
+    def date(self) -> str:
+        return self.log.stem[:10]
+
+
+def current_session(root: Path, named: str | None = None, source: str = "--session") -> SessionLog:
+    """The log a command writes to: the one `named` (by `source`), else the newest one
+    HEAD does not hold. A named log must exist and be uncommitted too."""
+    if named:
+        log = SessionLog(root, named_stem(named, source), source)
+        if not log.path.is_file():
+            log = SessionLog(root, _slugged(log, f"{source} {named}"), source)
+        if committed(root, [log.path.name]):
+            raise MdmemError(COMMITTED_LOG, log.display)
+        return log
+    found = open_logs(root)
+    if not found:
+        raise MdmemError(NO_SESSION)
+    if len(found) > 1:
+        raise MdmemError(many_sessions(found))
+    return SessionLog(root, found[0], NEWEST)
+
+
+def current_or_none(
+    root: Path, named: str | None = None, source: str = "--session"
+) -> SessionLog | None:
+    """The current session as `current_session` finds it, or None when no log is current;
+    a log that `named` names must be there."""
+    try:
+        return current_session(root, named, source)
+    except MdmemError:
+        if named:
+            raise
+        return None
+
+
+def open_logs(root: Path) -> tuple[str, ...]:
+    """The stems of every log HEAD does not hold, newest first: the folder listed, and git
+    asked once for HEAD's tree of it. Outside git, where nothing tells whose a log is, the
+    newest log alone."""
+    top = top_level(root)
+    listed = set(listing(root))
+    if top is not None:
+        listed.difference_update(revisions.names_in(top, _folder(root, top)))
+    found = uncommitted(listed, frozenset())
+    return found if top is not None else found[:1]
+
+
+def committed(root: Path, filenames: Sequence[str]) -> frozenset[str]:
+    """The names among `filenames` of the logs HEAD holds; none outside a git repository."""
+    top = top_level(root)
+    if top is None or not filenames:
+        return frozenset()
+    folder = _folder(root, top)
+    paths = revisions.committed(top, [f"{folder}/{name}" for name in filenames])
+    cut = len(folder) + 1
+    return frozenset(path[cut:] for path in paths)
+
+
+def _folder(root: Path, top: Path) -> str:
+    """The sessions folder, relative to the repository's top."""
+    return Path(os.path.relpath(root / SESSIONS, top)).as_posix()
+
+
+def listing(root: Path) -> list[str]:
+    folder = root / SESSIONS
+    return os.listdir(folder) if folder.is_dir() else []
+
+
+def _slugged(log: SessionLog, named: str) -> str:
+    """The stem of the one uncommitted log that is `log`'s time and a slug: a log's time
+    alone names it too; refused when there is none, or more than one."""
+    found = slugged(log.stem, [name[:-3] for name in listing(log.root) if name.endswith(".md")])
+    held = committed(log.root, [f"{stem}.md" for stem in found])
+    found = [stem for stem in found if f"{stem}.md" not in held]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise MdmemError(f"{named} names {len(found)} session logs: {', '.join(found)}; give one")
+    raise MdmemError(NO_SUCH_LOG, log.display)

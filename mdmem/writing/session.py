@@ -9,14 +9,12 @@ and last in every archive file (an index a review has not refreshed yet).
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mdmem.errors import MdmemError
-from mdmem.format.memory import SESSIONS
 from mdmem.format.sessionlog import Event, Scan, scan_log
 from mdmem.format.textfile import decode, decode_text
 from mdmem.git.discover import git_folder
@@ -25,7 +23,7 @@ from mdmem.store.lock import locked
 from mdmem.store.resources import templates_dir
 from mdmem.store.writer import write_files
 from mdmem.writing import logs
-from mdmem.writing.current import NEWEST, SessionLog, current_session, newest_uncommitted
+from mdmem.writing.logs import NEWEST, Current, SessionLog, current_session
 
 TEMPLATE = "session.md"
 
@@ -72,10 +70,11 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
     template = (templates_dir() / TEMPLATE).read_text("utf-8")
     moment = utc_now() if now is None else now
     with locked(root):
-        earlier = newest_uncommitted(root) if git_folder(root) is not None else None
-        folder = root / SESSIONS
-        seconds = logs.seconds_taken(os.listdir(folder) if folder.is_dir() else [])
-        stem = logs.free_stem(moment, slug, lambda stem: logs.second_of(stem) in seconds)
+        found = logs.open_logs(root) if git_folder(root) is not None else ()
+        earlier = SessionLog(root, found[0], NEWEST) if found else None
+        # A log's name opens with its `YYYY-MM-DD-HHMMSS`: one log a second.
+        seconds = {name[:17] for name in logs.listing(root) if name.endswith(".md")}
+        stem = logs.free_stem(moment, slug, lambda stem: stem[:17] in seconds)
         log = SessionLog(root, stem, NEWEST)
         files = {log.relative: logs.log_text(template, slug)}
         write_files(root, files)
@@ -116,73 +115,32 @@ def reference(
     # Here, not at the top: `session` and `session start` parse no fact, and these bring
     # the memory's parsers (`session start` at 300 logs: 628 against 483 million
     # instructions with them imported at the top, callgrind).
-    from mdmem.writing.gathered import check_shape
+    from mdmem.writing.gathered import check_shape, gather
     from mdmem.writing.references import REFERENCE_KEYS, record
 
     if key not in REFERENCE_KEYS:
         raise MdmemError(f"cannot record {key!r}: the keys are {', '.join(REFERENCE_KEYS)}")
     check_shape(ids)
     with locked(root):
-        log = current_session(root, named, source)
-        data = read_bytes(log.path, log.display)
-        check_ids(root, ids, log_events(data, log.display))
-        recorded = record(decode(data, log.display).text(), key, ids, log.display)
+        session = read_current(root, named, source)
+        gather(root, ids).refuse_citations(ids, session.events)
+        recorded = record(session.text, key, ids, session.log.display)
         if recorded.changed:
-            write_files(root, {log.relative: recorded.text})
-    return Referenced(log, key, recorded.added, recorded.already)
-
-
-@dataclass(frozen=True)
-class Current:
-    """The session log a command records in, as read under the lock."""
-
-    log: SessionLog
-    text: str
-    events: tuple[Event, ...]
-
-    @property
-    def date(self) -> str:
-        return self.log.stem[:10]
+            write_files(root, {session.log.relative: recorded.text})
+    return Referenced(session.log, key, recorded.added, recorded.already)
 
 
 def read_current(root: Path, named: str | None, source: str) -> Current:
     """The current session's log (see `current_session`), read."""
     log = current_session(root, named, source)
     data = read_bytes(log.path, log.display)
-    return Current(log, decode(data, log.display).text(), log_events(data, log.display))
-
-
-def log_events(data: bytes, display: str) -> tuple[Event, ...]:
-    """The typed lines of one log's `## Memory References`."""
-    return _events(scan_log(data, display))
+    return Current(log, decode(data, log.display).text(), _events(scan_log(data, log.display)))
 
 
 def _events(scan: Scan) -> tuple[Event, ...]:
+    """The typed lines of one log's `## Memory References`."""
     _, events, _, _ = scan
     return tuple(Event(kind, tuple(ids), new_id, line) for kind, ids, new_id, line in events)
-
-
-def check_ids(root: Path, ids: Sequence[str], events: Sequence[Event]) -> None:
-    """Refuse, naming every problem at once, ids a session may not cite."""
-    from mdmem.writing import known  # as in `reference`
-    from mdmem.writing.gathered import gather
-
-    memory = gather(root, ids)
-    documents = [*memory.documents, *([] if memory.vision is None else [memory.vision])]
-    held = known.ids_in(documents)
-    superseded = known.after_events(known.supersessions(documents), events)
-    problems = []
-    for fact_id in dict.fromkeys(ids):
-        if fact_id in memory.blocked:
-            problems.append(known.blocked_refusal(memory.blocked[fact_id]))
-        elif fact_id in superseded:
-            problems.append(known.superseded_refusal(fact_id, superseded[fact_id]))
-        elif fact_id not in held:
-            problems.append(known.unknown_refusal(fact_id, held - set(superseded)))
-    if len(problems) == 1:
-        raise MdmemError(f"{problems[0]}; nothing written")
-    if problems:
-        raise MdmemError("\n  ".join(["nothing written:", *problems]))
 
 
 @dataclass(frozen=True)
