@@ -46,17 +46,12 @@ Answer = dict[str, Any]  # the CLI's --json, or {"markdown": text to read}
 _one_at_a_time = threading.Lock()
 
 # A command's name, as a refusal suggests it, and the tool that does the same here.
+SAME_NAMES = ("supersede", "thread", "lookup", "show", "context", "status", "lint")
 COMMAND_TOOLS = {
     "mdmem ref": "reference",
     "mdmem add": "add_fact",
-    "mdmem supersede": "supersede",
-    "mdmem thread": "thread",
     "mdmem session start": "start_session",
-    "mdmem lookup": "lookup",
-    "mdmem show": "show",
-    "mdmem context": "context",
-    "mdmem status": "status",
-    "mdmem lint": "lint",
+    **{f"mdmem {name}": name for name in SAME_NAMES},
 }
 COMMAND = re.compile(r"[`'](mdmem [a-z-]+(?: start)?)(?: [^`']*)?[`']")
 OPTION = re.compile(r"--([a-z][a-z-]*)(?: (?:[A-Z][A-Z-]*|\[[^\]]*\])(?:\.\.\.)?)?")
