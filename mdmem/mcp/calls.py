@@ -1,7 +1,5 @@
-"""How a tool call runs: one at a time, in a worker thread, after any write a crash cut
-short is finished, with a refusal returned as a tool (or resource) error that says what the
-CLI says, in the tool's own argument names, and every string of the answer masked as the
-CLI masks what it prints.
+"""How a tool call runs: in a worker thread after crash recovery, its refusal a tool (or
+resource) error in the CLI's words and the tool's argument names, its answer masked.
 
 One at a time: the memory's lock is re-entrant within a process (a command may lock and
 call what locks again), so two calls in two threads of this one process would not keep
