@@ -1,21 +1,14 @@
 """Agent lifecycle hooks: installing them into Claude Code's project settings, and what
 they print.
 
-`install_claude` adds two hooks to `.claude/settings.json`, in the `hooks` object Claude
-Code reads (`{EVENT: [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}`):
-
-- `SessionStart` (matcher `startup|resume|clear|compact`): `mdmem agent-hooks
-  session-start`, whose standard output (`session_start`: the memory's context and how to
-  cite what it uses) Claude Code adds to the session's context;
-- `Stop` (no matcher; it runs when Claude finishes a turn): `mdmem agent-hooks check
-  --json`, which prints `{"systemMessage": ...}`, shown to the user, when the current
-  session log cites no fact (`reminder`). It exits 0, never 2 (which would block the stop).
-
-Installing only adds: every other setting and hook stays as it was. A hook of mdmem's
-already there (its command runs the same `mdmem agent-hooks ...`) is kept where it is, and
-its command rewritten only when it differs (another interpreter installed it), so a second
-install changes nothing. Neither hook ever blocks the agent: the command line prints, and
-exits 0, whatever happens here.
+`install_claude` adds two hooks to the `hooks` object of `.claude/settings.json`:
+`SessionStart` prints the memory's context and how to cite what it uses (`session_start`),
+which Claude Code adds to the session; `Stop`, when Claude finishes a turn, reminds the
+user when the current session log cites no fact (`reminder`). Installing only adds: every
+other setting and hook stays, a hook of mdmem's already there is kept where it is and its
+command rewritten only when another interpreter installed it, so a second install changes
+nothing. Neither hook ever blocks the agent: the command exits 0, never 2 (which would
+block the stop), whatever happens here.
 """
 
 from __future__ import annotations

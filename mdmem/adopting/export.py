@@ -1,16 +1,10 @@
 """`mdmem export`: the memory's core facts written as a marked block into a vendor's
-instructions file, for agents that never run mdmem.
+instructions file (`TARGETS`), for agents that never run mdmem.
 
-The facts are the ones `mdmem context` shows as core (`mdmem.reading.sources.context`
-picks them; nothing here chooses again): continuity's core facts and invariants, the
-vision's statements, core anti-patterns apart as pitfalls, each line ending with its
-fact's id, between `<!-- mdmem:begin export -->` and `<!-- mdmem:end export -->` of
-AGENTS.md, CLAUDE.md, `.cursor/rules/mdmem.mdc` or `.github/copilot-instructions.md` in the
-folder that holds the memory. Everything outside the block stays byte for byte; the same
-memory gives the same bytes. A fact holding secret material or a poisoning marker is
-refused, naming its line, and nothing is written: the file is read by agents that never
-run mdmem's checks. The file is replaced in one atomic write, under the memory's lock,
-and only when its text changes.
+The facts are the ones `mdmem context` shows as core (`reading.sources.context` picks them;
+nothing here chooses again). Everything outside the block stays byte for byte, and the same
+memory gives the same bytes. A fact holding secret material or a poisoning marker refuses
+the export: the file is read by agents that never run mdmem's checks.
 """
 
 from __future__ import annotations

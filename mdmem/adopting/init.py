@@ -1,16 +1,11 @@
 """`mdmem init`: bring mdmem into a project, adding only what is missing.
 
-It lays out `memory/` (`adopting.skeleton`), installs DECAY.md and REVIEW.md, puts the
-`usage` block in AGENTS.md and the vendor files agents read (`adopting.usage`), extends
-`.gitignore` and `.gitattributes`, installs the pre-commit hook (`adopting.hooks`; a hook
-that was there is kept and run first) and registers the merge drivers in the repository's
-own git config: `merge.mdmem` merges `continuity.md` fact by fact, `merge.mdmem-archive`
-archive files the same way in union mode. Git substitutes `%O %A %B %P` and runs the
-driver's line with a shell (`adopting.launch`); git config is per clone, so each clone
-runs `mdmem init` once. A file that exists is never overwritten: the git files only gain
-the lines they lack, a shared file only its own marked block. So a second run changes
-nothing and says so, and `--dry-run` plans the same and writes nothing, not even git
-config. Every file is written in one all-or-nothing write, under the memory's lock.
+Besides the files, it installs the pre-commit hook (`adopting.hooks`; a hook that was there
+is kept and run first) and registers the merge drivers in the repository's own git config,
+which is per clone, so each clone runs `mdmem init` once. A file that exists is never
+overwritten: the git files only gain the lines they lack, a shared file only its own marked
+block. So a second run changes nothing and says so, and `--dry-run` plans the same and
+writes nothing, not even git config.
 """
 
 from __future__ import annotations

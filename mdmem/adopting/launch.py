@@ -16,15 +16,15 @@ import shlex
 from collections.abc import Sequence
 
 
-def command_line(python: str, arguments: str) -> str:
+def command_line(python: str, arguments: str, run: str = "") -> str:
     """One shell line that runs `mdmem ARGUMENTS` (already quoted for the shell) with
-    `python` when it can import mdmem, else with the `mdmem` on PATH. Its exit status is
-    mdmem's."""
+    `python` when it can import mdmem, else with the `mdmem` on PATH, each after `run`
+    (`exec `). Its exit status is mdmem's."""
     quoted = shlex.quote(python)
     return (
         f"if {quoted} -c 'import mdmem' >/dev/null 2>&1; "
-        f"then {quoted} -m mdmem {arguments}; "
-        f"else mdmem {arguments}; fi"
+        f"then {run}{quoted} -m mdmem {arguments}; "
+        f"else {run}mdmem {arguments}; fi"
     )
 
 
@@ -55,10 +55,5 @@ def portable_line(python: str | None, args: Sequence[str]) -> str:
     project), when it can import mdmem, else with the `mdmem` on PATH; `exec`, so that the
     client's signals reach mdmem."""
     run = " ".join(shlex.quote(arg) for arg in args)
-    if python is None:
-        return f'cd "$1" || exit 1; exec mdmem {run}'
-    quoted = shlex.quote(python)
-    return (
-        f"cd \"$1\" || exit 1; if {quoted} -c 'import mdmem' >/dev/null 2>&1; "
-        f"then exec {quoted} -m mdmem {run}; else exec mdmem {run}; fi"
-    )
+    line = f"exec mdmem {run}" if python is None else command_line(python, run, "exec ")
+    return f'cd "$1" || exit 1; {line}'

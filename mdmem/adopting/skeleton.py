@@ -1,22 +1,14 @@
 """The files `mdmem init` lays out: `memory/` with the first session log, and the `usage`
 block in the files agents read first.
 
-A fresh memory (no `continuity.md` yet) gets every file: `continuity.md` with its standard
-sections, `decay-policy.md` with the defaults, `vision.md` as a draft with an Open Thread
-asking a person to confirm it, `blocked.md`, `reviews.md`, `archive/INDEX.md`, and a first
-session log (slug `init`) that records the thread as `Created:`, so that the thread's
-footer has its origin. An existing memory is taken as it is: it only gains the files that
-hold no fact (policy, blocked, reviews, an index while there is no archive file), and no
-log, which would age every fact by one session for no work. Pure but for looking at which
-files exist; the clock comes in as a value.
+A fresh memory gets every file, its `vision.md` a draft with an Open Thread asking a person
+to confirm it, created by a first session log so that the thread's footer has its origin.
+An existing memory only gains the files that hold no fact, and no log, which would age
+every fact by one session for no work. Pure but for looking at which files exist.
 
-The usage block says how an agent uses the memory. `AGENTS.md` gets it (the file is made
-when the project has none); `CLAUDE.md`, `GEMINI.md` and `.github/copilot-instructions.md`
-get it when they exist. mdmem writes
-only between its `<!-- mdmem:begin usage -->` markers (`format.blocks`), so every other
-byte of those files stays as it was, and writing the same block again changes nothing.
-A file that is a symbolic link is not followed: when it points at one of these files it
-shows the block from there, else init says so and leaves it.
+mdmem writes only between the usage block's markers (`format.blocks`), so every other byte
+of those files stays. A file that is a symbolic link is not followed: when it points at one
+of these files it shows the block from there, else init says so and leaves it.
 """
 
 from __future__ import annotations

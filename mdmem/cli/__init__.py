@@ -1,10 +1,5 @@
-"""The command line: each command parses options, calls the library, prints, picks the exit code.
-
-A command's module is imported when the command runs (`mdmem.cli.main.MODULES`), and each
-command imports what it runs when it runs (a review never loads the merge driver, and git
-is loaded only to commit), so short commands start quickly: `lookup` loads no gate,
-review, agent or MCP code.
-"""
+"""The command line: each command parses options, calls the library, prints, picks the exit
+code; a command's module is imported only when the command runs (`cli.main.MODULES`)."""
 
 from mdmem.cli.main import main
 

@@ -1,7 +1,5 @@
-"""How a tool call runs: one at a time, in a worker thread, after any write a crash cut
-short is finished, with a refusal returned as a tool (or resource) error that says what the
-CLI says, in the tool's own argument names, and every string of the answer masked as the
-CLI masks what it prints.
+"""How a tool call runs: in a worker thread after crash recovery, its refusal a tool (or
+resource) error in the CLI's words and the tool's argument names, its answer masked.
 
 One at a time: the memory's lock is re-entrant within a process (a command may lock and
 call what locks again), so two calls in two threads of this one process would not keep
@@ -46,17 +44,12 @@ Answer = dict[str, Any]  # the CLI's --json, or {"markdown": text to read}
 _one_at_a_time = threading.Lock()
 
 # A command's name, as a refusal suggests it, and the tool that does the same here.
+SAME_NAMES = ("supersede", "thread", "lookup", "show", "context", "status", "lint")
 COMMAND_TOOLS = {
     "mdmem ref": "reference",
     "mdmem add": "add_fact",
-    "mdmem supersede": "supersede",
-    "mdmem thread": "thread",
     "mdmem session start": "start_session",
-    "mdmem lookup": "lookup",
-    "mdmem show": "show",
-    "mdmem context": "context",
-    "mdmem status": "status",
-    "mdmem lint": "lint",
+    **{f"mdmem {name}": name for name in SAME_NAMES},
 }
 COMMAND = re.compile(r"[`'](mdmem [a-z-]+(?: start)?)(?: [^`']*)?[`']")
 OPTION = re.compile(r"--([a-z][a-z-]*)(?: (?:[A-Z][A-Z-]*|\[[^\]]*\])(?:\.\.\.)?)?")

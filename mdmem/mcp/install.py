@@ -1,18 +1,11 @@
-"""`mdmem mcp install`: the mdmem server registered in a client's project configuration.
-
-Claude Code reads `.mcp.json` and Cursor `.cursor/mcp.json`, both `{"mcpServers": {...}}`;
-VS Code reads `.vscode/mcp.json`, `{"servers": {...}}` with `"type": "stdio"`; each in the
-project's folder, the one that holds the memory folder (`store.folders.project_of`).
+"""`mdmem mcp install`: the mdmem server registered in a client's project configuration
+(`CLIENTS`: its file, beside the memory folder, and how it names the project's folder).
 
 The entry is committed and read on other machines and in other clones, so it names no path
-of this one: `sh -c LINE mdmem FOLDER`, where FOLDER is the client's own name for the
-project's folder (Claude Code expands `${CLAUDE_PROJECT_DIR:-.}` in args, Cursor and VS
-Code `${workspaceFolder}`: docs/MCP.md), and LINE goes there, then runs `mdmem mcp --root
-MEMORY` (the memory folder relative to it) with the project's virtual environment's
-interpreter, named relative to the project, when the installing interpreter is one inside
-it and can import mdmem, else with the `mdmem` on PATH (`adopting.launch`, as the agents'
-hooks do). A clone thus serves its own memory. Everything else in the file is kept; an
-`mdmem` entry that says something else is replaced only when asked.
+of this one: `sh -c LINE mdmem FOLDER` goes to the project's folder, as the client expands
+it (docs/MCP.md), and runs `mdmem mcp --root MEMORY` there, with the project's virtual
+environment when mdmem was installed from one inside it (`adopting.launch`). A clone thus
+serves its own memory.
 """
 
 from __future__ import annotations

@@ -77,13 +77,11 @@ class Resources(Tools):
         return await self.contents(call, missing=True)
 
 
-# name -> (URI or URI template, MIME type)
+# name -> URI or URI template (`{...}`), each read as markdown
 RESOURCES = {
-    "continuity": (f"mdmem://memory/{CONTINUITY}", "text/markdown"),
-    "archive_index": (f"mdmem://memory/{ARCHIVE}/{INDEX}", "text/markdown"),
-    "current_session": ("mdmem://session/current", "text/markdown"),
-}
-TEMPLATES = {
-    "session": ("mdmem://session/{stem}", "text/markdown"),
-    "fact": ("mdmem://fact/{id}", "text/markdown"),
+    "continuity": f"mdmem://memory/{CONTINUITY}",
+    "archive_index": f"mdmem://memory/{ARCHIVE}/{INDEX}",
+    "current_session": "mdmem://session/current",
+    "session": "mdmem://session/{stem}",
+    "fact": "mdmem://fact/{id}",
 }

@@ -15,7 +15,7 @@ from mcp.server.mcpserver.tools import Tool
 from mdmem.mcp import reads, writes
 from mdmem.mcp.calls import Connection
 from mdmem.mcp.prompts import PROMPTS
-from mdmem.mcp.resources import RESOURCES, TEMPLATES, Resources
+from mdmem.mcp.resources import RESOURCES, Resources
 from mdmem.mcp.shapes import SHAPES
 from mdmem.mcp.strict import strict_tool
 
@@ -46,10 +46,10 @@ def build(root: Path) -> MCPServer:
         tools=_tools(connection),
     )
     resources = Resources(connection)
-    for name, (uri, mime_type) in {**RESOURCES, **TEMPLATES}.items():
+    for name, uri in RESOURCES.items():
         read = getattr(resources, name)
-        description = _described(read)
-        server.resource(uri, name=name, description=description, mime_type=mime_type)(read)
+        described = _described(read)
+        server.resource(uri, name=name, description=described, mime_type="text/markdown")(read)
     for name, (title, prompt) in PROMPTS.items():
         server.prompt(name, title=title, description=_described(prompt))(prompt)
     return server

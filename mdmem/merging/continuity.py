@@ -1,34 +1,18 @@
 """Two versions of `continuity.md` merged fact by fact, keyed by id (pure).
 
-`merge_continuity` takes three texts and gives the merged text and its conflicts.
-Each version is read as a sequence of tokens (`versions`): a whole fact is one
-token named by its id, a Project State stamp one token named by its key, and
-every other line a token of its own. The content of each fact is merged on its
-own (`outcomes`), the token sequences are merged three ways, which places every
-fact, and the pieces become the text (`placing`):
+Each version is read as tokens (`versions`), the content of each fact is merged on its own
+(`outcomes`), the token sequences are merged three ways, which places every fact, and the
+pieces become the text (`placing`). A fact deleted on one side and changed on the other,
+even only by that side's review, is kept: the next review, which reads every copy and the
+whole ledger, decides where it lives (`repair`). Judging on the merge's partial view instead
+would let the result depend on which branch reviewed first. Text, or a creator's field,
+rewritten differently on both sides is a real conflict, marked around that fact alone. A
+version that does not parse falls back to the plain line merge.
 
-- added on either side: kept, in its section, ours before theirs;
-- deleted on one side and unchanged on the other: deleted (the review moved it
-  to the archive); deleted on one side and changed on the other, even only by
-  that side's review: kept, so the next review, which reads every copy and the
-  whole ledger, decides where it lives and drops the other copy (`repair`).
-  Judging on the merge's partial view instead would let the result depend on
-  which branch reviewed first: an Open Thread one branch superseded and the
-  other restored would come back retiered, not as it was;
-- a footer: field by field (`outcomes`; the next review re-derives the review's fields
-  from the ledger anyway);
-- text, or a creator's field, rewritten differently on both sides: a real
-  conflict, left between `<<<<<<< ours` / `=======` / `>>>>>>> theirs` around
-  that fact alone.
-
-Prose lines merge line by line; where both sides rewrote the same lines, they
-are left between markers too. A version that does not parse falls back to the
-plain line merge. `merging.driver.merge_files` is the I/O edge git calls.
-
-Archive files merge the same way with `union`: what both sides wrote is kept,
-never marked. Git's own union merge is not safe there: two branches that
-archived one fact with different footers (one superseded it, the other saw it
-fade) leave one text with two footers, which no review can read.
+Archive files merge the same way with `union`: what both sides wrote is kept, never marked.
+Git's own union merge is not safe there: two branches that archived one fact with different
+footers (one superseded it, the other saw it fade) leave one text with two footers, which
+no review can read.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from mdmem.format.sessionlog import parse_session_name
 from mdmem.format.textfile import checked_text
 from mdmem.migrating.cass import read_blocked_log, read_playbook
 from mdmem.migrating.markdown import read_markdown
-from mdmem.migrating.metadata import read_header
+from mdmem.migrating.metadata import Header, read_header
 from mdmem.migrating.plan import SLUG, MigrationPlan, plan_migration
 from mdmem.migrating.sources import (
     BLOCKED_LOG,
@@ -151,15 +151,14 @@ def _read(path: Path, display: str, kind: Kind, project: Path) -> Source:
         return Source(display, kind.label, rules=read_playbook(text, display))
     if kind.reader == BLOCKED_LOG:
         return Source(display, kind.label, tombstones=read_blocked_log(text, display))
-    lines = text.split("\n")
     if kind.reader == MARKDOWN:
         # A CLAUDE.md, AGENTS.md or GEMINI.md below the project's top scopes its rules to
         # its folder's files (`packages/api/**`).
         folder = path.parent.relative_to(project) if path.is_relative_to(project) else None
         nested = folder is not None and folder.parts and path.name.lower() in FOLDER_FILES
-        scope = f"{folder.as_posix()}/**" if folder is not None and nested else None
-        return Source(display, kind.label, rules=read_markdown(lines, 1, display, scope))
-    header = read_header(text, kind.reader, display)
-    body = lines[header.body :]
+        header = Header(0, f"{folder.as_posix()}/**" if folder is not None and nested else None)
+    else:
+        header = read_header(text, kind.reader, display)
+    body = text.split("\n")[header.body :]
     rules = read_markdown(body, header.body + 1, display, header.scope, header.core_reason)
     return Source(display, kind.label, rules=rules)
