@@ -15,7 +15,7 @@ from mdmem.linting.findings import Finding
 from mdmem.report.chart import tier_chart
 from mdmem.report.facts import pitfalls_html, sections_html, threads_html
 from mdmem.report.markdown import text
-from mdmem.report.stats import FactId, Stats, tables
+from mdmem.report.stats import Stats
 from mdmem.report.style import stylesheet
 from mdmem.report.trend import Trend, trend_of
 from mdmem.reviewing.plan import ReviewPlan
@@ -68,23 +68,45 @@ def _summary(stats: Stats, trend: Trend) -> str:
         f'<p>Trend: <span class="verdict {text(verdict)}">{text(verdict)}</span> '
         f'<span class="muted">{text(trend.render().splitlines()[0])}</span></p>'
     )
-    columns = "".join(_table(head, rows) for head, rows in tables(stats))
-    return f'<div class="cards">{card_html}</div>{trend_html}<div class="columns">{columns}</div>'
+    maturity = _table(("maturity", "live facts"), [(m, n) for m, n in stats.maturity])
+    closest = _table(
+        ("closest to archival", "tier", "margin"),
+        [(_link(m.fact_id), m.tier, m.margin) for m in stats.closest_to_archival],
+    )
+    used = _table(
+        (f"most used (last {stats.active_window} sessions)", "sessions"),
+        [(_link(fact_id), count) for fact_id, count in stats.most_used],
+    )
+    sections = _table(
+        ("largest sections", "facts", "lines"),
+        [(s.title, s.facts, s.lines) for s in stats.sections],
+    )
+    proposals = ""
+    if stats.inversions:
+        proposals = _table(
+            ("proposed inversion to anti-pattern", "helpful", "harmful"),
+            [(_link(i.fact_id), i.helpful, i.harmful) for i in stats.inversions],
+        )
+    return (
+        f'<div class="cards">{card_html}</div>{trend_html}'
+        f'<div class="columns">{maturity}{sections}{closest}{used}{proposals}</div>'
+    )
 
 
 class _Html(str):
-    """Text already made HTML, which `_table` leaves unescaped."""
+    """Text already made HTML (a link), which `_table` leaves unescaped."""
+
+
+def _link(fact_id: str) -> _Html:
+    return _Html(f'<a href="#f-{text(fact_id)}"><code>{text(fact_id)}</code></a>')
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A table; numbers right-aligned, a fact's id linked to it, `_Html` cells as they are,
-    other cells escaped."""
+    """A table; numbers right-aligned, `_Html` cells as they are, other cells escaped."""
 
     def cell(tag: str, value: object) -> str:
         numeric = ' class="num"' if isinstance(value, int) else ""
         html = value if isinstance(value, _Html) else text(value)
-        if isinstance(value, FactId):
-            html = f'<a href="#f-{html}"><code>{html}</code></a>'
         return f"<{tag}{numeric}>{html}</{tag}>"
 
     header = "".join(cell("th", name) for name in head)

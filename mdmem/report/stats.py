@@ -207,49 +207,13 @@ def _inversion_thread(fact: Fact) -> bool:
     return fact.is_open_thread and fact.id.startswith(INVERT_PREFIX)
 
 
-class FactId(str):
-    """A table cell naming a fact, which the page links to the fact."""
-
-
-Table = tuple[tuple[str, ...], list[tuple[object, ...]]]  # (head, rows)
-
-
-def tables(stats: Stats) -> list[Table]:
-    """The stats' tables, for the terminal and the page alike."""
-    found: list[Table] = [
-        (("maturity", "live facts"), list(stats.maturity)),
-        (
-            ("largest sections", "facts", "lines"),
-            [(s.title, s.facts, s.lines) for s in stats.sections],
-        ),
-        (
-            ("closest to archival", "tier", "margin", "sessions since last use"),
-            [
-                (FactId(m.fact_id), m.tier, m.margin, m.sessions_since_last_used)
-                for m in stats.closest_to_archival
-            ],
-        ),
-        (
-            (f"most used (last {stats.active_window} sessions)", "sessions"),
-            [(FactId(fact_id), count) for fact_id, count in stats.most_used],
-        ),
-    ]
-    if stats.inversions:
-        head = ("proposed inversion to anti-pattern", "helpful", "harmful", "thread")
-        rows: list[tuple[object, ...]] = [
-            (FactId(i.fact_id), i.helpful, i.harmful, "the next review" if i.pending else "open")
-            for i in stats.inversions
-        ]
-        found.append((head, rows))
-    return found
-
-
 def render_stats(stats: Stats) -> str:
     """The stats for a terminal."""
     if stats.through is None:
         return "No session logs yet: nothing to count."
     lines = [f"{stats.sessions} sessions through {stats.through}."]
     lines.append("Tiers: " + ", ".join(f"{tier} {n}" for tier, n in stats.tiers))
+    lines.append("Maturity (live facts): " + ", ".join(f"{m} {n}" for m, n in stats.maturity))
     for cadence in stats.cadences:
         state = "due" if cadence.due else "not due"
         lines.append(
@@ -257,9 +221,22 @@ def render_stats(stats: Stats) -> str:
             f"session{'' if cadence.since == 1 else 's'} since the last "
             f"(every {cadence.every}): {state}"
         )
-    for head, rows in tables(stats):
-        lines.append(f"{head[0].capitalize()} ({', '.join(head[1:])}):")
-        lines += ["  " + ", ".join(str(cell) for cell in row) for row in rows]
+    lines.append("Largest sections:")
+    lines += [f"  {s.title}: {s.facts} facts, {s.lines} lines" for s in stats.sections]
+    lines.append("Closest to archival (archive_window - sessions since last use):")
+    lines += [
+        f"  {m.fact_id} ({m.tier}): margin {m.margin}, {m.sessions_since_last_used} since last use"
+        for m in stats.closest_to_archival
+    ]
+    lines.append(f"Most used in the last {stats.active_window} sessions:")
+    lines += [f"  {fact_id}: {count}" for fact_id, count in stats.most_used]
+    if stats.inversions:
+        lines.append("Proposed inversions to anti-pattern:")
+        lines += [
+            f"  {i.fact_id}: helpful {i.helpful}, harmful {i.harmful}"
+            + (" (the next review opens the thread)" if i.pending else "")
+            for i in stats.inversions
+        ]
     if stats.deprecated:
         lines.append("Deprecated by feedback: " + ", ".join(stats.deprecated))
     return "\n".join(lines)
