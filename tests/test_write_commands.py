@@ -626,17 +626,6 @@ def test_a_commit_without_the_sessions_folder_has_every_log_uncommitted(tmp_path
     assert revisions.names_in(repo, "memory/sessions") == ["2026-06-02-090000.md", ""]
 
 
-def test_a_listing_never_read_is_not_left_running(tmp_path: Path) -> None:
-    (tmp_path / "memory").mkdir()
-    (tmp_path / "memory" / "continuity.md").write_text(CONTINUITY, "utf-8")
-    repo = make_repo(tmp_path)
-    with pytest.raises(RuntimeError), revisions.Listing(repo) as listing:
-        raise RuntimeError("a parse error before the listing is read")
-    assert listing._process.returncode is not None
-    with revisions.Listing(repo) as listing:
-        assert "memory/continuity.md" in listing.files()
-
-
 def test_ref_works_on_a_dirty_tree_and_leaves_the_index_alone(repo: Path) -> None:
     log = started(repo)
     continuity = repo / "memory" / "continuity.md"

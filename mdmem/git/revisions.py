@@ -83,40 +83,8 @@ def tree_files(top: Path, commit: str, folder: str = "") -> dict[str, str]:
 def listed_files(top: Path) -> frozenset[str]:
     """The files of the working tree as git lists them: tracked (the index) and untracked
     but not ignored (`git ls-files --cached --others --exclude-standard`)."""
-    with Listing(top) as listing:
-        return listing.files()
-
-
-class Listing:
-    """`listed_files`, asked when made and read by `files`: git reads the index and walks
-    the working tree (10 ms of its own at 10,000 logs) while the caller goes on parsing.
-    Used as a context manager, so that a listing never read is not left running."""
-
-    def __init__(self, top: Path) -> None:
-        self.top = top
-        arguments = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
-        try:
-            self._process = subprocess.Popen(
-                arguments, cwd=top, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                encoding="utf-8", errors="surrogateescape",
-            )  # fmt: skip
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc.strerror}", top) from None
-
-    def files(self) -> frozenset[str]:
-        output, errors = self._process.communicate()
-        if self._process.returncode != 0:
-            detail = errors.strip() or f"exit {self._process.returncode}"
-            raise GitError(f"git ls-files failed: {detail}", self.top)
-        return frozenset(filter(None, output.split("\0")))
-
-    def __enter__(self) -> Listing:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        if self._process.returncode is None:  # never read: an error came first
-            self._process.kill()
-            self._process.communicate()
+    output = _checked(top, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+    return frozenset(filter(None, output.split("\0")))
 
 
 def untracked(top: Path, folder: str) -> tuple[str, ...]:

@@ -5,46 +5,32 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from contextlib import nullcontext
 from pathlib import Path
 
 from mdmem.format.document import Document
 from mdmem.git.discover import top_level
-from mdmem.git.revisions import Listing, ever_held, listed_files, renames
+from mdmem.git.revisions import ever_held, listed_files, renames
 from mdmem.linting.paths import GonePath, RepoFiles, gone_paths
 
 
 def gone_in_working_tree(
-    root: Path,
-    documents: Iterable[Document],
-    *,
-    with_renames: bool = True,
-    listing: Listing | None = None,
+    root: Path, documents: Iterable[Document], *, with_renames: bool = True
 ) -> list[GonePath]:
     """The paths the live facts of `documents` name that the working tree (git's list of
     its files) does not hold, with the renames git saw (history read only when a path is
     gone; `with_renames=False`: not asked, for a reader that only marks the fact). None
     outside a repository, or when it holds nothing but the memory `root` (then the paths
-    its facts name are a repository's it is not in). `listing`: git's list, asked before
-    (see `started_listing`)."""
-    top = top_level(root) if listing is None else listing.top
+    its facts name are a repository's it is not in)."""
+    top = top_level(root)
     if top is None:
         return []
     memory = Path(os.path.relpath(Path(root).resolve(), top)).as_posix()
-    listed = listed_files(top) if listing is None else listing.files()
-    files = RepoFiles.of(listed, "" if memory == "." else memory)
+    files = RepoFiles.of(listed_files(top), "" if memory == "." else memory)
     documents = tuple(documents)
     gone = gone_paths(documents, files, {}) if files.holds_code else []
     if not gone:
         return []
     return once_held(top, gone_paths(documents, files, renames(top)) if with_renames else gone)
-
-
-def started_listing(root: Path) -> Listing | nullcontext[None]:
-    """git's list of the working tree's files, asked now for `gone_in_working_tree` to read
-    later (nothing outside a repository); a context manager."""
-    top = top_level(root)
-    return nullcontext() if top is None else Listing(top)
 
 
 def once_held(top: Path, gone: list[GonePath], until: str = "HEAD") -> list[GonePath]:

@@ -24,7 +24,6 @@ if TYPE_CHECKING:  # status parses no blocked.md, lookup no log
     from mdmem.format.blocked import BlockedEntry
     from mdmem.format.document import Document
     from mdmem.format.sessionlog import Session, SessionName
-    from mdmem.git.revisions import Listing
     from mdmem.reading.context import Context
     from mdmem.reading.status import Status
 
@@ -88,38 +87,32 @@ def context(
     cwd: Path | None = None,
 ) -> Context:
     """`cwd`: the working folder a relative `path` was given from (see `project_path`)."""
-    from mdmem.linting.gone import started_listing  # context's only: git's file list
+    from mdmem.reading.context import plan_context  # not lookup's nor status's: 11 ms
 
-    with started_listing(root) as listing:  # git lists the files while the memory is parsed
-        from mdmem.reading.context import plan_context  # not lookup's nor status's: 11 ms
+    path = None if path is None else project_path(root, path, cwd)
+    continuity = read_continuity(root)
+    threads = thread_documents(root)  # the protocol's v4.39 layout: none without the folder
+    live = live_entries(continuity, threads)
+    vision = optional(root, VISION)
+    if vision is not None:
+        from mdmem.format.vision import parse_vision  # context's only
 
-        path = None if path is None else project_path(root, path, cwd)
-        continuity = read_continuity(root)
-        threads = thread_documents(root)  # the protocol's v4.39 layout: none without it
-        live = live_entries(continuity, threads)
-        vision = optional(root, VISION)
-        if vision is not None:
-            from mdmem.format.vision import parse_vision  # context's only
-
-            live += [_as_core(entry) for entry in entries_of(parse_vision(vision))]
-        excluded, votes = _pending(root, continuity)
-        excluded |= _blocked(root, (continuity, *threads))
-        gone = _gone(root, (continuity, *threads), listing)
+        live += [_as_core(entry) for entry in entries_of(parse_vision(vision))]
+    excluded, votes = _pending(root, continuity)
+    excluded |= _blocked(root, (continuity, *threads))
     options: dict[str, Any] = {} if budget is None else {"budget": budget}
+    gone = _gone(root, (continuity, *threads))
     return plan_context(
         live, task=task, path=path, excluded=excluded, votes=votes, gone=gone, **options
     )
 
 
-def _gone(
-    root: Path, documents: tuple[Document, ...], listing: Listing | None
-) -> dict[str, tuple[str, ...]]:
+def _gone(root: Path, documents: tuple[Document, ...]) -> dict[str, tuple[str, ...]]:
     """id -> the paths the fact names that the repository no longer holds (lint's W028)."""
     from mdmem.linting.gone import gone_in_working_tree  # context's only: git's file list
 
     found: dict[str, tuple[str, ...]] = {}
-    gone = gone_in_working_tree(root, documents, with_renames=False, listing=listing)
-    for item in gone:  # marked only
+    for item in gone_in_working_tree(root, documents, with_renames=False):  # marked only
         found[item.fact_id] = (*found.get(item.fact_id, ()), item.path)
     return found
 
