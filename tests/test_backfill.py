@@ -13,6 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mdmem.cli import main
+from mdmem.format.document import parse_document
+from mdmem.format.textfile import TextFile
 from mdmem.linting.run import lint
 from mdmem.store.load import load
 from mdmem.writing import backfill
@@ -351,3 +353,18 @@ def test_a_thread_the_review_opens_leaves_a_legacy_thread_apart(tmp_path: Path) 
     text = (memory / "continuity.md").read_text(encoding="utf-8")
     assert "- [ ] Decide the retry policy\n\n- [ ] Re-verify invariants" in text
     assert [(f.code, f.line) for f in lint(memory)] == [("W013", 10)]
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        pytest.param("- Use  the   old API", "Use  the   old API", id="inner_runs_of_spaces_kept"),
+        pytest.param("-\tΩ\tΩ", "Ω\tΩ", id="tabs_kept"),
+        pytest.param("- [ ] Decide  it", "Decide  it", id="checkbox_taken_off"),
+    ],
+)
+def test_an_items_text_is_read_as_written(line: str, text: str) -> None:
+    # The text's ASCII words make a derived id, or, with fewer than two, its digest: a
+    # space more or less would give the same fact another id than an earlier run gave it.
+    document = parse_document(TextFile("memory/continuity.md", ("## Key Decisions\n", line + "\n")))
+    assert backfill.item_text(document, document.footerless[0]) == text

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mdmem.cli import main
+from mdmem.errors import GitError
 from mdmem.git import revisions
 from mdmem.store.resources import templates_dir
 from mdmem.writing import logs, session
@@ -624,6 +625,17 @@ def test_a_commit_without_the_sessions_folder_has_every_log_uncommitted(tmp_path
     git(repo, "add", "memory")
     git(repo, "commit", "-q", "-m", "memory")
     assert revisions.names_in(repo, "memory/sessions") == ["2026-06-02-090000.md", ""]
+
+
+def test_a_sessions_tree_git_cannot_read_is_an_error_not_an_empty_folder(repo: Path) -> None:
+    # Counting every log as uncommitted would let a write command append to committed ones.
+    tree = git(repo, "rev-parse", "HEAD:memory/sessions").strip()
+    (repo / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    with pytest.raises(GitError, match="git could not list what HEAD holds"):
+        revisions.names_in(repo, "memory/sessions")
+    result = run("ref", "cache-one-minute")
+    assert result.exit_code == 4, result.output
+    assert "git could not list what HEAD holds" in result.stderr
 
 
 def test_ref_works_on_a_dirty_tree_and_leaves_the_index_alone(repo: Path) -> None:

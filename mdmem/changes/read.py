@@ -100,8 +100,8 @@ def _from_disk(top: Path, folder: str, every: frozenset[str]) -> dict[str, bytes
     found = {}
     for path in sorted(every):
         relative = _inside(folder, path)
-        if relative is not None:
-            with contextlib.suppress(ParseError):  # a link, a folder, or gone since git listed it
+        if relative is not None and (top / path).is_file():  # no FIFO read: it could hang
+            with contextlib.suppress(ParseError):  # a link, or gone since git listed it
                 found[relative] = read_bytes(top / path, path)
     return found
 

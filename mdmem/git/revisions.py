@@ -202,8 +202,8 @@ def names_in(top: Path, folder: str) -> list[str]:
     done = _git(top, ["ls-tree", "-z", "--name-only", f"HEAD:{folder}"])
     if done.returncode == 0:
         return done.stdout.split("\0")
-    if _git(top, ["rev-parse", "--verify", "--quiet", f"HEAD:{folder}^{{tree}}"]).returncode != 0:
-        return []  # no commit, or no such folder in it
+    if " tree " not in _git(top, ["ls-tree", "--full-tree", "HEAD", "--", folder]).stdout:
+        return []  # no commit, or HEAD holds no such folder
     detail = done.stderr.strip() or f"exit {done.returncode}"
     raise GitError(f"git could not list what HEAD holds: {detail}", top)
 

@@ -10,6 +10,7 @@ lock and writes the plan all or nothing. No commit: the user reviews, then commi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,6 @@ from mdmem.format.items import is_note
 from mdmem.format.memory import CONTINUITY, SESSIONS, Memory
 from mdmem.format.sessionlog import REFERENCES_HEADING, SessionName, parse_session_name
 from mdmem.format.textfile import TextFile, body, ending
-from mdmem.reading.entries import one_line
 from mdmem.safety.harm import first_harm
 from mdmem.store.load import load
 from mdmem.store.lock import locked
@@ -33,6 +33,7 @@ from mdmem.writing.references import record
 from mdmem.writing.session import utc_now
 
 SLUG = "backfill"
+_MARKER = re.compile(r"^\s*[-*+][ \t]+(?:\[[ xX]\][ \t]+)?")
 WRAP = 88  # a ledger line's width before it continues on an indented line
 
 
@@ -141,7 +142,9 @@ def newest_log_name(memory: Memory, stamp: str, slug: str) -> SessionName:
 
 def item_text(document: Document, item: Item) -> str:
     """The item's words: its lines without the bullet, a checkbox or trailing notes."""
-    return one_line([body(line) for line in document.lines[item.start : _text_end(document, item)]])
+    lines = [body(line) for line in document.lines[item.start : _text_end(document, item)]]
+    lines[0] = _MARKER.sub("", lines[0], count=1)
+    return " ".join(line.strip() for line in lines if line.strip())  # as written: ids hash it
 
 
 def _text_end(document: Document, item: Item) -> int:

@@ -15,7 +15,6 @@ from pathlib import Path
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.memory import ARCHIVE, BLOCKED, INDEX
-from mdmem.reading.entries import one_line
 from mdmem.safety.harm import first_harm, refuse_harm
 from mdmem.safety.secrets import redact
 from mdmem.store.load import read_optional
@@ -172,8 +171,17 @@ def tombstones(root: Path) -> tuple[Tombstone, ...]:
             entry.fact_id,
             entry.blocked,
             redact(entry.reason),
-            redact(one_line(entry.text[:1])),
+            redact(_first_line(entry.text)),
             f"{entry.path}:{entry.line}",
         )
         for entry in entries
     )
+
+
+def _first_line(lines: tuple[str, ...]) -> str:
+    """An item's first line as written, without its marker (`- `, `- [ ] `)."""
+    first = lines[0].strip() if lines else ""
+    marker, _, rest = first.partition(" ")
+    if rest.startswith(("[ ] ", "[x] ", "[X] ")):
+        rest = rest[4:]
+    return rest.strip() if marker in ("-", "*", "+") else first
