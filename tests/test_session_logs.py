@@ -34,7 +34,7 @@ SLUGS = [f"{X}-{chr(ord('a') + index)}" for index in range(20)]  # X-a ... X-t
 def test_current(stems: list[str], committed: set[str], current: str | None) -> None:
     filenames = [f"{stem}.md" for stem in stems] + ["notes.md", "README", f"{X}.md.mdmem-tmp"]
     names = frozenset(f"{stem}.md" for stem in committed)
-    assert (*logs.uncommitted(filenames, names), None)[0] == current
+    assert (*logs.newest_first(set(filenames) - names), None)[0] == current
 
 
 def test_free_stem_takes_the_next_free_second() -> None:

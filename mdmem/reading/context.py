@@ -147,10 +147,15 @@ def plan_context(
         shown.append((position, entry))
     live = [entry for _, entry in shown]
     scores = [points for points, _ in scored(live, query)[0]] if query and query.words else []
-    items = [
-        Item(_section(entry), entry, scores[number] if scores else 0, position, whole)
+    items = [  # a short fact is its own lead: shown whole from the start
+        Item(
+            _section(entry),
+            entry,
+            scores[number] if scores else 0,
+            position,
+            entry.text == lead(entry.text),
+        )
         for number, (position, entry) in enumerate(shown)
-        for whole in [entry.text == lead(entry.text)]  # a short fact is its own lead
     ]
 
     def draft(kept: tuple[Item, ...], left: tuple[Item, ...]) -> Context:

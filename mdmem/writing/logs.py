@@ -92,12 +92,12 @@ def named_stem(value: str, source: str = "--session") -> str:
     return stem
 
 
-def uncommitted(filenames: Iterable[str], held: frozenset[str]) -> tuple[str, ...]:
-    """The stems of the session logs among `filenames` that `held` (the file names HEAD
-    holds) lacks, newest first; names that are no session log's are passed over."""
+def newest_first(filenames: Iterable[str]) -> tuple[str, ...]:
+    """The stems of the session logs among `filenames`, newest first; names that are no
+    session log's are passed over."""
     stems = []
     for filename in filenames:
-        if filename.endswith(".md") and filename not in held:
+        if filename.endswith(".md"):
             try:
                 stems.append(parse_session_name(filename, filename).stem)
             except ParseError:
@@ -189,7 +189,7 @@ def open_logs(root: Path) -> tuple[str, ...]:
     listed = set(listing(root))
     if top is not None:
         listed.difference_update(revisions.names_in(top, _folder(root, top)))
-    found = uncommitted(listed, frozenset())
+    found = newest_first(listed)
     return found if top is not None else found[:1]
 
 
