@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -208,7 +209,14 @@ def run_mdmem_with_fake_git(repo: Path, at_commit: str) -> subprocess.CompletedP
         capture_output=True,
         text=True,
         check=False,
+        # As a terminal's foreground job has it: a suite started in the background by a
+        # shell without job control inherits SIGINT ignored, and the Ctrl-C would be lost.
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize("user_staging", STAGING)
