@@ -190,11 +190,6 @@ def committed(top: Path, paths: Sequence[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def committed_in(top: Path, folder: str) -> frozenset[str]:
-    """Every path HEAD holds directly inside `folder` (relative to the top, no trailing /)."""
-    return frozenset(f"{folder}/{name}" for name in names_in(top, folder) if name)
-
-
 def names_in(top: Path, folder: str) -> list[str]:
     """The names (an empty one among them) of what HEAD holds directly inside `folder`;
     none when HEAD holds no such folder or there is no commit yet. git names them bare

@@ -33,7 +33,7 @@ from mdmem.git.plumbing import (
     session_log_changes,
     top_folder,
 )
-from mdmem.git.revisions import committed_in
+from mdmem.git.revisions import names_in
 from mdmem.linting.findings import Finding, finding
 from mdmem.linting.handedits import Committed
 from mdmem.safety.secrets import redact
@@ -96,13 +96,8 @@ def changed_logs(root: Path, repo: git.Repo) -> tuple[list[Finding], frozenset[s
             hint = f"nothing to mend now; `git show {first} -- {change.path}` shows the edit"
             found.append(finding("W024", display, 1, message, hint))
     pathspec = relative_path(repo, folder)
-    held = committed_in(top, pathspec) if pathspec is not None else frozenset()
-    committed = frozenset(
-        f"{root.name}/{SESSIONS}/{(top / relative).name}"
-        for relative in held
-        if (top / relative).parent == folder
-    )
-    return found, committed
+    held = names_in(top, pathspec) if pathspec is not None else []
+    return found, frozenset(f"{root.name}/{SESSIONS}/{name}" for name in held if name)
 
 
 def _only_redacted(repo: git.Repo, original: str, path: Path, display: str) -> bool:
@@ -140,7 +135,7 @@ def committed_state(root: Path, repo: git.Repo) -> Committed | None:
     threads = relative_path(repo, root / OPEN_THREADS)
     paths = [continuity]
     if threads is not None:
-        paths += sorted(p for p in committed_in(top, threads) if is_thread_name(Path(p).name))
+        paths += sorted(f"{threads}/{n}" for n in names_in(top, threads) if is_thread_name(n))
     blobs = head_blobs(repo, paths)
     if continuity not in blobs:
         return None

@@ -10,7 +10,7 @@ from pathlib import Path
 from mdmem.errors import MdmemError, SecretError
 from mdmem.format.memory import SESSIONS
 from mdmem.git.plumbing import commit_files, repository, top_folder
-from mdmem.git.revisions import committed_in
+from mdmem.git.revisions import names_in
 from mdmem.reviewing.plan import ReviewPlan
 from mdmem.reviewing.render import FileWrite
 from mdmem.reviewing.summary import ReviewSummary, id_list
@@ -89,11 +89,11 @@ def _uncommitted_logs(root: Path, top: Path) -> str | None:
     """What to say when the review counted session logs git does not hold: its commit
     names them (the stamp's through-session, origins), so they must be committed too."""
     folder = (root / SESSIONS).resolve().relative_to(top).as_posix()
-    held = committed_in(top, folder)
+    held = set(names_in(top, folder))
     logs = sorted(
         f"{root.name}/{SESSIONS}/{name}"
         for name in os.listdir(root / SESSIONS)
-        if name.endswith(".md") and f"{folder}/{name}" not in held
+        if name.endswith(".md") and name not in held
     )
     if not logs:
         return None
