@@ -159,6 +159,7 @@ def test_an_agent_session_through_the_server(repo: Path) -> None:
     assert tools["lookup"].input_schema["properties"]["tier"]["anyOf"][0]["enum"] == list(TIERS)
 
     assert seen["status"]["session"] is None  # every log is committed: none is current
+    assert seen["status"]["uncommitted"] == []  # nor several for the agent to choose from
     stem = seen["started"]["session"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d-\d{6}-mcp-run", stem)
     assert seen["started"]["path"] == f"memory/sessions/{stem}.md"

@@ -251,6 +251,26 @@ def test_no_current_session_says_how_to_start_one(repo: Path) -> None:
     )
 
 
+def test_status_names_the_uncommitted_logs_when_none_is_current(repo: Path) -> None:
+    """Two agents at once: status does not say "none, start one" (a third log would be
+    refused too) but names the logs, one of which the agent must name."""
+    older = started(repo, "--slug", "older")
+    log_path(repo, "2026-07-01-130000").write_text(template("newer"), "utf-8")
+    result = run("status")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == (
+        "session: (none chosen: 2 session logs are not committed: 2026-07-01-130000, "
+        f"{older.stem}; name yours with --session STEM or MDMEM_SESSION=STEM)"
+    )
+    data = json.loads(run("status", "--json").stdout)
+    assert (data["session"], data["uncommitted"]) == (None, ["2026-07-01-130000", older.stem])
+    named = json.loads(run("status", "--json", "--session", older.stem).stdout)
+    assert (named["session"], named["uncommitted"]) == (older.stem, [])
+    older.unlink()
+    data = json.loads(run("status", "--json").stdout)
+    assert (data["session"], data["uncommitted"]) == ("2026-07-01-130000", [])
+
+
 def test_the_newest_uncommitted_log_is_the_current_session(repo: Path) -> None:
     older = started(repo, "--slug", "older")
     log_path(repo, "2026-07-01-130000").write_text(template("newer"), "utf-8")

@@ -187,7 +187,7 @@ def status(root: Path | None, as_json: bool, named: str | None, run_lint: bool) 
     from mdmem.writing.logs import current_or_none  # status's only: 17 ms
 
     found = resolve_root(root)
-    log = current_or_none(found, named or None, named_by())
+    log, uncommitted = current_or_none(found, named or None, named_by())
     session, source = (None, None) if log is None else (log.display, log.source)
-    state = run_status(found, session, source, run_lint=run_lint)
+    state = run_status(found, session, source, uncommitted, run_lint=run_lint)
     _print(status_module.render(state), status_module.as_dict(state) if as_json else None)

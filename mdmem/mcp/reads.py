@@ -123,13 +123,15 @@ class Reads(Tools):
     ) -> CallToolResult:
         """Where things stand: call it to learn whether you must `start_session` first.
         Returns the current session log (the one the writing tools record in; null when
-        none is started), the sessions since the last review and whether a review is due,
+        none is started, or when several logs are uncommitted: `uncommitted` names them,
+        pass yours as `session`), the sessions since the last review and whether a review is due,
         lint's counts (from its last run while nothing changed) and the open threads."""
 
         def call(root: Path) -> dict[str, Any]:
-            log = current_or_none(root, *self.connection.named(session))
+            log, uncommitted = current_or_none(root, *self.connection.named(session))
             found, source = (None, None) if log is None else (log.display, log.source)
-            return status_text.as_dict(sources.status(root, found, source, run_lint=lint))
+            state = sources.status(root, found, source, uncommitted, run_lint=lint)
+            return status_text.as_dict(state)
 
         return await self.answer(self.status, call, reading=True)
 

@@ -86,6 +86,7 @@ SHAPES: dict[str, Shape] = {
             "session": "string|null",
             "log": "string|null",
             "session_source": "string|null",
+            "uncommitted": ["string"],
             "last_review": "string|null",
             "since_review": "integer",
             "review_every": "integer",

@@ -184,10 +184,16 @@ def blocked_entries(root: Path) -> tuple[BlockedEntry, ...]:
 
 
 def status(
-    root: Path, session: str | None, session_source: str | None, *, run_lint: bool = False
+    root: Path,
+    session: str | None,
+    session_source: str | None,
+    uncommitted: tuple[str, ...] = (),
+    *,
+    run_lint: bool = False,
 ) -> Status:
     """The memory's state for `mdmem status`; the current session is the write path's to
-    find (`mdmem.writing.logs.current_session`), and is given. `run_lint`: lint now."""
+    find (`mdmem.writing.logs.current_or_none`), and is given, with the uncommitted logs'
+    stems when none could be chosen. `run_lint`: lint now."""
     from mdmem.format.policy import parse_policy  # status's: 2 to 6 ms of lookup's start
     from mdmem.reading.status import Status  # not lookup's nor context's: 10 ms
 
@@ -212,5 +218,12 @@ def status(
     live = live_entries(continuity, thread_documents(root))
     threads = tuple(entry for entry in live if entry.open_thread)
     return Status(
-        session, session_source, through, len(later), policy.review_every, threads, counted
+        session,
+        session_source,
+        through,
+        len(later),
+        policy.review_every,
+        threads,
+        counted,
+        uncommitted,
     )

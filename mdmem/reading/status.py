@@ -27,6 +27,8 @@ class Status:
     review_every: int
     open_threads: tuple[Entry, ...]
     lint: Tally | None  # the count of the last lint, if still current
+    # With no session: the uncommitted logs' stems, when there are several and none named.
+    uncommitted: tuple[str, ...] = ()
 
     @property
     def review_due(self) -> bool:
@@ -35,12 +37,18 @@ class Status:
 
 def render(status: Status) -> list[str]:
     session = status.session or "(none: run `mdmem session start`)"
+    if status.session is None and status.uncommitted:
+        shown = ", ".join(status.uncommitted)
+        session = (
+            f"(none chosen: {len(status.uncommitted)} session logs are not committed: "
+            f"{shown}; name yours with --session STEM or MDMEM_SESSION=STEM)"
+        )
     source = f" ({status.session_source})" if status.session and status.session_source else ""
-    review = status.last_review or "(never)"
+    review = f"through {status.last_review}" if status.last_review else "none yet"
     due = "review due: run `mdmem review`" if status.review_due else "no review due"
     out = [
         f"session: {session}{source}",
-        f"last review: through {review}; {status.since_review} session "
+        f"last review: {review}; {status.since_review} session "
         f"log{'' if status.since_review == 1 else 's'} since "
         f"(review_every: {status.review_every}): {due}",
     ]
@@ -61,6 +69,7 @@ def as_dict(status: Status) -> dict[str, Any]:
         "session": None if status.session is None else PurePosixPath(status.session).stem,
         "log": status.session,
         "session_source": status.session_source,
+        "uncommitted": list(status.uncommitted),
         "last_review": status.last_review,
         "since_review": status.since_review,
         "review_every": status.review_every,

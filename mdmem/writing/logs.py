@@ -151,34 +151,31 @@ class Current:
 
 
 def current_session(root: Path, named: str | None = None, source: str = "--session") -> SessionLog:
-    """The log a command writes to: the one `named` (by `source`), else the newest one
-    HEAD does not hold. A named log must exist and be uncommitted too."""
+    """The log a command writes to: the one `named` (by `source`), else the one log HEAD
+    does not hold. A named log must exist and be uncommitted too."""
+    log, found = current_or_none(root, named, source)
+    if log is not None:
+        return log
+    raise MdmemError(many_sessions(found) if found else NO_SESSION)
+
+
+def current_or_none(
+    root: Path, named: str | None = None, source: str = "--session"
+) -> tuple[SessionLog | None, tuple[str, ...]]:
+    """(the current session as `current_session` finds it, or None; the stems of the
+    uncommitted logs when there is none, several of them, none named, so that a reader
+    can say which to name). A log that `named` names must be there."""
     if named:
         log = SessionLog(root, named_stem(named, source), source)
         if not log.path.is_file():
             log = SessionLog(root, _slugged(log, f"{source} {named}"), source)
         if committed(root, [log.path.name]):
             raise MdmemError(COMMITTED_LOG, log.display)
-        return log
+        return log, ()
     found = open_logs(root)
-    if not found:
-        raise MdmemError(NO_SESSION)
-    if len(found) > 1:
-        raise MdmemError(many_sessions(found))
-    return SessionLog(root, found[0], NEWEST)
-
-
-def current_or_none(
-    root: Path, named: str | None = None, source: str = "--session"
-) -> SessionLog | None:
-    """The current session as `current_session` finds it, or None when no log is current;
-    a log that `named` names must be there."""
-    try:
-        return current_session(root, named, source)
-    except MdmemError:
-        if named:
-            raise
-        return None
+    if len(found) == 1:
+        return SessionLog(root, found[0], NEWEST), ()
+    return None, found
 
 
 def open_logs(root: Path) -> tuple[str, ...]:
