@@ -283,6 +283,33 @@ def test_a_duplicate_adds_nothing_and_is_cited(repo: Path, text: str) -> None:
     assert snapshot(repo) == again
 
 
+@pytest.mark.parametrize(
+    ("old", "refusal"),
+    [
+        pytest.param(
+            "integration-before-push",
+            "the text duplicates 'post-only-mutations' (memory/continuity.md:10): to retire "
+            "'integration-before-push' in its favour, run `mdmem supersede "
+            "integration-before-push --by post-only-mutations`; nothing written",
+            id="a-live-fact",
+        ),
+        pytest.param("no-such-fact", "--supersedes: unknown id 'no-such-fact'", id="an-unknown-id"),
+        pytest.param("version-in-uri", "--supersedes: 'version-in-uri'", id="a-superseded-one"),
+    ],
+)
+def test_a_duplicate_that_supersedes_is_refused_not_dropped(
+    repo: Path, old: str, refusal: str
+) -> None:
+    """Citing the duplicate instead would drop --supersedes and leave OLD live, served by
+    context: the add is refused, saying how to retire OLD by the fact that says it."""
+    before = snapshot(repo)
+    text = "Mutations use POST only; no PUT or PATCH"
+    result = run(text, "--section", "Conventions", "--supersedes", old)
+    assert result.exit_code == 3, result.output
+    assert result.stderr.startswith(f"mdmem: {refusal}"), result.stderr
+    assert snapshot(repo) == before
+
+
 def test_a_duplicate_with_more_words_says_how_to_keep_them(repo: Path) -> None:
     """A text holding every word of a fact and more is that fact (not added twice), but the
     words it adds would be lost without a word: the note names them and the way to keep

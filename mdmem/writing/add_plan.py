@@ -171,16 +171,23 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     superseded = known.after_events(known.supersessions(documents), session.events)
     _refuse_retired(found, superseded)
     live = [m for m in found if m.fact_id not in superseded]
-    duplicates = [m for m in live if m.kind == conflicts.DUPLICATE]
-    duplicates = [m for m in duplicates if m.fact_id != request.supersedes]
-    if duplicates:
-        return _duplicate(duplicates[0].fact_id, memory.shown, session, request.text)
     target = None
     if request.supersedes is not None:
         target = _target(request.supersedes, memory, superseded)
         if request.agent and target.is_core:
             where, fact = _where(memory, target.id), target.id
             raise MdmemError(AGENT_CORE.format(fact=fact, where=where))
+    duplicates = [m for m in live if m.kind == conflicts.DUPLICATE]
+    duplicates = [m for m in duplicates if m.fact_id != request.supersedes]
+    if duplicates and target is not None:  # the successor is there: supersede by it
+        fact_id = duplicates[0].fact_id
+        raise MdmemError(
+            f"the text duplicates {fact_id!r} ({_where(memory, fact_id)}): to retire "
+            f"{target.id!r} in its favour, run `mdmem supersede {target.id} --by {fact_id}`; "
+            f"{NOTHING}"
+        )
+    if duplicates:
+        return _duplicate(duplicates[0].fact_id, memory.shown, session, request.text)
     contradicted = [m for m in live if m.kind == conflicts.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:
