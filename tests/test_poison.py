@@ -252,6 +252,9 @@ COMMENTS = [
                  "HTML comment hides another comment's opening", id="comment_swallowing_a_footer"),
     pytest.param("- fact\n<!-- never closed", 2, 1, "unterminated HTML comment hides the rest",
                  id="unterminated_comment"),
+    pytest.param("- a <!-- id: a | tier: working\n- b\n  <!-- id: b -->", 1, 5,
+                 "HTML comment hides another comment's opening",
+                 id="footer_shape_left_open_in_fact_text"),
     pytest.param(f"- Use POST\n\n  [//]: # ({LONG})\n  <!-- id: post-only -->", 3, 3, REFERENCE_69,
                  id="reference_comment_in_fact_text"),
     pytest.param(f'- Use POST\n  [comment]: <> "{LONG}"\n  <!-- id: post-only -->', 2, 3,
@@ -259,6 +262,11 @@ COMMENTS = [
 ]  # fmt: skip
 
 NEGATIVE = [
+    # A footer's own line left open is the footer's error (E001), whose hint says to close
+    # it; hidden-markup's would say to delete it.
+    pytest.param("- a\n  <!-- id: a | tier: working\n- b\n  <!-- id: b -->", id="footer_left_open"),
+    pytest.param("- a\n  <!-- id: a | tier: working", id="footer_left_open_at_the_end"),
+    pytest.param("> a\n> <!-- id: a | tier: core\n> b\n> <!-- id: b -->", id="quoted_footer_open"),
     pytest.param("- Always use POST for mutations; never PUT or PATCH", id="imperatives"),
     pytest.param("- Never mock the database in integration tests", id="never_mock"),
     pytest.param("- Do not edit generated files; you must run `make gen`", id="do_not"),

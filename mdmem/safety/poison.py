@@ -99,6 +99,7 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
 
 _FOOTER_LINE = re.compile(r"[ \t]*(?:>[ \t]?)*<!--[ \t]*id:(?:(?!-->)[^\n])*-->[ \t]*\r?")
+_UNCLOSED_FOOTER = re.compile(r"[ \t]*(?:>[ \t]?)*<!--[ \t]*id:(?:(?!-->)[^\n])*")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.S)
 _COMMENT_HIDES_AT = 40
 _TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^<>]*?)?)\s*/?>")
@@ -312,6 +313,11 @@ def _comment_hits(markup: str, in_fact: Callable[[int], bool]) -> Iterator[tuple
         line = markup[line_start : len(markup) if line_end == -1 else line_end]
         if _FOOTER_LINE.fullmatch(line) or _follows_a_footer(markup, line_start, line):
             continue
+        first_end = markup.find("\n", line_start)
+        if _UNCLOSED_FOOTER.fullmatch(
+            markup, line_start, len(markup) if first_end < 0 else first_end
+        ):
+            continue  # a footer's line left open: the footer's error (E001), with its own hint
         if not match.group().endswith("-->"):
             yield match.start(), "hidden-markup", "unterminated HTML comment hides the rest"
         elif "<!--" in match[1]:
