@@ -241,6 +241,7 @@ def test_dry_run_prints_the_plan(repo: Path) -> None:
         "extend" not in " ".join(out) and "install the pre-commit hook .git/hooks/pre-commit" in out
     )
     assert "set git config merge.mdmem.driver" in out
+    assert out[-1].endswith("run the same command without --dry-run to do it")
     assert sorted(snapshot(repo)) == []
 
 

@@ -245,3 +245,19 @@ def test_stats_json_and_text(tmp_path: Path) -> None:
     assert payload["cadences"]["review"] == {"since": 20, "every": 10, "due": True}
     text = CliRunner().invoke(main, ["stats", "--root", str(root)]).output
     assert text.startswith("20 sessions through 2026-03-20-090000.")
+
+
+def test_stats_says_one_fact_and_one_session(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (root / "sessions").mkdir(parents=True)
+    (root / "continuity.md").write_text(
+        "# Continuity\n\n## Notes\n\n- Deploys go through the canary first\n"
+        "  <!-- id: deploys-canary-first | created: 2026-06-01 | uses: 1 | tier: working -->\n",
+        "utf-8",
+    )
+    (root / "sessions" / "2026-06-01-090000.md").write_text(
+        "# Start\n\n## Memory References\n- Created: deploys-canary-first\n", "utf-8"
+    )
+    text = CliRunner().invoke(main, ["stats", "--root", str(root)]).output
+    assert text.startswith("1 session through 2026-06-01-090000.\n"), text
+    assert "  Notes: 1 fact, 4 lines\n" in text, text

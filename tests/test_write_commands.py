@@ -524,6 +524,12 @@ REFUSALS = [
         "post-only-mutations)",
         id="not-an-id",
     ),
+    pytest.param(
+        ["post-only-mutations,api-in-header"],
+        "'post-only-mutations,api-in-header' is not an id (lowercase words joined by hyphens, "
+        "two or more: post-only-mutations); give several ids apart, with spaces",
+        id="ids-joined-by-a-comma",
+    ),
 ]
 
 

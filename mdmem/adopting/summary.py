@@ -96,7 +96,7 @@ def next_steps(result: InitResult) -> list[str]:
     if not result.changed:
         return []
     if result.dry_run:
-        return ["run `mdmem init` without --dry-run to do it"]
+        return ["run the same command without --dry-run to do it"]
     steps = ["look over what init wrote (`git status`), then commit it"]
     if skeleton.VISION_THREAD in result.facts:
         steps.append(

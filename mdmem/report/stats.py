@@ -211,7 +211,9 @@ def render_stats(stats: Stats) -> str:
     """The stats for a terminal."""
     if stats.through is None:
         return "No session logs yet: nothing to count."
-    lines = [f"{stats.sessions} sessions through {stats.through}."]
+    lines = [
+        f"{stats.sessions} session{'' if stats.sessions == 1 else 's'} through {stats.through}."
+    ]
     lines.append("Tiers: " + ", ".join(f"{tier} {n}" for tier, n in stats.tiers))
     lines.append("Maturity (live facts): " + ", ".join(f"{m} {n}" for m, n in stats.maturity))
     for cadence in stats.cadences:
@@ -222,7 +224,10 @@ def render_stats(stats: Stats) -> str:
             f"(every {cadence.every}): {state}"
         )
     lines.append("Largest sections:")
-    lines += [f"  {s.title}: {s.facts} facts, {s.lines} lines" for s in stats.sections]
+    lines += [
+        f"  {s.title}: {s.facts} fact{'' if s.facts == 1 else 's'}, {s.lines} lines"
+        for s in stats.sections
+    ]
     lines.append("Closest to archival (archive_window - sessions since last use):")
     lines += [
         f"  {m.fact_id} ({m.tier}): margin {m.margin}, {m.sessions_since_last_used} since last use"

@@ -128,7 +128,8 @@ class Gathered:
 def check_shape(ids: Iterable[str]) -> None:
     for token in ids:
         if not ID_RE.match(token):
-            raise MdmemError(f"{token!r} is not an id ({ID_RULE})")
+            apart = "; give several ids apart, with spaces" if "," in token else ""
+            raise MdmemError(f"{token!r} is not an id ({ID_RULE}){apart}")
 
 
 def gather(root: Path, ids: Sequence[str], *, everything: bool = False) -> Gathered:
