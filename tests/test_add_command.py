@@ -399,12 +399,14 @@ REFUSALS = [
     ),
     pytest.param(
         ["A new rule", "--section", "Open Threads"],
-        "## Open Threads holds no facts: give another --section",
+        "## Open Threads holds no facts: give another --section (`mdmem thread TEXT` opens a "
+        "thread)",
         id="open-threads",
     ),
     pytest.param(
         ["A new rule", "--section", "open  threads"],
-        "## Open Threads holds no facts: give another --section",
+        "## Open Threads holds no facts: give another --section (`mdmem thread TEXT` opens a "
+        "thread)",
         id="open-threads-in-lower-case",
     ),
     pytest.param(

@@ -304,6 +304,13 @@ BAD_CALLS = [
         "add it to another section, then open a thread 'Promote to core: ID?' for a person "
         "(who runs `mdmem core ID`); nothing written",
     ),
+    (
+        "a fact in Open Threads",
+        "add_fact",
+        {"text": "Decide the retention of audit logs", "section": "Open Threads"},
+        "mdmem: ## Open Threads holds no facts: give another `section` (the `thread` tool "
+        "opens a thread)",
+    ),
 ]
 
 
@@ -412,3 +419,14 @@ def test_claude_codes_session_start_hook_pins_the_agents_own_log(
     fact_id = json.loads(done.stdout)["id"]
     log = repo / "memory" / "sessions" / f"{pins['9a8b7c6d-bbbb']}.md"
     assert created_lines(log) == {fact_id}
+
+
+def test_a_persons_command_in_a_refusal_is_not_made_a_tool(sdk: None) -> None:
+    """A refusal that says what a person runs in a terminal names the command, not a tool
+    (an agent's `supersede` tool is what the refusal keeps it from)."""
+    from mdmem.mcp.calls import spoken
+    from mdmem.writing.facts import AGENT_CORE
+
+    said = spoken(AGENT_CORE.format(fact="'x'", where="memory/continuity.md:3"), ["old", "by"])
+    assert "who runs mdmem supersede in a terminal" in said
+    assert "tool in a terminal" not in said

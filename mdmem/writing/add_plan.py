@@ -141,7 +141,7 @@ def check_request(request: NewFact) -> None:
     if not section.strip() or section != section.strip() or unsafe(section, "#"):
         raise MdmemError(f"section {section!r} must be a heading's title, like 'Key Decisions'")
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
-        raise MdmemError(f"## {section} holds no facts: give another --section")
+        raise MdmemError(_no_facts(section))
     if request.fact_id is not None and not KEBAB.match(request.fact_id):
         raise MdmemError(
             f"id {request.fact_id!r} must be lowercase words joined by hyphens, two or more, "
@@ -155,7 +155,7 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     named as continuity names one, but for case and spacing, is that section."""
     section = same_section(memory.continuity, request.section)
     if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
-        raise MdmemError(f"## {section} holds no facts: give another --section")
+        raise MdmemError(_no_facts(section))
     if request.agent and section == INVARIANTS_SECTION:
         raise MdmemError(AGENT_INVARIANT.format(section=section))
     if not request.new_section:
@@ -201,6 +201,11 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
     added = _added(request, fact_id, target, others, memory, session)
     return dataclasses.replace(added, note=AS_RULE) if as_rule else added
+
+
+def _no_facts(section: str) -> str:
+    thread = " (`mdmem thread TEXT` opens a thread)" if section == OPEN_THREADS_SECTION else ""
+    return f"## {section} holds no facts: give another --section{thread}"
 
 
 def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None]) -> None:

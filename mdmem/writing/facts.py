@@ -50,7 +50,7 @@ AGENT_INVARIANT = (
 )
 AGENT_CORE = (
     "{fact!r} is a core fact ({where}), and a person changes a core fact: open a thread "
-    "saying what no longer holds, for a person (who runs `mdmem supersede` in a terminal); "
+    "saying what no longer holds, for a person (who runs mdmem supersede in a terminal); "
     "nothing written"
 )
 LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029", "\x85")
