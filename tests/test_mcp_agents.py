@@ -421,7 +421,8 @@ def test_claude_codes_session_start_hook_pins_the_agents_own_log(
     assert created_lines(log) == {fact_id}
 
 
-def test_a_persons_command_in_a_refusal_is_not_made_a_tool(sdk: None) -> None:
+@pytest.mark.usefixtures("sdk")
+def test_a_persons_command_in_a_refusal_is_not_made_a_tool() -> None:
     """A refusal that says what a person runs in a terminal names the command, not a tool
     (an agent's `supersede` tool is what the refusal keeps it from)."""
     from mdmem.mcp.calls import spoken
