@@ -163,6 +163,7 @@ def test_an_agent_session_through_the_server(repo: Path) -> None:
     stem = seen["started"]["session"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d-\d{6}-mcp-run", stem)
     assert seen["started"]["path"] == f"memory/sessions/{stem}.md"
+    assert seen["started"]["log"] == seen["started"]["path"]  # `log` in every answer
     added = seen["added"]
     new_id = added["id"]
     assert (added["outcome"], added["section"], added["tier"], added["session"]) == (

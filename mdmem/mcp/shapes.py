@@ -10,7 +10,8 @@ from typing import Any
 
 Shape = dict[str, Any]
 
-LOG = {"session": "string", "path": "string", "file": "string", "source": "string"}
+LOG = {"session": "string", "log": "string", "path": "string", "file": "string"}
+LOG |= {"source": "string"}
 HIT = {"path": "string", "line": "integer", "id": "string", "tier": "string|null"}
 HIT |= {"score": "integer", "text": "string"}
 THREAD = {"id": "string", "path": "string", "line": "integer", "text": "string"}

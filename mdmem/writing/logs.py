@@ -131,6 +131,7 @@ class SessionLog:
     def as_dict(self) -> dict[str, Any]:
         return {
             "session": self.stem,
+            "log": self.display,  # as every answer that names a log names it
             "path": self.display,
             "file": str(self.path),
             "source": self.source,
