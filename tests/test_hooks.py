@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -85,6 +86,10 @@ def test_an_edit_to_a_committed_log_is_refused(repo: Path) -> None:
         in done.stderr
     )
     assert head(repo) == before
+    told = re.search(r"put it back: git (restore [^)]*)\)", done.stderr)
+    assert told is not None and told[1].endswith(f" -- {SESSION}"), done.stderr
+    git(repo, *told[1].split())  # the command as given puts the log back
+    assert git(repo, "status", "--porcelain", "--", SESSION) == ""
 
 
 def test_a_mode_change_of_a_committed_log_is_refused(repo: Path) -> None:

@@ -54,6 +54,7 @@ class Refusal:
 
     path: str  # display path
     action: str  # "modifies" or "deletes or renames"
+    git_path: str  # relative to the repository's top, as `git restore` takes it
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,8 @@ def pre_commit(root: Path) -> PreCommit:
             action = "deletes or renames"
         else:
             action = "changes the file mode of" if mode_changed else "modifies"
-        refused.append(Refusal(f"{root.name}/{SESSIONS}/{Path(change.path).name}", action))
+        shown = f"{root.name}/{SESSIONS}/{Path(change.path).name}"
+        refused.append(Refusal(shown, action, change.path))
     # Warnings about committed logs were news once, when each log was committed (what
     # could be mended then was an error, E011): the hook does not repeat them on every
     # later commit. A file's stale footers are one line, as lint prints them.

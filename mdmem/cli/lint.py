@@ -128,7 +128,8 @@ def hook_pre_commit(root: Path | None) -> None:
     for refusal in result.refused:
         click.echo(
             f"mdmem: {refusal.path}: this commit {refusal.action} a committed session log; "
-            "logs are immutable (put it back: git restore --staged --worktree -- FILE)",
+            "logs are immutable (put it back: git restore --staged --worktree -- "
+            f"{refusal.git_path})",
             err=True,
         )
     for finding in result.findings:
