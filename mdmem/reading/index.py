@@ -2,10 +2,9 @@
 one string, and what ranking needs besides (place, tier, scope, superseded), as plain
 values a cache keeps while the file does not change.
 
-A query word is then found with `str.find` over the whole string, and only the facts
-that score are read from the file again (`entry_at`) to be shown: a lookup over an
-archive of ten thousand facts normalises none of them. The scores are `ranking.rank`'s,
-which a test checks fact by fact.
+A query word is then found with `str.find` over the whole string, and only the facts that
+score are read again (`entry_at`) to be shown: a lookup over an archive of ten thousand
+facts normalises none of them. The scores are `ranking.rank`'s, checked fact by fact.
 
 A document a review rewrote is indexed again by parts (`reindex`): it is cut where
 `parse_document` carries nothing over but the section, and a part whose text (with its
@@ -212,8 +211,9 @@ def rank_indexes(
     order; only the facts shown are read again, from `lines_of(index)`."""
     matched = [match_codes(index, query) for index in indexes]
     corpus = corpus_of(
-        [(index.lengths[n], found.get(n, ()), _holds_now(index, n))
-         for index, found in zip(indexes, matched, strict=True) for n in range(count(index))],
+        [(index.lengths[n], found.get(n, ()), not history and _holds_now(index, n))
+         for index, found in zip(indexes, matched, strict=True)
+         for history in [is_history(index.path, None)] for n in range(count(index))],
         len(query.words),
     )  # fmt: skip
     live: list[Key] = []
