@@ -4,6 +4,7 @@ real memories' histories.
     python benchmarks/recall.py                      # the bundles in ../shared/realmem
     python benchmarks/recall.py REPO.bundle REPO ... # bundles or git repositories
     python benchmarks/recall.py --sessions 20 --json OUT.json
+    python benchmarks/recall.py --crowd              # each memory among the others' facts
 
 For each commit that adds a session log under `memory/sessions/` (the newest `--sessions`
 of them per memory), the memory as it stood at the commit's parent is read:
@@ -23,6 +24,14 @@ the core facts first, whole, then its ranked facts whole while they fit, counted
 mdmem counts tokens (characters / 4). A state where mdmem refuses serves nothing and
 is counted apart. mdmem is called in-process, through the functions its CLI calls;
 `--verify N` runs the CLI itself on N states per memory and checks it serves the same.
+
+`--crowd` asks whether the lead holds on bigger memories than these, where context must
+choose: every replayed state of each memory gets the live, non-core facts of the other
+memories' newest states (HEAD) added to its continuity.md, each at the end of its own
+section, its id tagged (`x2-...`, by the other's place among the sources) and its footer
+kept to its dates, uses and tier. The task and the truth stay the memory's own. The
+table is followed by how many live facts the states replayed hold and how many tokens
+their core facts take. The default run adds nothing.
 """
 
 from __future__ import annotations
