@@ -4,6 +4,7 @@ real memories' histories.
     python benchmarks/recall.py                      # the bundles in ../shared/realmem
     python benchmarks/recall.py REPO.bundle REPO ... # bundles or git repositories
     python benchmarks/recall.py --sessions 20 --json OUT.json
+    python benchmarks/recall.py --crowd              # each memory among the others' facts
 
 For each commit that adds a session log under `memory/sessions/` (the newest `--sessions`
 of them per memory), the memory as it stood at the commit's parent is read:
@@ -23,6 +24,14 @@ the core facts first, whole, then its ranked facts whole while they fit, counted
 mdmem counts tokens (characters / 4). A state where mdmem refuses serves nothing and
 is counted apart. mdmem is called in-process, through the functions its CLI calls;
 `--verify N` runs the CLI itself on N states per memory and checks it serves the same.
+
+`--crowd` asks whether the lead holds on bigger memories than these, where context must
+choose: every replayed state of each memory gets the live, non-core facts of the other
+memories' newest states (HEAD) added to its continuity.md, each at the end of its own
+section, its id tagged (`x2-...`, by the other's place among the sources) and its footer
+kept to its dates, uses and tier. The task and the truth stay the memory's own. The
+table is followed by how many live facts the states replayed hold and how many tokens
+their core facts take. The default run adds nothing.
 """
 
 from __future__ import annotations
@@ -308,6 +317,8 @@ class Replay:
     truth: tuple[str, ...]
     served: dict[str, int]  # "mdmem@2000", "bm25@2000", "grep@k10", ...
     refused: bool
+    live: int = 0  # the state's live facts, core ones included
+    core_tokens: int = 0  # what its core facts take of a budget, as the baselines count
 
 
 def git(repo: Path, *args: str, data: bool = False) -> str:
@@ -367,7 +378,71 @@ def measure(memory: Path, log: str, facts: list[Fact], known: set[str]) -> Repla
         served[f"mdmem@k{limit}"] = len(wanted & hits)
         served[f"bm25@k{limit}"] = len(wanted & set(by_bm25[:limit]))
         served[f"grep@k{limit}"] = len(wanted & set(by_grep[:limit]))
-    return Replay(log, task, tuple(truth), served, refused)
+    core = sum(len(f"- {fact.text} [{fact.id}]\n") for fact in facts if fact.core)
+    return Replay(log, task, tuple(truth), served, refused, len(facts), -(-core // 4))
+
+
+# --- --crowd: each memory with the others' live facts added ---------------------------
+
+
+def live_blocks(continuity: str, tag: str) -> list[tuple[str, list[str]]]:
+    """(section, lines) of each live, non-core fact of a continuity.md: its item's lines
+    and its footer, the id prefixed with `tag` (unique beside another memory's ids) and the
+    footer kept to its id, dates, uses and tier (no field naming another fact)."""
+    lines = continuity.splitlines()
+    facts = {fact.id: fact for fact in read_facts(continuity)}
+    blocks: list[tuple[str, list[str]]] = []
+    heading, start, fenced = "", None, False
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced:
+            continue
+        title = HEADING.match(line)
+        if title and len(title[1]) <= 2:
+            heading, start = title[2], None
+            continue
+        footer = FOOTER.match(line)
+        if footer:
+            fields = _fields(footer[1])
+            fact = facts.get(fields["id"])
+            if start is not None and fact and fact.live and not fact.core:
+                kept = [f"{key}: {fields[key]}" for key in ("created", "last_used", "uses",
+                        "tier") if fields.get(key)]  # fmt: skip
+                indent = line[: len(line) - len(line.lstrip())]
+                new = " | ".join([f"id: {tag}-{fact.id}", *kept])
+                blocks.append((heading, [*lines[start:number], f"{indent}<!-- {new} -->"]))
+            start = None
+            continue
+        if ITEM.match(line) and start is None:
+            start = number
+    return blocks
+
+
+def crowd(memory: Path, blocks: Sequence[tuple[str, list[str]]]) -> None:
+    """Add the facts to the memory's continuity.md, each at the end of its own section
+    (by title), a section it lacks added at the end."""
+    path = memory / "continuity.md"
+    lines = path.read_text("utf-8", "replace").splitlines() if path.is_file() else []
+    titles = [(n, HEADING.match(line)) for n, line in enumerate(lines)]
+    heads = [(n, m[2].strip().lower()) for n, m in titles if m and len(m[1]) <= 2]
+    ends = {title: (heads[k + 1][0] if k + 1 < len(heads) else len(lines))
+            for k, (_, title) in enumerate(heads)}  # fmt: skip
+    added: dict[int, list[str]] = {}
+    new: dict[str, list[str]] = {}
+    for title, block in blocks:
+        end = ends.get(title.strip().lower())
+        if end is None:
+            new.setdefault(title, []).extend(["", *block])
+        else:
+            added.setdefault(end, []).extend([*block, ""])
+    out: list[str] = []
+    for number, line in enumerate([*lines, ""]):
+        out += added.get(number, [])
+        out.append(line)
+    for title, block in new.items():
+        out += ["", f"## {title}", *block]
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
 @dataclass
@@ -383,15 +458,28 @@ class Result:
         return sum(replay.served[measure] for replay in self.replays) / truth if truth else 0.0
 
 
-def replay(source: Path, sessions: int, verify: int, scratch: Path) -> Result:
-    """Replay the newest `sessions` logs a history added that cite a live fact and have a
-    Summary (newest first; the table sums them)."""
-    name = source.name.removesuffix(".bundle")
-    repo = scratch / name / "repo"
-    if source.is_file():
+def repository(source: Path, scratch: Path) -> Path:
+    """The history to replay: a bundle cloned into the scratch folder, else as given."""
+    if not source.is_file():
+        return source
+    repo = scratch / source.name.removesuffix(".bundle") / "repo"
+    if not repo.is_dir():
         subprocess.run(["git", "clone", "-q", str(source), str(repo)], check=True)
-    else:
-        repo = source
+    return repo
+
+
+def replay(
+    source: Path,
+    sessions: int,
+    verify: int,
+    scratch: Path,
+    added: Sequence[tuple[str, list[str]]] = (),
+) -> Result:
+    """Replay the newest `sessions` logs a history added that cite a live fact and have a
+    Summary (newest first; the table sums them); `added`: facts put into every state
+    (`crowd`)."""
+    name = source.name.removesuffix(".bundle")
+    repo = repository(source, scratch)
     result = Result(name)
     states: dict[str, tuple[Path, list[Fact], set[str]]] = {}  # by commit
     for commit, path in reversed(added_logs(repo)):
@@ -404,6 +492,8 @@ def replay(source: Path, sessions: int, verify: int, scratch: Path) -> Result:
             memory = state_at(repo, commit, scratch / name / commit)
             if memory is None:
                 continue
+            if added:
+                crowd(memory, added)
             states[commit] = (memory, *memory_facts(memory))
         memory, facts, known = states[commit]
         done = measure(memory, log, facts, known)
@@ -417,6 +507,21 @@ def replay(source: Path, sessions: int, verify: int, scratch: Path) -> Result:
             ):
                 result.mismatches.append(path)
     return result
+
+
+def crowds(sources: Sequence[Path], scratch: Path) -> list[list[tuple[str, list[str]]]]:
+    """Per source: the live facts of every other source's newest state (`live_blocks`,
+    tagged `x1`, `x2`... by the source's place)."""
+    blocks = []
+    for number, source in enumerate(sources, 1):
+        repo = repository(source, scratch)
+        ran = subprocess.run(["git", "-C", str(repo), "show", "HEAD:memory/continuity.md"],
+                             capture_output=True, check=False)  # fmt: skip
+        blocks.append(live_blocks(ran.stdout.decode("utf-8", "replace"), f"x{number}"))
+    return [
+        [block for other, own in enumerate(blocks) if other != number for block in own]
+        for number in range(len(sources))
+    ]
 
 
 def columns() -> list[tuple[str, str]]:
@@ -467,15 +572,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=60, help="newest N logs per memory")
     parser.add_argument("--verify", type=int, default=1, help="states per memory the CLI checks")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the numbers here")
+    parser.add_argument("--crowd", action="store_true",
+                        help="each memory with the others' newest live facts added")  # fmt: skip
     args = parser.parse_args(argv)
     sources = args.sources or sorted(DEFAULT_SOURCES.glob("*.bundle"))
     if not sources:
         parser.error(f"no bundles in {DEFAULT_SOURCES}; name a bundle or a repository")
     os.environ["MDMEM_NO_CACHE"] = "1"  # nothing kept beside the scratch states
     with tempfile.TemporaryDirectory(prefix="mdmem-recall-") as scratch:
-        results = [replay(source, args.sessions, args.verify, Path(scratch)) for source in sources]
-    print("Recall of the facts each session cited, mdmem / BM25 / grep, in %:")
+        others = crowds(sources, Path(scratch)) if args.crowd else [[] for _ in sources]
+        results = [
+            replay(source, args.sessions, args.verify, Path(scratch), added)
+            for source, added in zip(sources, others, strict=True)
+        ]
+    print(f"Recall of the facts each session cited{', crowded' if args.crowd else ''}, "
+          "mdmem / BM25 / grep, in %:")  # fmt: skip
     print(table(results))
+    print("\nThe states replayed: live facts, and the tokens their core facts take whole:")
+    for result in results:
+        live = [replay.live for replay in result.replays] or [0]
+        core = [replay.core_tokens for replay in result.replays] or [0]
+        print(f"- {result.name}: {min(live)} to {max(live)} live facts, "
+              f"core {min(core):,} to {max(core):,} tokens")  # fmt: skip
     if any(replay.refused for result in results for replay in result.replays):
         read = [Result(r.name, [p for p in r.replays if not p.refused]) for r in results]
         print("\nThe same, on the states mdmem read (those it refused left out):")

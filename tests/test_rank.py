@@ -114,6 +114,37 @@ def test_a_tag_alone_outscores_any_count_in_the_text() -> None:
     assert ids([often, tagged, *COMMON], "retry") == ["tagged", "often-text"]
 
 
+def test_only_what_holds_now_counts_for_a_word_s_rarity() -> None:
+    """History and superseded facts are ranked after what holds now; they do not make a
+    word of the live facts common (its idf), so what holds now ranks as if they were not
+    there."""
+    live = [fact("canary-first", "the canary goes first"), *COMMON]
+    past = [
+        *(fact(f"old-{n}", "the canary was skipped", path="memory/archive/2026-Q1.md")
+          for n in range(8)),
+        fact("done-canary", "check the canary", checkbox="x"),
+        fact("gone-canary", "the canary goes last", "superseded"),
+        fact("archived-canary", "no canary", "archived"),
+    ]  # fmt: skip
+    query = make_query("deploy canary")
+    alone, crowded = rank(live, query), rank([*live, *past], query)
+    assert crowded.corpus == alone.corpus
+    assert [hit for hit in crowded.hits if hit.entry in live] == list(alone.hits)
+
+
+@pytest.mark.parametrize("no_cache", ["", "1"], ids=["index", "no_cache"])
+def test_lookup_counts_the_facts_that_hold_now(
+    tmp_path: Path, no_cache: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of the nine facts that hold now, five hold `webhook`: the archived, superseded and
+    done facts that hold it too are not counted, with or without the index."""
+    monkeypatch.setenv("MDMEM_NO_CACHE", no_cache)
+    memory = write_memory(tmp_path)
+    done = CliRunner().invoke(main, ["lookup", "webhook", "--explain", "--root", str(memory)])
+    assert done.exit_code == 0, done.output
+    assert "webhook: word x2, in 5/9 facts " in done.output.splitlines()[1]
+
+
 @pytest.mark.parametrize("no_cache", ["", "1"], ids=["index", "no_cache"])
 def test_lookup_explain(tmp_path: Path, no_cache: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MDMEM_NO_CACHE", no_cache)

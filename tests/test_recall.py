@@ -3,6 +3,8 @@ the facts read from a memory, and the baselines."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.helpers import BENCHMARKS, load_script
@@ -103,3 +105,30 @@ def test_bm25_ranks_a_rare_word_first_and_fill_serves_core_first() -> None:
     assert recall.grep(facts, "canary") == ["rare-fact"]
     served = recall.fill(facts, ranked, 25)  # 100 characters: the core fact, then one more
     assert served == {"core-fact", "rare-fact"}
+
+
+def test_crowd_adds_another_memory_s_live_facts_to_their_sections(tmp_path: Path) -> None:
+    """--crowd: the live, non-core facts of another memory, ids tagged and footers kept to
+    their dates, uses and tier, each at the end of its own section (a section the memory
+    lacks added at the end); the memory's own facts stay as they were."""
+    other = CONTINUITY.replace("## Open Threads", "## Conventions").replace(
+        "tier: working -->", "tier: working | serves: vision-x | origin: s1 -->", 1
+    )
+    blocks = recall.live_blocks(other, "x2")
+    assert [(title, lines[-1].strip()) for title, lines in blocks] == [
+        ("Key Decisions", "<!-- id: x2-webhook-backoff | created: 2026-01-01 | tier: active -->"),
+        ("Conventions", "<!-- id: x2-queue-thread | created: 2026-01-01 | tier: working -->"),
+    ]
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "continuity.md").write_text(CONTINUITY, encoding="utf-8")
+    recall.crowd(memory, blocks)
+    facts = recall.read_facts((memory / "continuity.md").read_text(encoding="utf-8"))
+    own = recall.read_facts(CONTINUITY)
+    assert [fact for fact in facts if not fact.id.startswith("x2-")] == own
+    added = {fact.id: fact for fact in facts if fact.id.startswith("x2-")}
+    assert added["x2-webhook-backoff"].text == "Webhooks retry with backoff, three times at most"
+    assert added["x2-webhook-backoff"].live and added["x2-queue-thread"].live
+    text = (memory / "continuity.md").read_text(encoding="utf-8")
+    assert text.index("x2-webhook-backoff") < text.index("## Open Threads")
+    assert text.index("## Conventions") > text.index("id: queue-thread")

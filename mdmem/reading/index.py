@@ -2,10 +2,9 @@
 one string, and what ranking needs besides (place, tier, scope, superseded), as plain
 values a cache keeps while the file does not change.
 
-A query word is then found with `str.find` over the whole string, and only the facts
-that score are read from the file again (`entry_at`) to be shown: a lookup over an
-archive of ten thousand facts normalises none of them. The scores are `ranking.rank`'s
-(BM25 over the facts of every document searched), which a test checks fact by fact.
+A query word is then found with `str.find` over the whole string, and only the facts that
+score are read again (`entry_at`) to be shown: a lookup over an archive of ten thousand
+facts normalises none of them. The scores are `ranking.rank`'s, checked fact by fact.
 
 A document a review rewrote is indexed again by parts (`reindex`): it is cut where
 `parse_document` carries nothing over but the section, and a part whose text (with its
@@ -36,6 +35,7 @@ from mdmem.reading.scoring import (
     TAG,
     Query,
     corpus_of,
+    holds_now,
     is_history,
     score,
     text_length,
@@ -159,6 +159,11 @@ def tier(index: Index, number: int) -> str:
     return TIERS[code] if code >= 0 else "working"
 
 
+def _holds_now(index: Index, number: int) -> bool:
+    checkbox, superseded = index.places[SIZE * number + 5], index.places[SIZE * number + 4]
+    return holds_now(index.path, _CHECKBOXES[checkbox], tier(index, number), bool(superseded))
+
+
 def count(index: Index) -> int:
     return len(index.places) // SIZE
 
@@ -206,10 +211,11 @@ def rank_indexes(
     order; only the facts shown are read again, from `lines_of(index)`."""
     matched = [match_codes(index, query) for index in indexes]
     corpus = corpus_of(
-        (length for index in indexes for length in index.lengths),
-        (codes for found in matched for codes in found.values()),
+        [(index.lengths[n], found.get(n, ()), not history and _holds_now(index, n))
+         for index, found in zip(indexes, matched, strict=True)
+         for history in [is_history(index.path, None)] for n in range(count(index))],
         len(query.words),
-    )
+    )  # fmt: skip
     live: list[Key] = []
     gone: list[Key] = []
     old: list[tuple[int, int, list[int], str]] = []  # history: scored only if shown
@@ -221,7 +227,6 @@ def rank_indexes(
         return (-points, index.ids[number], index.path, place, order, number, tuple(codes))
 
     for order, (index, found) in enumerate(zip(indexes, matched, strict=True)):
-        places = index.places
         for number, codes in found.items():
             at = SIZE * number
             label = tier(index, number)
@@ -229,16 +234,15 @@ def rank_indexes(
                 continue
             if index.scopes and not in_scope(index.scopes.get(str(number)), path):
                 continue
-            history = is_history(index.path, _CHECKBOXES[places[at + 5]])
-            if places[at + 4]:
+            history = is_history(index.path, _CHECKBOXES[index.places[at + 5]])
+            if index.places[at + 4]:
                 gone.append(key(order, number, codes, label, history))
             elif history:
                 old.append((order, number, codes, label))
             else:
                 live.append(key(order, number, codes, label, history))
-    # What holds now first, then history (`ranking.order`): history is scored only when
-    # what holds now leaves room for it (3,312 of the 3,533 hits of the 10,000-log
-    # benchmark query are history, 117 hold now).
+    # What holds now first, then history (`ranking.order`), scored only when there is room
+    # (3,312 of the 3,533 hits of the 10,000-log benchmark query are history, 117 not).
     shown = _best(live, limit)
     if limit is None or len(shown) < limit:
         history_keys = [key(*item, True) for item in old]

@@ -15,7 +15,10 @@ average). Per query word a fact matches:
 - as a tag (one of the words of its `tags` field): the idf times k1 + 1, more than a
   match in the text can give, added to the above.
 
-A word's idf counts the facts it matches in any of these ways. The sum is multiplied by
+A word's idf counts the facts it matches in any of these ways, and the corpus (how many
+facts, their average length) is the facts that hold now (`holds_now`): history and
+superseded facts rank after them and do not make a word of theirs common, so lookup and
+context rank what holds now alike. The sum is multiplied by
 the weight of the fact's tier (`TIER_WEIGHTS`): core and active highest, a still-live
 archive-candidate a little below, history well below: archived facts (every fact of an
 archive file, whatever its label) and done threads.
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mdmem.format.memory import ARCHIVE
@@ -132,14 +135,15 @@ class Corpus:
         return 1 - B + B * length / average
 
 
-def corpus_of(lengths: Iterable[int], matches: Iterable[Sequence[int]], words: int) -> Corpus:
-    """The corpus of facts of these lengths; `matches`: each matching fact's codes."""
+def corpus_of(facts: Sequence[tuple[int, Sequence[int], bool]], words: int) -> Corpus:
+    """The corpus of these facts, each (its length, its match codes or `()` for none,
+    whether it holds now): those that hold now count, every one when none does."""
+    kept = [fact for fact in facts if fact[2]] or facts
     matched = [0] * words
-    for codes in matches:
-        for number, code in enumerate(codes):
-            matched[number] += bool(code)
-    sizes = list(lengths)
-    return Corpus(len(sizes), sum(sizes), tuple(matched))
+    for _, codes, _ in kept:
+        for word, code in enumerate(codes):
+            matched[word] += bool(code)
+    return Corpus(len(kept), sum(length for length, _, _ in kept), tuple(matched))
 
 
 def match_codes(query: Query, counts: dict[str, int], tags: frozenset[str]) -> tuple[int, ...]:
@@ -179,6 +183,14 @@ def is_history(path: str, checkbox: str | None) -> bool:
     return checkbox == "x" or f"/{ARCHIVE}/" in path
 
 
+def holds_now(path: str, checkbox: str | None, tier: str, superseded: bool) -> bool:
+    """Whether a fact holds now, so counts in the corpus: neither history nor superseded
+    nor archived."""
+    return (
+        not superseded and tier not in ("archived", "superseded") and not is_history(path, checkbox)
+    )
+
+
 def weight(tier: str, history: bool = False) -> int:
     """The weight of a fact's tier (history's: `HISTORY`'s, unless its own is lower)."""
     own = TIER_WEIGHTS.get(tier, 1)
@@ -216,7 +228,8 @@ def scored(
     these facts."""
     codes = [entry_codes(entry, query) for entry in entries]
     lengths = [text_length(entry.text) for entry in entries]
-    corpus = corpus_of(lengths, codes, len(query.words))
+    now = [holds_now(entry.path, entry.checkbox, entry.tier, entry.superseded) for entry in entries]
+    corpus = corpus_of(list(zip(lengths, codes, now, strict=True)), len(query.words))
     found = [
         (score(own, length, corpus, entry.tier, is_history(entry.path, entry.checkbox)), own)
         for own, length, entry in zip(codes, lengths, entries, strict=True)
