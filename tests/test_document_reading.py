@@ -850,3 +850,66 @@ def test_an_addendum_under_the_footer_is_read_as_the_facts_text() -> None:
         "Design drafted later",
         "<!-- review-note: kept -->",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "## S\n\n- Pin the compiler\n- Lint in CI\n  <!-- id: build-rules -->\n",
+            ("facts", (("build-rules", 2, 5, None),), ()),
+            id="a_list_under_a_blank_line_is_one_fact",
+        ),
+        pytest.param(
+            "## S\n- Pin the compiler\n- Lint in CI\n  <!-- id: build-rules -->\n",
+            ("facts", (("build-rules", 1, 4, None),), ()),
+            id="a_list_under_the_heading_is_one_fact",
+        ),
+        pytest.param(
+            "## S\n- Keep the queue small\n  <!-- id: queue-small -->\n"
+            "- Retry on timeouts\n- Log each retry\n  <!-- id: retry-logged -->\n",
+            ("facts", (("queue-small", 1, 3, None), ("retry-logged", 3, 6, None)), ()),
+            id="right_under_a_fact",
+        ),
+        pytest.param(
+            "## S\n\n- [ ] Port the parser\n- [ ] Port the writer\n  <!-- id: port-writer -->\n",
+            ("facts", (("port-writer", 3, 5, " "),), ((2, 3),)),
+            id="a_task_item_is_a_thread_of_its_own",
+        ),
+        pytest.param(
+            "## S\n\n- [x] Ship the parser\n- Notes on the port\n- [ ] Port the writer\n"
+            "  <!-- id: port-writer -->\n",
+            ("facts", (("port-writer", 4, 6, " "),), ((2, 3), (3, 4))),
+            id="a_task_item_in_the_list",
+        ),
+        pytest.param(
+            "## S\n\n- Retry on timeouts\n- Log each retry\n  <!-- id: retry-logged -->\n"
+            "- Keep the queue small\n  <!-- id: queue-small -->\n",
+            ("facts", (("retry-logged", 2, 5, None), ("queue-small", 5, 7, None)), ()),
+            id="a_fact_right_below_the_list",
+        ),
+    ],
+)
+def test_which_items_a_footer_closes(text: str, expected: object) -> None:
+    """A list closed by one footer is one fact; a thread above it lost its footer, and stays
+    footerless, never read as the text below's."""
+    assert reading(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [
+        pytest.param("## Architectural Invariants", "Architectural Invariants", id="as_named"),
+        pytest.param("## Architectural invariants", "Architectural Invariants", id="lower_case"),
+        pytest.param("## OPEN THREADS:", "Open Threads", id="upper_case_and_colon"),
+        pytest.param("## Project State :", "Project State", id="spaced_colon"),
+        pytest.param("## Key decisions", "Key Decisions", id="key_decisions"),
+        pytest.param("## Gotchas:", "Gotchas:", id="another_title_as_written"),
+        pytest.param("## Open Threads (old)", "Open Threads (old)", id="more_words_another_title"),
+    ],
+)
+def test_a_section_known_by_name_is_read_in_any_case(heading: str, section: str) -> None:
+    text = f"# Continuity\n\n{heading}\n\n- Keep the queue small\n  <!-- id: queue-small -->\n"
+    document = parse_document(TextFile("memory/continuity.md", split_lines(text)))
+    assert [fact.section for fact in document.facts] == [section]
+    assert document.section(section) is not None

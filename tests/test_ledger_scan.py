@@ -228,3 +228,56 @@ def test_a_heading_written_twice_counts_both_sections() -> None:
         ("created", ["report-default-03"], 10)
     ]
     assert heading == 3  # the writer keeps adding to the first
+
+
+@pytest.mark.parametrize(
+    ("heading", "read"),
+    [
+        pytest.param("## Memory References", True, id="as_written"),
+        pytest.param("##  Memory References", True, id="two_spaces_after_hashes"),
+        pytest.param("##\tMemory References", True, id="tab_after_hashes"),
+        pytest.param("## Memory References  ", True, id="trailing_spaces"),
+        pytest.param("## Memory References\r", True, id="carriage_return"),
+        pytest.param("## Memory References ##", True, id="closing_hashes"),
+        pytest.param("### Memory References", False, id="another_level"),
+        pytest.param("## memory references", False, id="another_case"),
+        pytest.param("## Memory References:", False, id="trailing_colon"),
+        pytest.param("##Memory References", False, id="no_space_is_no_heading"),
+        pytest.param("## Memory References and more", False, id="another_title"),
+    ],
+)
+def test_the_ledger_heading_is_read_as_a_heading(heading: str, read: bool) -> None:
+    """Spacing around the title is markdown's, not the title's (the protocol's scripts read
+    `## +Memory References[ \\t]*` too); another level, case or title is not the ledger."""
+    text = f"# Session\n{heading}\n- Referenced: cache-layout-01\n## Next\n"
+    assert scan_log(text.encode("utf-8"), "log.md")[0] == (["cache-layout-01"] if read else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        pytest.param(
+            "- **Superseded:** old-rule-01 → new-rule-02",
+            [["superseded", ["old-rule-01"], "new-rule-02", 2]],
+            id="bold_key_and_colon",
+        ),
+        pytest.param(
+            "- **Superseded**: old-rule-01 -> new-rule-02",
+            [["superseded", ["old-rule-01"], "new-rule-02", 2]],
+            id="bold_key_colon_outside",
+        ),
+        pytest.param(
+            "- *Created:* fresh-fact-03",
+            [["created", ["fresh-fact-03"], None, 2]],
+            id="italic_key",
+        ),
+        pytest.param(
+            "- __Restored__: old-rule-01",
+            [["restored", ["old-rule-01"], None, 2]],
+            id="underscored_key",
+        ),
+        pytest.param("- `old-rule-01`: why it held", [], id="code_span_is_no_key"),
+    ],
+)
+def test_a_key_in_emphasis_is_the_key(line: str, expected: list[object]) -> None:
+    assert _typed_lines(f"\n{line}", 0) == (expected, [])

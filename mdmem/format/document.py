@@ -18,13 +18,19 @@ from mdmem.format.items import (
     BULLETS,
     checkbox_of,
     footer_line,
+    is_group,
     is_note,
     item_end,
     opens_item,
     refuse_hiding,
 )
 from mdmem.format.leftout import leave_out
-from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import (
+    INVARIANTS_SECTION,
+    OPEN_THREADS_SECTION,
+    PROJECT_STATE_SECTION,
+    section_title,
+)
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
 _HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
@@ -197,7 +203,8 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
             level, name = found
             if level <= 2:
                 sections.append(Section(title, start, index))
-                title, start, subsection = (name if level == 2 else preamble), index, ""
+                title = section_title(name) if level == 2 else preamble
+                start, subsection = index, ""
             elif level == 3:
                 subsection = name
         elif ("```" in text or "~~~" in text) and (fence := opening(text)) is not None:
@@ -246,13 +253,20 @@ def _take_item(
 
 def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) -> Fact:
     """The fact with the footerless items right above it (no blank line between, the same
-    section) taken into it: a list closed by one footer is one fact, as a person reads it.
-    The items taken leave `footerless`."""
+    section) taken into it when they are a group (`items.is_group`): a list closed by one
+    footer is one fact, as a person reads it. The items taken leave `footerless`."""
+    run = 0
     start = fact.start
-    while footerless and footerless[-1].end == start and footerless[-1].section == fact.section:
-        start = footerless.pop().start
-    if start == fact.start:
+    while (
+        run < len(footerless)
+        and footerless[-1 - run].end == start
+        and footerless[-1 - run].section == fact.section
+    ):
+        start = footerless[-1 - run].start
+        run += 1
+    if run == 0 or not is_group(lines, start, fact.start):
         return fact
+    del footerless[-run:]
     return dataclasses.replace(fact, start=start, checkbox=checkbox_of(lines[start]))
 
 

@@ -34,9 +34,14 @@ _NAME = re.compile(
 )
 _TIME_ALONE = re.compile(r"\d{4}-\d{2}-\d{2}-\d{6}")
 _TOKEN = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
-_KEYED = re.compile(r"^([A-Za-z][A-Za-z _-]*?)[ \t]*:(.*)$", re.DOTALL)
+# A key may be set in emphasis, as people write it (`**Created:**`, `_Created_:`): the
+# markup around it is not part of it.
+_KEYED = re.compile(r"^[*_]*([A-Za-z][A-Za-z _-]*?)[ \t]*[*_]*[ \t]*:[*_]*(.*)$", re.DOTALL)
 # A list item and the indented lines that continue it (its text starts after the marker).
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
+# The ledger's heading as a markdown heading: any run of spaces after the `##`, and
+# trailing spaces or a closing run of `#`s, read as the protocol's own scripts read it.
+_REFERENCES = re.compile(r"^##[ \t]+Memory References(?:[ \t]+#*)?[ \t\r\n]*$")
 _NEXT_HEADING = re.compile(r"^#{1,2}(?:[ \t]|\r?$)")
 # `OLD → NEW`, and as people also write it, `OLD -> NEW`, `OLD => NEW`, `OLD to NEW`.
 _ARROW = re.compile(r"→|->|=>|[ \t]to[ \t]")
@@ -202,7 +207,7 @@ def _sections(data: bytes, path: str) -> list[tuple[int, str]]:
     """(1-based line of the heading, text of the lines after it up to the next `#`/`##`
     heading outside a code fence) of each `## Memory References` section, in order."""
     text = decode_text(data, path)
-    if REFERENCES_HEADING not in text:
+    if "Memory References" not in text:
         return []
     if "\r" in text:  # a lone CR (classic Mac ending) ends a line, as editors show it
         text = LONE_CR.sub("\n", text)
@@ -229,7 +234,7 @@ def references_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
         if start is not None and _NEXT_HEADING.match(line):
             found.append((start, index))
             start = None
-        if start is None and line.rstrip() == REFERENCES_HEADING:
+        if start is None and _REFERENCES.match(line):
             start = index
     if start is not None:
         found.append((start, len(lines)))
