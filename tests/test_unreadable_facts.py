@@ -183,3 +183,20 @@ def test_show_of_a_broken_fact_says_where_and_why(repo: Path, how: str) -> None:
 def test_the_unreadable_item_is_a_value() -> None:
     item = Unreadable("head", "memory/continuity.md", 3, "why", ("some-fact",))
     assert item.as_dict()["ids"] == ["some-fact"]
+
+
+def test_a_finding_left_undecided_is_not_counted_fixed(repo: Path) -> None:
+    continuity = repo / "memory" / "continuity.md"
+    dangling = CONTINUITY.replace(
+        "superseded-by: tokens-in-cookies", "superseded-by: tokens-in-jars"
+    )
+    continuity.write_text(dangling, "utf-8")
+    git(repo, "commit", "-q", "-am", "a successor that names no fact")
+    good = "uses: 1 | tier: working -->"
+    assert dangling.count(good) == 1
+    continuity.write_text(dangling.replace(good, "uses: many | tier: working -->"), "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory", "HEAD")
+    assert [item.ids for item in changes.unreadable] == [("retry-with-backoff",)]
+    assert [finding.code for finding in changes.findings] == ["E001"]
+    assert changes.findings_fixed == 0  # the W005 is undecided on both sides, not fixed

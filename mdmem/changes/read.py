@@ -77,22 +77,17 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         RepoFiles.of(every, folder),
     )
     touched = _touched(folder, changed, head_files, base_files)
-    findings = (
-        _lint(top, base_side, base_files, touched, (base_repo, renamed, base_commit), base_unread),
-        _lint(
-            top,
-            head_side,
-            head_files,
-            touched,
-            (head_repo, renamed, head_commit or "HEAD"),
-            head_unread,
-        ),
+    unread = base_unread + head_unread
+    found = (
+        _lint(top, base_side, base_files, touched, (base_repo, renamed, base_commit)),
+        _lint(top, head_side, head_files, touched, (head_repo, renamed, head_commit or "HEAD")),
     )
+    findings = (_with(found[0], base_unread, unread), _with(found[1], head_unread, unread))
     names = (
         _name(base, base_commit),
         WORKING_TREE if head_commit is None else _name(head, head_commit),
     )
-    return compare(*sides, names, findings, moved, base_unread + head_unread)
+    return compare(*sides, names, findings, moved, unread)
 
 
 def _name(given: str | None, commit: str) -> str:
@@ -171,17 +166,11 @@ def _lint(
     files: Mapping[str, bytes],
     touched: frozenset[str],
     paths: tuple[RepoFiles, Mapping[str, str], str],
-    unread: tuple[Unreadable, ...],
 ) -> list[Finding]:
     """Lint's findings on one side, as far as they can differ between the two; `paths`:
     what its commit holds, the paths renamed, and the commit, for W028 (the paths its live
-    facts name that its commit does not hold). Each item it cannot read (`unread`) is an
-    E001, and, as `mdmem lint` reads it, leaves the findings that a fact is missing
-    undecided."""
+    facts name that its commit does not hold)."""
     found = memory_findings(memory, memory.vision, memory.blocked)
-    if unread:
-        found = [item for item in found if item.code not in NAMES_A_MISSING_FACT]
-        found += [finding("E001", item.path, item.line, item.why) for item in unread]
     for relative in sorted(touched & files.keys()):
         display = f"{memory.root.name}/{relative}"
         try:
@@ -193,3 +182,14 @@ def _lint(
     repo, renamed, until = paths
     gone = gone_paths(memory.live, repo, renamed) if repo.holds_code else None
     return found + path_findings(once_held(top, gone, until)) if gone else found
+
+
+def _with(
+    found: list[Finding], side: tuple[Unreadable, ...], both: tuple[Unreadable, ...]
+) -> list[Finding]:
+    """A side's findings with an E001 for each item it cannot read (`side`); while either
+    side holds one (`both`), without the findings that a fact is missing, on both sides:
+    its id may be the one they miss (as `mdmem lint` reads it)."""
+    if both:
+        found = [item for item in found if item.code not in NAMES_A_MISSING_FACT]
+    return found + [finding("E001", item.path, item.line, item.why) for item in side]
