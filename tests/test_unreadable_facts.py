@@ -200,3 +200,19 @@ def test_a_finding_left_undecided_is_not_counted_fixed(repo: Path) -> None:
     assert [item.ids for item in changes.unreadable] == [("retry-with-backoff",)]
     assert [finding.code for finding in changes.findings] == ["E001"]
     assert changes.findings_fixed == 0  # the W005 is undecided on both sides, not fixed
+
+
+def test_the_mcp_show_tool_says_where_and_why(repo: Path) -> None:
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed")
+    import anyio
+
+    from mdmem.mcp.server import build
+
+    break_footer(repo, "a word for a count")
+    server = build(repo / "memory")
+    result = anyio.run(server.call_tool, "show", {"id": "tokens-in-cookies"})
+    text = result.content[0].text
+    assert (
+        result.is_error and f"memory/continuity.md:{FOOTER_LINE}: fact 'tokens-in-cookies'" in text
+    )
+    assert "uses 'two' is not a whole number" in text and "no fact" not in text
