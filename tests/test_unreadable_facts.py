@@ -137,9 +137,10 @@ def test_a_broken_fact_fixed_is_not_added(repo: Path) -> None:
         ("base", ("tokens-in-cookies",))
     ]
     assert changes.findings == () and changes.findings_fixed >= 1
+    assert changes.sessions == () and changes.sessions_removed == ()
 
 
-def test_an_unreadable_log_is_not_a_log_removed(repo: Path) -> None:
+def test_an_unreadable_log_is_neither_removed_nor_added(repo: Path) -> None:
     log = repo / "memory" / "sessions" / "2026-11-03-090000.md"
     log.write_bytes(LOG.encode("utf-8") + b"\xff\xfe broken bytes\n")
     with leaving_out():
@@ -149,6 +150,15 @@ def test_an_unreadable_log_is_not_a_log_removed(repo: Path) -> None:
         ("head", "memory/sessions/2026-11-03-090000.md")
     ]
     assert "on head: " in markdown(changes)
+    git(repo, "commit", "-q", "-am", "a log broken")
+    log.write_text(LOG, "utf-8")
+    with leaving_out():
+        mended = diff(repo / "memory", "HEAD")
+    assert (mended.sessions, mended.sessions_removed) == ((), ())
+    log.unlink()
+    with leaving_out():
+        deleted = diff(repo / "memory", "HEAD")
+    assert deleted.sessions_removed == ("2026-11-03-090000",)
 
 
 def test_a_fact_deleted_beside_a_broken_one_is_still_removed(repo: Path) -> None:

@@ -86,7 +86,7 @@ def compare(
                 changes.append(_change(kinds.REMOVED, old, "neither archived nor forgotten"))
         elif new is not None:
             changes += fact_changes(old, new)
-    unread = {side: {_log(i.path) for i in unreadable if i.side == side} for side in SIDES}
+    unread = {side: {_log(i.path) for i in unreadable if i.side == side} - {""} for side in SIDES}
     base_stems = {session.stem for session in base.sessions} | unread["base"]
     head_stems = {session.stem for session in head.sessions} | unread["head"]
     added = [session for session in head.sessions if session.stem not in base_stems]
@@ -97,7 +97,7 @@ def compare(
         head=names[1],
         changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.id))),
         sessions=tuple(_session(session) for session in added),
-        sessions_removed=tuple(sorted(base_stems - head_stems - unread["base"])),
+        sessions_removed=tuple(sorted(base_stems - head_stems)),
         paths=tuple(_paths_named(head, moved)),
         findings=new_findings,
         findings_fixed=fixed,
