@@ -19,6 +19,7 @@ from mdmem.cli import main
 from mdmem.cli.mcp import CLIENTS as NAMED
 from mdmem.git.discover import top_level
 from mdmem.mcp.install import CLIENTS
+from mdmem.mcp.install import install as install_library
 from tests.helpers import git_init, snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,8 +29,12 @@ FIX = "fix it by hand, then run the command again; nothing written"
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A repository with a memory folder, and the lock's file an older mdmem left in it."""
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository with a memory folder, and the lock's file an older mdmem left in it;
+    the `mdmem` running the tests first on PATH, as an installed one is."""
+    monkeypatch.setenv(
+        "PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
+    )
     folder = tmp_path / "project"
     (folder / "memory" / "sessions").mkdir(parents=True)
     git_init(folder)
@@ -259,3 +264,50 @@ def test_the_readme_shows_the_entry_install_writes(project: Path) -> None:
     assert list(shown) == list(written) and list(entry) == list(mine)
     assert entry["command"] == mine["command"] == "sh" and entry["args"][2:] == mine["args"][2:]
     assert entry["args"][1] == portable_line(".venv/bin/python", ("mcp", "--root", "memory"))
+
+
+def test_no_mdmem_on_path_is_said_plainly_and_the_entry_still_names_no_path(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    code, out, err = install(project, "claude")
+    assert code == 0 and out.startswith("Added the mdmem server")
+    assert err.startswith("mdmem: warning: the entry runs `mdmem mcp` with the `mdmem` on PATH")
+    assert "the client will fail with `mdmem: not found`" in err
+    assert ".venv/bin/pip install 'mdmem[mcp]'" in err and "mcp install claude --replace" in err
+    assert str(Path(sys.executable).parent) in err  # where this mdmem is, to put on PATH
+    written = (project / ".mcp.json").read_text("utf-8")
+    assert json.loads(written) == {"mcpServers": {"mdmem": expected("claude", project)}}
+    assert str(tmp_path) not in written and sys.executable not in written
+    code, out, err = install(project, "claude", "--json")  # unchanged, still said
+    answer = json.loads(out)
+    assert answer["outcome"] == "unchanged" and "not found" in answer["warnings"][0]
+    assert "mdmem: warning:" in err
+
+
+def test_another_mdmem_on_path_is_named(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "other-bin"
+    other.mkdir()
+    (other / "mdmem").write_text("#!/bin/sh\nexit 0\n", "utf-8")
+    (other / "mdmem").chmod(0o755)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(other), os.environ["PATH"]]))
+    code, _, err = install(project, "cursor")
+    assert code == 0
+    assert f"the entry runs the `mdmem` on PATH, {other / 'mdmem'}, not this one" in err
+    assert "mcp install cursor --replace" in err
+
+
+def test_a_virtual_environment_inside_the_project_needs_no_warning(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    inner = str(project / ".venv" / "bin" / "python")
+    done = install_library(project / "memory", "vscode", python=inner)
+    assert done.warnings == () and ".venv/bin/python" in done.entry["args"][1]
+    assert "warnings" not in done.as_dict()
+    outside = install_library(project / "memory", "claude")
+    assert outside.warnings and "not found" in outside.warnings[0]

@@ -12,9 +12,16 @@ import re
 from collections.abc import Iterable, Mapping
 
 from mdmem.changes import model as kinds
-from mdmem.changes.model import Change, Changes, FactState, PathNamed, SessionAdded
+from mdmem.changes.model import (
+    Change,
+    Changes,
+    FactState,
+    PathNamed,
+    SessionAdded,
+    Unreadable,
+)
 from mdmem.format.document import Document, Fact
-from mdmem.format.memory import Memory
+from mdmem.format.memory import SESSIONS, Memory
 from mdmem.format.scope import globs, normalised
 from mdmem.format.sessionlog import Session
 from mdmem.linting.findings import Finding
@@ -55,16 +62,22 @@ def compare(
     names: tuple[str, str],
     findings: tuple[Iterable[Finding], Iterable[Finding]],
     moved: Mapping[str, str | None],
+    unreadable: tuple[Unreadable, ...] = (),
 ) -> Changes:
     """What changed from `base` to `head` (`names`: how each side is called): each fact's
     changes, the session logs added, the paths the change `moved` (old path -> new path,
-    None when deleted) that head's live facts still name, and lint's new findings."""
+    None when deleted) that head's live facts still name, and lint's new findings. A fact
+    or a log that one side holds in an item it cannot read (`unreadable`) is neither added
+    nor removed: the item is listed as unreadable."""
     before, after = states(base), states(head)
+    held = {fact_id for item in unreadable for fact_id in item.ids}
     blocked = {entry.fact_id: entry for entry in head.blocked}
     was_blocked = {entry.fact_id for entry in base.blocked}
     changes: list[Change] = []
     for fact_id in sorted(before.keys() | after.keys()):
         old, new = before.get(fact_id), after.get(fact_id)
+        if (old is None or new is None) and fact_id in held:
+            continue
         if new is None and old is not None:
             entry = blocked.get(fact_id)
             if entry is not None and fact_id not in was_blocked:
@@ -73,7 +86,9 @@ def compare(
                 changes.append(_change(kinds.REMOVED, old, "neither archived nor forgotten"))
         elif new is not None:
             changes += fact_changes(old, new)
-    base_stems = {session.stem for session in base.sessions}
+    unread = {side: {_log(i.path) for i in unreadable if i.side == side} - {""} for side in SIDES}
+    base_stems = {session.stem for session in base.sessions} | unread["base"]
+    head_stems = {session.stem for session in head.sessions} | unread["head"]
     added = [session for session in head.sessions if session.stem not in base_stems]
     changes += _ledger_changes(added, {c.id for c in changes}, before, after)
     new_findings, fixed = _findings_delta(*findings)
@@ -82,12 +97,22 @@ def compare(
         head=names[1],
         changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.id))),
         sessions=tuple(_session(session) for session in added),
-        sessions_removed=tuple(sorted(base_stems - {s.stem for s in head.sessions})),
+        sessions_removed=tuple(sorted(base_stems - head_stems)),
         paths=tuple(_paths_named(head, moved)),
         findings=new_findings,
         findings_fixed=fixed,
         reviewed=_rows(base) != _rows(head),
+        unreadable=unreadable,
     )
+
+
+SIDES = ("base", "head")
+
+
+def _log(path: str) -> str:
+    """The stem of the session log at `path` (as shown), or "" for another file."""
+    folder, _, name = path.rpartition("/")
+    return name.removesuffix(".md") if folder.endswith(f"/{SESSIONS}") else ""
 
 
 def fact_changes(old: FactState | None, new: FactState) -> list[Change]:

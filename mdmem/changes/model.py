@@ -94,6 +94,21 @@ class PathNamed:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """An item (or a file) one side holds that cannot be read, left out of the comparison:
+    where it is, why, and the ids of the facts it holds (neither removed nor added)."""
+
+    side: str  # "base" or "head"
+    path: str
+    line: int
+    why: str
+    ids: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {**vars(self), "ids": list(self.ids)}
+
+
+@dataclass(frozen=True)
 class Changes:
     """Everything `mdmem diff` reports, from `base` to `head`."""
 
@@ -106,11 +121,17 @@ class Changes:
     findings: tuple[Finding, ...]  # lint's findings on head that base did not have
     findings_fixed: int  # base's findings that head no longer has
     reviewed: bool  # a review's row was added to reviews.md
+    unreadable: tuple[Unreadable, ...] = ()  # what either side holds that cannot be read
 
     @property
     def empty(self) -> bool:
         return not (
-            self.changes or self.sessions or self.sessions_removed or self.paths or self.findings
+            self.changes
+            or self.sessions
+            or self.sessions_removed
+            or self.paths
+            or self.findings
+            or self.unreadable
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -124,4 +145,5 @@ class Changes:
             "paths_gone": [path.as_dict() for path in self.paths],
             "lint_new": [finding.as_dict() for finding in self.findings],
             "lint_fixed": self.findings_fixed,
+            "unreadable": [item.as_dict() for item in self.unreadable],
         }

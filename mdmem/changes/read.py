@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdmem.changes.compare import compare
-from mdmem.changes.model import Changes
-from mdmem.changes.sides import Parsed, memory_of
+from mdmem.changes.model import Changes, Unreadable
+from mdmem.changes.sides import Parsed, side
 from mdmem.errors import MdmemError, ParseError
 from mdmem.format.memory import SESSIONS, Memory
 from mdmem.format.textfile import decode_text
@@ -33,7 +33,7 @@ from mdmem.git.revisions import (
     tree_files,
 )
 from mdmem.linting.checks import memory_findings
-from mdmem.linting.findings import Finding
+from mdmem.linting.findings import NAMES_A_MISSING_FACT, Finding, finding
 from mdmem.linting.gone import once_held
 from mdmem.linting.paths import RepoFiles, gone_paths, path_findings
 from mdmem.linting.texts import parse_finding, text_findings
@@ -65,7 +65,11 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         head_files = _from_blobs(top, folder, tree_files(top, head_commit, folder))
     base_files = _base_files(top, folder, head_files, changed, base_commit)
     parsed: Parsed = {}
-    sides = (memory_of(label, base_files, parsed), memory_of(label, head_files, parsed))
+    (base_side, base_unread), (head_side, head_unread) = (
+        side("base", label, base_files, parsed),
+        side("head", label, head_files, parsed),
+    )
+    sides = (base_side, head_side)
     moved = {c.path: (c.new_path if c.status == "R" else None) for c in changed if c.status in "DR"}
     renamed = {old: new for old, new in moved.items() if new is not None}
     base_repo, head_repo = (
@@ -73,15 +77,17 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         RepoFiles.of(every, folder),
     )
     touched = _touched(folder, changed, head_files, base_files)
-    findings = (
-        _lint(top, sides[0], base_files, touched, (base_repo, renamed, base_commit)),
-        _lint(top, sides[1], head_files, touched, (head_repo, renamed, head_commit or "HEAD")),
+    unread = base_unread + head_unread
+    found = (
+        _lint(top, base_side, base_files, touched, (base_repo, renamed, base_commit)),
+        _lint(top, head_side, head_files, touched, (head_repo, renamed, head_commit or "HEAD")),
     )
+    findings = (_with(found[0], base_unread, unread), _with(found[1], head_unread, unread))
     names = (
         _name(base, base_commit),
         WORKING_TREE if head_commit is None else _name(head, head_commit),
     )
-    return compare(*sides, names, findings, moved)
+    return compare(*sides, names, findings, moved, unread)
 
 
 def _name(given: str | None, commit: str) -> str:
@@ -176,3 +182,14 @@ def _lint(
     repo, renamed, until = paths
     gone = gone_paths(memory.live, repo, renamed) if repo.holds_code else None
     return found + path_findings(once_held(top, gone, until)) if gone else found
+
+
+def _with(
+    found: list[Finding], side: tuple[Unreadable, ...], both: tuple[Unreadable, ...]
+) -> list[Finding]:
+    """A side's findings with an E001 for each item it cannot read (`side`); while either
+    side holds one (`both`), without the findings that a fact is missing, on both sides:
+    its id may be the one they miss (as `mdmem lint` reads it)."""
+    if both:
+        found = [item for item in found if item.code not in NAMES_A_MISSING_FACT]
+    return found + [finding("E001", item.path, item.line, item.why) for item in side]

@@ -37,6 +37,8 @@ def markdown(changes: Changes) -> str:
         lines += ["**A person must approve:**", ""]
         lines += _capped(flagged, lambda c: f"- ⚠️ `{c.id}` {c.kind}{_about(c)}")
         lines.append("")
+    title = "Left out: items that cannot be read (`mdmem lint` lists them)"
+    lines += _section(title, list(changes.unreadable), _unreadable)
     for kind, title in _TITLES.items():
         chosen = [change for change in changes.changes if change.kind == kind]
         lines += _section(title, chosen, _line)
@@ -86,6 +88,12 @@ def _line(change: Change) -> str:
     if change.kind == kinds.REWORDED:
         return f"- `{change.id}` ({change.section}): {change.detail}"
     return f"- `{change.id}`{_about(change)}"
+
+
+def _unreadable(item: kinds.Unreadable) -> str:
+    held = ", ".join(f"`{fact_id}`" for fact_id in item.ids)
+    holds = f" holds {held}, neither added nor removed" if held else ""
+    return f"- ⚠️ `{item.path}:{item.line}` on {item.side}{holds}: {item.why}"
 
 
 def _move(change: Change) -> str:

@@ -1,11 +1,11 @@
 """One side of a change: a memory parsed from its files' bytes (a commit's blobs, or the
 working tree), with the existing parsers. Pure: the bytes are given.
 
-A file that does not parse is left out of its side and its error handed to
+An item (or a file) that does not parse is left out of its side and its error handed to
 `format.leftout` (SPEC §2: a reading command leaves out what it cannot read and names
-it). The two sides share most of their files, so what is parsed is kept by (path, bytes)
-in a `Parsed` cache that both sides use: a 10,000-session memory with a 20-session branch
-scans 10,020 logs, not 20,000.
+it), once for each side that holds it (`side`). The two sides share most of their files,
+so what is parsed is kept by (path, bytes) in a `Parsed` cache that both sides use: a
+10,000-session memory with a 20-session branch scans 10,020 logs, not 20,000.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from mdmem.changes.model import Unreadable
 from mdmem.errors import ParseError
 from mdmem.format.blocked import BlockedEntry, parse_blocked
 from mdmem.format.document import Document, parse_document
-from mdmem.format.leftout import leave_out
+from mdmem.format.leftout import holders, leave_out, leaving_out, left_out
 from mdmem.format.memory import (
     ARCHIVE,
     BLOCKED,
@@ -37,6 +38,7 @@ from mdmem.format.sessionlog import Session, parse_session_name, scan_log, sessi
 from mdmem.format.textfile import TextFile, decode
 from mdmem.format.threads import parse_thread
 from mdmem.format.vision import parse_vision
+from mdmem.linting.texts import parse_finding
 
 T = TypeVar("T")
 Parsed = dict[tuple[str, str, bytes], Any]  # (kind, path, bytes) -> what the parser made
@@ -81,6 +83,31 @@ def memory_of(label: str, files: Mapping[str, bytes], parsed: Parsed | None = No
     )
 
 
+def side(
+    name: str, label: str, files: Mapping[str, bytes], parsed: Parsed
+) -> tuple[Memory, tuple[Unreadable, ...]]:
+    """The memory of one side (`name`: base or head) and what it holds that cannot be read,
+    each item also handed on to the command's own list (`format.leftout`)."""
+    with leaving_out() as errors:
+        memory = memory_of(label, files, parsed)
+    for error in errors:
+        leave_out(error)
+    documents = (*memory.live, *memory.archives, *(d for d in [memory.vision] if d))
+    read = {fact.id for document in documents for fact in document.facts}
+
+    def lines_of(path: str) -> list[str] | None:
+        data = files.get(path.removeprefix(f"{label}/"))
+        return None if data is None else data.decode("utf-8", "replace").splitlines()
+
+    held = holders(lines_of, errors)
+    items = []
+    for error in left_out(errors):
+        shown = parse_finding(error, label)
+        ids = sorted(i for i, holder in held.items() if holder is error and i not in read)
+        items.append(Unreadable(name, shown.path, shown.line, shown.message, tuple(ids)))
+    return memory, tuple(items)
+
+
 def _same(file: TextFile) -> TextFile:
     return file
 
@@ -116,15 +143,19 @@ def _sessions(label: str, files: Mapping[str, bytes], cache: Parsed) -> tuple[Se
 
 
 def _parsed(cache: Parsed, relative: str, data: bytes, parse: Callable[[], T], absent: T) -> T:
-    """`parse()`, once per (path, bytes); on a ParseError, `absent`, the error left out."""
+    """`parse()`, once per (path, bytes), the items it leaves out (`absent` when the whole
+    file is) kept with it and handed to `format.leftout` on each side that reads it."""
     key = ("file", relative, data)
-    if key in cache:
-        found: T = cache[key]
-        return found
-    try:
-        made = parse()
-    except ParseError as error:
+    if key not in cache:
+        with leaving_out() as errors:
+            try:
+                made = parse()
+            except ParseError as refused:
+                errors.append(refused)
+                made = absent
+        cache[key] = (made, tuple(errors))
+    found, unread = cache[key]
+    for error in unread:
         leave_out(error)
-        made = absent
-    cache[key] = made
-    return made
+    kept: T = found
+    return kept

@@ -69,6 +69,8 @@ def mcp_install(client: str, replace: bool, root: Path | None, as_json: bool) ->
     Example: mdmem mcp install claude
     """
     done = install(resolve_root(root), client, replace=replace)
+    for warning in done.warnings:
+        click.echo(f"mdmem: warning: {warning}", err=True)
     if as_json:
         echo_json(done.as_dict())
         return

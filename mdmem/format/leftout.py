@@ -10,10 +10,11 @@ the MCP server, a test) without every reader passing the list down.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 
 from mdmem.errors import ParseError
+from mdmem.format.footer import footer_ids
 
 # None, the default: an item that cannot be read is refused.
 _LEFT_OUT: ContextVar[list[ParseError] | None] = ContextVar("mdmem_left_out", default=None)
@@ -61,3 +62,25 @@ def left_out(errors: list[ParseError] | None = None) -> list[ParseError]:
     met: what a JSON answer's `warnings` name, masked where shown (`safety.shown`)."""
     collected = _LEFT_OUT.get() if errors is None else errors
     return list({str(error): error for error in collected or []}.values())
+
+
+def holders(
+    lines_of: Callable[[str], Sequence[str] | None], errors: Iterable[ParseError] | None = None
+) -> dict[str, ParseError]:
+    """id -> the item left out that holds it, so that a fact left out is named as such,
+    never as missing: each footer-shaped line of a file the `errors` (by default, the items
+    left out so far) name, `lines_of(path)` (None when it cannot be read), read for its id
+    as a person reads it, and given to the error of that file at or above it (else to the
+    file's first). The ids the parser did read are the caller's to set aside."""
+    by_path: dict[str, list[ParseError]] = {}
+    for error in left_out(None if errors is None else list(errors)):
+        by_path.setdefault(error.path or "", []).append(error)
+    held: dict[str, ParseError] = {}
+    for path, found in by_path.items():
+        found.sort(key=lambda error: error.line or 0)
+        for number, line in enumerate(lines_of(path) or (), start=1):
+            if "<!--" in line:
+                above = [error for error in found if (error.line or 0) <= number] or found[:1]
+                for fact_id in filter(None, footer_ids(line)):
+                    held.setdefault(fact_id, above[-1])
+    return held

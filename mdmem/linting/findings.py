@@ -143,6 +143,10 @@ def finding(code: str, path: str, line: int, message: str, hint: str | None = No
 # the change is not committed yet they are E011, which stops the hook and the review.
 MEND_BEFORE_COMMIT = frozenset({"W002", "W003", "W005", "W014", "W017"})
 
+# Findings that a fact is missing (a link naming none, a fact deleted by hand): while an
+# item is left unread (E001), its id may be the one they miss, so they are not decidable.
+NAMES_A_MISSING_FACT = frozenset({"W005", "W022", "E012"})
+
 
 def before_commit(item: Finding) -> Finding:
     """`item`, a warning of `MEND_BEFORE_COMMIT` about a change not committed yet, as the

@@ -28,6 +28,7 @@ from mdmem.linting.committed import changed_logs, committed_state
 from mdmem.linting.findings import (
     CHECKS,
     MEND_BEFORE_COMMIT,
+    NAMES_A_MISSING_FACT,
     Finding,
     before_commit,
     finish,
@@ -118,11 +119,6 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
         found = [item for item in found if item.code not in NAMES_A_MISSING_FACT]
     live = {} if memory is None else {document.path: document for document in memory.live}
     return [_settled(item, committed, head, live) for item in found]
-
-
-# Findings that a fact is missing (a link naming none, a fact deleted by hand): while an
-# item is left unread (E001), its id may be the one they miss, so they are not decidable.
-NAMES_A_MISSING_FACT = frozenset({"W005", "W022", "E012"})
 
 
 def _text_findings(log: LogRead) -> list[Finding]:

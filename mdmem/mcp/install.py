@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,7 @@ class Installed:
     path: Path
     entry: dict[str, Any]
     outcome: str  # "added", "replaced" or "unchanged"
+    warnings: tuple[str, ...] = ()  # why the entry may not start the server here
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -60,6 +62,7 @@ class Installed:
             "server": SERVER,
             "entry": self.entry,
             "outcome": self.outcome,
+            **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 
 
@@ -103,6 +106,7 @@ def install(
     project = project_of(root)
     path = project / chosen.file
     wanted = entry(client, root, python)
+    warnings = will_not_start(client, python or sys.executable, project)
     with locked(root):
         config = jsonfile.read_object(path, str(path))
         servers = config.setdefault(chosen.key, {})
@@ -110,7 +114,7 @@ def install(
             raise ParseError(jsonfile.refusal(f'has a "{chosen.key}" that is not an object'), path)
         old = servers.get(SERVER)
         if isinstance(old, dict) and all(old.get(k) == v for k, v in wanted.items()):
-            return Installed(client, path, old, "unchanged")
+            return Installed(client, path, old, "unchanged", warnings)
         if old is not None and not replace:
             raise MdmemError(
                 f'"{SERVER}" already runs {_command(old)}; `mdmem mcp install {client} '
@@ -120,7 +124,37 @@ def install(
         servers[SERVER] = {**(old if isinstance(old, dict) else {}), **wanted}
         make_folders(project, path.parent)
         replace_file(path, jsonfile.render(config).encode("utf-8"))
-    return Installed(client, path, servers[SERVER], "added" if old is None else "replaced")
+    outcome = "added" if old is None else "replaced"
+    return Installed(client, path, servers[SERVER], outcome, warnings)
+
+
+def will_not_start(client: str, python: str, project: Path) -> tuple[str, ...]:
+    """Why the entry may not start the server on this machine: it runs the `mdmem` on PATH
+    (`python`, the interpreter installing it, lives outside the project), and PATH holds
+    none, or another one than `python`'s; what to do about it. The entry itself stays free
+    of this machine's paths: the fix is on the machine."""
+    if _inside(python, project) is not None:
+        return ()
+    ours = Path(os.path.abspath(python)).parent / SERVER
+    found = shutil.which(SERVER)
+    fix = (
+        "to have the client run this mdmem, install it in the project's own virtual environment "
+        "(`python -m venv .venv && .venv/bin/pip install 'mdmem[mcp]'`) and run "
+        f"`.venv/bin/mdmem mcp install {client} --replace`, or put this mdmem on PATH "
+        f"(its folder, {ours.parent}, or a link to {ours} in a folder on PATH); the client "
+        "may start with another PATH than this shell's"
+    )
+    if found is None:
+        return (
+            "the entry runs `mdmem mcp` with the `mdmem` on PATH, and PATH holds none here: "
+            f"the client will fail with `mdmem: not found`; {fix}",
+        )
+    if not (ours.is_file() and os.path.samefile(found, ours)):
+        return (
+            f"the entry runs the `mdmem` on PATH, {found}, not this one ({ours}): the client "
+            f"will start that one, with its own version and extras; {fix}",
+        )
+    return ()
 
 
 def _command(server: object) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mdmem.errors import MdmemError, ParseError
-from mdmem.format.leftout import left_out_so_far
+from mdmem.format.leftout import holders, left_out_so_far
 from mdmem.format.memory import ARCHIVE, CONTINUITY, OPEN_THREADS, POLICY, SESSIONS
 from mdmem.reading import ranking
 from mdmem.reading.entries import Entry, entries_of
@@ -222,6 +222,7 @@ def show(root: Path, fact_id: str, as_of: str | None = None) -> history.Shown:
     )
     if not copies:
         _refuse_forgotten(root, fact_id)
+        _refuse_unreadable(root, fact_id)
         from mdmem.linting.nearest import Nearest  # a reading command imports no lint code
 
         nearest = Nearest(known for index in found for known in index.ids).ranked(fact_id, 3)
@@ -288,6 +289,25 @@ def _as_of(
     archived = sorted(stays, key=lambda stay: (stay[0], stay[1] or "~"))  # by when it left
     tier = history.tier_as_of(continuity, policy, [(document, fact)], cut, linked, archived)
     return history.AsOf(asked, cut[-1].stem, tier)
+
+
+def _refuse_unreadable(root: Path, fact_id: str) -> None:
+    """Refuse to call a fact unknown when an item left out holds it: say where and why."""
+
+    def lines_of(shown: str) -> tuple[str, ...] | None:
+        with contextlib.suppress(ParseError):
+            return read(root / shown.partition("/")[2], shown).lines if shown else None
+        return None
+
+    error = holders(lines_of).get(fact_id)
+    if error is not None:
+        raise MdmemError(
+            f"fact {fact_id!r} is here but cannot be read: {error.message} (fix the item;"
+            " `mdmem lint` lists it)",
+            error.path,
+            error.line,
+            context=error.context,
+        )
 
 
 def _refuse_forgotten(root: Path, fact_id: str) -> None:
