@@ -226,3 +226,14 @@ def test_the_mcp_show_tool_says_where_and_why(repo: Path) -> None:
         result.is_error and f"memory/continuity.md:{FOOTER_LINE}: fact 'tokens-in-cookies'" in text
     )
     assert "uses 'two' is not a whole number" in text and "no fact" not in text
+
+
+def test_two_facts_broken_alike_are_two_findings_the_change_brings(repo: Path) -> None:
+    """Findings are matched across the sides by code, path and message (lines move), as
+    many of each as there are: two footers broken the same way are two E001s, not one."""
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text("utf-8")
+    continuity.write_text(text.replace("| uses: 1 | tier: working", "| uses: two | tier: working"))
+    with leaving_out():
+        changes = diff(repo / "memory", "HEAD")
+    assert [(f.code, f.line) for f in changes.findings] == [("E001", 9), ("E001", 12)]

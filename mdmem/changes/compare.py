@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from mdmem.changes import model as kinds
@@ -275,10 +276,14 @@ def _findings_delta(
     def key(item: Finding) -> tuple[str, str, str]:
         return (item.code, item.path, item.message)
 
-    before = {key(item) for item in base}
-    after = {key(item): item for item in head}
-    new = tuple(item for k, item in sorted(after.items()) if k not in before)
-    return new, len(before - after.keys())
+    before, after = Counter(map(key, base)), Counter(map(key, head))
+    new: list[Finding] = []
+    seen: Counter[tuple[str, str, str]] = Counter()
+    for item in sorted(head, key=lambda item: (key(item), item.line)):
+        seen[key(item)] += 1  # the same finding twice in a file is two (E001 on two facts)
+        if seen[key(item)] > before[key(item)]:
+            new.append(item)
+    return tuple(new), (before - after).total()
 
 
 def _rows(memory: Memory) -> int:
