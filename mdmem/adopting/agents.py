@@ -196,7 +196,7 @@ def pin_session(root: Path, env_file: Path, agent_session: str | None) -> str:
 
 def reminder(root: Path, named: str | None = None, source: str = "--session") -> str | None:
     """The reminder a finished turn gets when the current session log (the one `named`,
-    else the newest one git has not committed) cites no fact; None when it cites one."""
+    else the one git has not committed) cites no fact; None when it cites one."""
 
     try:
         log = current_session(root, named, source)
