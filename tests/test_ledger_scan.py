@@ -277,6 +277,14 @@ def test_the_ledger_heading_is_read_as_a_heading(heading: str, read: bool) -> No
             id="underscored_key",
         ),
         pytest.param("- `old-rule-01`: why it held", [], id="code_span_is_no_key"),
+        # Read in one pass: a key's class and the spaces around it once overlapped, and a
+        # long line without a colon backtracked for seconds (minutes at 20,000 spaces).
+        pytest.param("- Created" + " " * 3000 + "fresh-fact-03", [], id="long_line_no_colon"),
+        pytest.param(
+            "- Created" + " " * 3000 + ": fresh-fact-03",
+            [["created", ["fresh-fact-03"], None, 2]],
+            id="long_space_before_the_colon",
+        ),
     ],
 )
 def test_a_key_in_emphasis_is_the_key(line: str, expected: list[object]) -> None:

@@ -34,9 +34,7 @@ _NAME = re.compile(
 )
 _TIME_ALONE = re.compile(r"\d{4}-\d{2}-\d{2}-\d{6}")
 _TOKEN = re.compile(rf"(?<![\w-]){ID_PATTERN}(?![\w-])")
-# A key may be set in emphasis, as people write it (`**Created:**`, `_Created_:`): the
-# markup around it is not part of it.
-_KEYED = re.compile(r"^[*_]*([A-Za-z][A-Za-z _-]*?)[ \t]*[*_]*[ \t]*:[*_]*(.*)$", re.DOTALL)
+_KEY = re.compile(r"[A-Za-z][A-Za-z _-]*")
 # A list item and the indented lines that continue it (its text starts after the marker).
 _ITEM = re.compile(r"^[-*+][ \t]+([^\n]*(?:\n[ \t]+\S[^\n]*)*)", re.MULTILINE)
 # The ledger's heading as a markdown heading: any run of spaces after the `##`, and
@@ -252,8 +250,19 @@ def references_span(lines: Sequence[str]) -> tuple[int, int] | None:
 def item_key(line: str) -> str | None:
     """The lower-cased key of a line that opens a `- Key: ...` item of the section."""
     item = _ITEM.match(line)
-    keyed = None if item is None else _KEYED.match(item[1])
-    return None if keyed is None else keyed[1].strip().lower()
+    keyed = None if item is None else _keyed(item[1])
+    return None if keyed is None else keyed[0].lower()
+
+
+def _keyed(text: str) -> tuple[str, str] | None:
+    """(the key, the rest) of an item `Key: rest`; a key may be set in emphasis, as people
+    write it (`**Created:**`, `_Created_:`), and the markup is not part of it. Read by
+    splitting at the first colon, in one pass whatever the line's length."""
+    head, colon, rest = text.partition(":")
+    key = head.lstrip("*_").rstrip(" \t*_")
+    if not colon or not _KEY.fullmatch(key):
+        return None
+    return key, rest.lstrip("*_")
 
 
 def id_tokens(text: str) -> list[str]:
@@ -266,16 +275,13 @@ def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list
     events: list[list[Any]] = []
     unknown: list[list[Any]] = []
     for item in _ITEM.finditer(section):
-        keyed = _KEYED.match(item[1])
-        if keyed is None or keyed[1] == "Referenced":  # every token counts as a reference
+        keyed = _keyed(item[1])
+        if keyed is None or keyed[0].lower() == "referenced":  # every token is a reference
             continue
-        key = keyed[1].strip().lower()
-        if key == "referenced":
-            continue
+        key, rest = keyed[0].lower(), keyed[1]
         number = heading_line + 1 + section.count("\n", 0, item.start())
-        rest = keyed[2]
         if key not in EVENT_KEYS:
-            unknown.append([number, keyed[1].strip()])
+            unknown.append([number, keyed[0]])
             continue
         if key == "superseded":  # a note may hold an arrow or "to" of its own
             parts = _ARROW.split(_without_notes(rest.replace("\n", " ")), maxsplit=1)
