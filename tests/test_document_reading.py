@@ -894,22 +894,3 @@ def test_which_items_a_footer_closes(text: str, expected: object) -> None:
     """A list closed by one footer is one fact; a thread above it lost its footer, and stays
     footerless, never read as the text below's."""
     assert reading(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("heading", "section"),
-    [
-        pytest.param("## Architectural Invariants", "Architectural Invariants", id="as_named"),
-        pytest.param("## Architectural invariants", "Architectural Invariants", id="lower_case"),
-        pytest.param("## OPEN THREADS:", "Open Threads", id="upper_case_and_colon"),
-        pytest.param("## Project State :", "Project State", id="spaced_colon"),
-        pytest.param("## Key decisions", "Key Decisions", id="key_decisions"),
-        pytest.param("## Gotchas:", "Gotchas:", id="another_title_as_written"),
-        pytest.param("## Open Threads (old)", "Open Threads (old)", id="more_words_another_title"),
-    ],
-)
-def test_a_section_known_by_name_is_read_in_any_case(heading: str, section: str) -> None:
-    text = f"# Continuity\n\n{heading}\n\n- Keep the queue small\n  <!-- id: queue-small -->\n"
-    document = parse_document(TextFile("memory/continuity.md", split_lines(text)))
-    assert [fact.section for fact in document.facts] == [section]
-    assert document.section(section) is not None

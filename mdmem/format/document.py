@@ -25,12 +25,7 @@ from mdmem.format.items import (
     refuse_hiding,
 )
 from mdmem.format.leftout import leave_out
-from mdmem.format.sections import (
-    INVARIANTS_SECTION,
-    OPEN_THREADS_SECTION,
-    PROJECT_STATE_SECTION,
-    section_title,
-)
+from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
 _HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
@@ -203,8 +198,7 @@ def parse_document(file: TextFile, *, unique_ids: bool = True, preamble: str = "
             level, name = found
             if level <= 2:
                 sections.append(Section(title, start, index))
-                title = section_title(name) if level == 2 else preamble
-                start, subsection = index, ""
+                title, start, subsection = (name if level == 2 else preamble), index, ""
             elif level == 3:
                 subsection = name
         elif ("```" in text or "~~~" in text) and (fence := opening(text)) is not None:
