@@ -87,9 +87,9 @@ def test_an_edit_to_a_committed_log_is_refused(repo: Path) -> None:
     )
     assert head(repo) == before
     told = re.search(r"put it back: git (restore [^)]*)\)", done.stderr)
-    assert told is not None and told[1].endswith(f" -- {SESSION}"), done.stderr
-    git(repo, *told[1].split())  # the command as given puts the log back
-    assert git(repo, "status", "--porcelain", "--", SESSION) == ""
+    assert told is not None and told[1].endswith(f" -- :/{SESSION}"), done.stderr
+    git(repo / "memory", *told[1].split())  # as given, from a folder below the top too
+    assert git(repo, "status", "--porcelain") == ""
 
 
 def test_a_mode_change_of_a_committed_log_is_refused(repo: Path) -> None:
@@ -117,6 +117,13 @@ def test_deleting_or_renaming_a_committed_log_is_refused(repo: Path, how: str) -
     )
     assert done.returncode != 0
     assert f"{SESSION}: this commit deletes or renames a committed session log" in done.stderr
+    told = re.search(r"put it back: git (restore [^;)]*)", done.stderr)
+    assert told is not None, done.stderr
+    git(repo, *told[1].split())
+    if how == "rename":  # the copy under the new name stays staged until taken out
+        assert "renamed, also take out the copy: git rm -f -- NEW-NAME" in done.stderr
+        git(repo, "rm", "-q", "-f", "--", LATER)
+    assert git(repo, "status", "--porcelain") == ""
 
 
 def test_a_clean_commit_passes(repo: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -126,10 +127,12 @@ def hook_pre_commit(root: Path | None) -> None:
     """
     result = hooks_module.pre_commit(resolve_root(root))
     for refusal in result.refused:
+        back = f"git restore --staged --worktree -- {shlex.quote(':/' + refusal.git_path)}"
+        if refusal.action == "deletes or renames":  # git stages a rename as a new file too
+            back += "; renamed, also take out the copy: git rm -f -- NEW-NAME"
         click.echo(
             f"mdmem: {refusal.path}: this commit {refusal.action} a committed session log; "
-            "logs are immutable (put it back: git restore --staged --worktree -- "
-            f"{refusal.git_path})",
+            f"logs are immutable (put it back: {back})",
             err=True,
         )
     for finding in result.findings:
