@@ -18,7 +18,6 @@ from mdmem.format.items import (
     BULLETS,
     checkbox_of,
     footer_line,
-    is_group,
     is_note,
     item_end,
     opens_item,
@@ -247,20 +246,13 @@ def _take_item(
 
 def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) -> Fact:
     """The fact with the footerless items right above it (no blank line between, the same
-    section) taken into it when they are a group (`items.is_group`): a list closed by one
-    footer is one fact, as a person reads it. The items taken leave `footerless`."""
-    run = 0
+    section) taken into it: a list closed by one footer is one fact, as a person reads it.
+    The items taken leave `footerless`."""
     start = fact.start
-    while (
-        run < len(footerless)
-        and footerless[-1 - run].end == start
-        and footerless[-1 - run].section == fact.section
-    ):
-        start = footerless[-1 - run].start
-        run += 1
-    if run == 0 or not is_group(lines, start, fact.start):
+    while footerless and footerless[-1].end == start and footerless[-1].section == fact.section:
+        start = footerless.pop().start
+    if start == fact.start:
         return fact
-    del footerless[-run:]
     return dataclasses.replace(fact, start=start, checkbox=checkbox_of(lines[start]))
 
 

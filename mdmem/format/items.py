@@ -119,21 +119,10 @@ def footer_line(lines: tuple[str, ...], start: int, end: int, path: str) -> int 
     return footers[0] if footers else None
 
 
-def is_group(lines: tuple[str, ...], run: int, item: int) -> bool:
-    """Whether the footerless items from line `run` down to the item at `item`, which holds
-    a footer, are one fact with it: none of them is a task (`- [ ]`, `- [x]`), a thread of
-    its own whose footer was lost, never read as the text of the fact below."""
-    return all(
-        checkbox_of(lines[index]) is None
-        for index in range(run, item)
-        if lines[index].startswith(BULLETS) and opens_item(lines[index])
-    )
-
-
 def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
     """The 0-based line ranges of every fact's text: an item's lines above its footer, with
-    the footerless items right above it that it closes (a group, `is_group`). Items are read
-    as `parse_document` reads them, but nothing is refused: for scanners of any memory text."""
+    the footerless items right above it that it closes (a group). Items are read as
+    `parse_document` reads them, but nothing is refused: for scanners of any memory text."""
     spans: list[range] = []
     fence: str | None = None
     group: int | None = None  # first line of the footerless items right above
@@ -146,12 +135,12 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
         elif line.startswith(BULLETS) and opens_item(line):
             end = item_end(lines, index)
             footer_at = footer_line_or_none(lines, index, end)
+            start = index if group is None else group
             if footer_at is not None:
-                grouped = group is not None and is_group(lines, group, index)
-                spans.append(range(group if grouped and group is not None else index, footer_at))
+                spans.append(range(start, footer_at))
                 group = None
-            elif group is None:
-                group = index
+            else:
+                group = start
             index = end
         else:
             text = body(line)
