@@ -237,3 +237,20 @@ def test_two_facts_broken_alike_are_two_findings_the_change_brings(repo: Path) -
     with leaving_out():
         changes = diff(repo / "memory", "HEAD")
     assert [(f.code, f.line) for f in changes.findings] == [("E001", 9), ("E001", 12)]
+
+
+def _committed_broken(repo: Path) -> Path:
+    break_footer(repo, "a word for a count")
+    git(repo, "commit", "-q", "-am", "a footer broken by hand")
+    return repo / "memory" / "continuity.md"
+
+
+def test_a_broken_fact_both_sides_hold_alike_is_no_change(repo: Path) -> None:
+    """A broken item the change does not touch: not listed, and the diff is empty (CI
+    would comment on every pull request)."""
+    _committed_broken(repo)
+    (repo / "app.py").write_text("print(1)\n", "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory", "HEAD")
+    assert changes.unreadable == () and changes.empty
+

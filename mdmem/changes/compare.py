@@ -69,16 +69,19 @@ def compare(
     changes, the session logs added, the paths the change `moved` (old path -> new path,
     None when deleted) that head's live facts still name, and lint's new findings. A fact
     or a log that one side holds in an item it cannot read (`unreadable`) is neither added
-    nor removed: the item is listed as unreadable."""
+    nor removed by the side that cannot read it (the item is listed as unreadable); an
+    item both sides hold alike is no part of the change, and not listed."""
     before, after = states(base), states(head)
-    held = {fact_id for item in unreadable for fact_id in item.ids}
+    held = {
+        side: {i for item in unreadable if item.side == side for i in item.ids} for side in SIDES
+    }
     blocked = {entry.fact_id: entry for entry in head.blocked}
     was_blocked = {entry.fact_id for entry in base.blocked}
     changes: list[Change] = []
     for fact_id in sorted(before.keys() | after.keys()):
         old, new = before.get(fact_id), after.get(fact_id)
-        if (old is None or new is None) and fact_id in held:
-            continue
+        if (old is None and fact_id in held["base"]) or (new is None and fact_id in held["head"]):
+            continue  # that side holds it, unread
         if new is None and old is not None:
             entry = blocked.get(fact_id)
             if entry is not None and fact_id not in was_blocked:
@@ -103,8 +106,19 @@ def compare(
         findings=new_findings,
         findings_fixed=fixed,
         reviewed=_rows(base) != _rows(head),
-        unreadable=unreadable,
+        unreadable=_changed(unreadable),
     )
+
+
+def _changed(unreadable: tuple[Unreadable, ...]) -> tuple[Unreadable, ...]:
+    """The unreadable items but those both sides hold alike (the same file, ids and why)."""
+
+    def key(item: Unreadable) -> tuple[str, tuple[str, ...], str]:
+        return (item.path, item.ids, item.why)
+
+    alike = {key(i) for i in unreadable if i.side == "base"}
+    alike &= {key(i) for i in unreadable if i.side == "head"}
+    return tuple(item for item in unreadable if key(item) not in alike)
 
 
 SIDES = ("base", "head")
