@@ -253,4 +253,3 @@ def test_a_broken_fact_both_sides_hold_alike_is_no_change(repo: Path) -> None:
     with leaving_out():
         changes = diff(repo / "memory", "HEAD")
     assert changes.unreadable == () and changes.empty
-
