@@ -289,8 +289,9 @@ def test_a_duplicate_adds_nothing_and_is_cited(repo: Path, text: str) -> None:
         pytest.param(
             "integration-before-push",
             "the text duplicates 'post-only-mutations' (memory/continuity.md:10): to retire "
-            "'integration-before-push' in its favour, run `mdmem supersede "
-            "integration-before-push --by post-only-mutations`; nothing written",
+            "'integration-before-push' in its favour, supersede it by 'post-only-mutations' "
+            "(`mdmem supersede integration-before-push --by post-only-mutations`); nothing "
+            "written",
             id="a-live-fact",
         ),
         pytest.param("no-such-fact", "--supersedes: unknown id 'no-such-fact'", id="an-unknown-id"),

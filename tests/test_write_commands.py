@@ -527,7 +527,7 @@ REFUSALS = [
     pytest.param(
         ["post-only-mutations,api-in-header"],
         "'post-only-mutations,api-in-header' is not an id (lowercase words joined by hyphens, "
-        "two or more: post-only-mutations); give several ids apart, with spaces",
+        "two or more: post-only-mutations); a comma is no part of an id",
         id="ids-joined-by-a-comma",
     ),
 ]

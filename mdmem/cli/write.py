@@ -23,8 +23,9 @@ from mdmem.writing.session import citations, reference, start_session
 @session_option
 @click.pass_context
 def session(ctx: click.Context, root: Path | None, as_json: bool, named: str | None) -> None:
-    """Show the current session log: the newest one git has not committed yet (or the one
-    --session or MDMEM_SESSION names), and what its Memory References hold so far.
+    """Show the current session log: the one git has not committed yet (or the one
+    --session or MDMEM_SESSION names, which several uncommitted logs need), and what its
+    Memory References hold so far.
 
     `mdmem session start` begins a new one.
 

@@ -225,7 +225,8 @@ def render_stats(stats: Stats) -> str:
         )
     lines.append("Largest sections:")
     lines += [
-        f"  {s.title}: {s.facts} fact{'' if s.facts == 1 else 's'}, {s.lines} lines"
+        f"  {s.title}: {s.facts} fact{'' if s.facts == 1 else 's'}, "
+        f"{s.lines} line{'' if s.lines == 1 else 's'}"
         for s in stats.sections
     ]
     lines.append("Closest to archival (archive_window - sessions since last use):")

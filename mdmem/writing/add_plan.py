@@ -183,8 +183,8 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
         fact_id = duplicates[0].fact_id
         raise MdmemError(
             f"the text duplicates {fact_id!r} ({_where(memory, fact_id)}): to retire "
-            f"{target.id!r} in its favour, run `mdmem supersede {target.id} --by {fact_id}`; "
-            f"{NOTHING}"
+            f"{target.id!r} in its favour, supersede it by {fact_id!r} (`mdmem supersede "
+            f"{target.id} --by {fact_id}`); {NOTHING}"
         )
     if duplicates:
         return _duplicate(duplicates[0].fact_id, memory.shown, session, request.text)

@@ -128,7 +128,7 @@ class Gathered:
 def check_shape(ids: Iterable[str]) -> None:
     for token in ids:
         if not ID_RE.match(token):
-            apart = "; give several ids apart, with spaces" if "," in token else ""
+            apart = "; a comma is no part of an id" if "," in token else ""
             raise MdmemError(f"{token!r} is not an id ({ID_RULE}){apart}")
 
 
