@@ -253,3 +253,16 @@ def test_a_broken_fact_both_sides_hold_alike_is_no_change(repo: Path) -> None:
     with leaving_out():
         changes = diff(repo / "memory", "HEAD")
     assert changes.unreadable == () and changes.empty
+
+
+def test_a_finding_the_change_brings_is_named_at_its_own_line(repo: Path) -> None:
+    """Base already had an E001 at line 9; the change breaks line 6, above it, alike: the
+    new one is at 6 (a finding at the line base had it is the old one)."""
+    continuity = _committed_broken(repo)
+    text = continuity.read_text("utf-8")
+    storage = "| uses: 1 | tier: superseded |"
+    assert text.count(storage) == 1
+    continuity.write_text(text.replace(storage, "| uses: two | tier: superseded |"), "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory", "HEAD")
+    assert [(f.code, f.line) for f in changes.findings] == [("E001", 6)]

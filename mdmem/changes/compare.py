@@ -290,14 +290,19 @@ def _findings_delta(
     def key(item: Finding) -> tuple[str, str, str]:
         return (item.code, item.path, item.message)
 
+    base, head = list(base), list(head)
     before, after = Counter(map(key, base)), Counter(map(key, head))
+    # As many of each as there are (two facts broken alike are two E001s); those at the
+    # line a base finding had are the old ones, the rest are matched in line order.
+    at_old_line = {(*key(item), item.line) for item in base}
+    ordered = sorted(head, key=lambda item: ((*key(item), item.line) not in at_old_line, item.line))
     new: list[Finding] = []
     seen: Counter[tuple[str, str, str]] = Counter()
-    for item in sorted(head, key=lambda item: (key(item), item.line)):
-        seen[key(item)] += 1  # the same finding twice in a file is two (E001 on two facts)
+    for item in ordered:
+        seen[key(item)] += 1
         if seen[key(item)] > before[key(item)]:
             new.append(item)
-    return tuple(new), (before - after).total()
+    return tuple(sorted(new, key=lambda item: (key(item), item.line))), (before - after).total()
 
 
 def _rows(memory: Memory) -> int:
