@@ -17,8 +17,8 @@ average). Per query word a fact matches:
 
 A word's idf counts the facts it matches in any of these ways, and the corpus (how many
 facts, their average length) is the facts that hold now (`holds_now`): history and
-superseded facts rank after them and do not make a word of theirs common, so lookup and
-context rank what holds now alike. The sum is multiplied by
+superseded facts rank after them and do not make a word of theirs common, as in
+context's rank. The sum is multiplied by
 the weight of the fact's tier (`TIER_WEIGHTS`): core and active highest, a still-live
 archive-candidate a little below, history well below: archived facts (every fact of an
 archive file, whatever its label) and done threads.
