@@ -142,7 +142,7 @@ def test_lookup_counts_the_facts_that_hold_now(
     memory = write_memory(tmp_path)
     done = CliRunner().invoke(main, ["lookup", "webhook", "--explain", "--root", str(memory)])
     assert done.exit_code == 0, done.output
-    assert "webhook: word x2, in 5/9 facts " in done.output.splitlines()[1]
+    assert "webhook: word x2, in 5/9 facts that hold now " in done.output.splitlines()[1]
 
 
 @pytest.mark.parametrize("no_cache", ["", "1"], ids=["index", "no_cache"])

@@ -269,8 +269,8 @@ def explain(
                        if code & bit)  # fmt: skip
         how += f" x{code // COUNTED}" if code // COUNTED > 1 else ""
         parts.append(
-            f"{words[number]}: {how}, in {corpus.matched[number]}/{corpus.facts} facts "
-            f"(idf {corpus.idf(number) / IDF_SCALE:.2f}) {share:.0f}"
+            f"{words[number]}: {how}, in {corpus.matched[number]}/{corpus.facts} facts that "
+            f"hold now (idf {corpus.idf(number) / IDF_SCALE:.2f}) {share:.0f}"
         )
     return (
         f"{' + '.join(parts)}; length {length} words (norm {corpus.norm(length):.2f}); "
