@@ -484,15 +484,52 @@ def test_thread_opens_and_done_checks_it_off(repo: Path, session: Path) -> None:
         "decide-retry-budget is open already and says the same: nothing written\n"
     )
     assert memory_file(repo, "continuity.md") == opened
-    assert (
-        ok("done", "decide-retry-budget") == "decide-retry-budget: done (memory/continuity.md:20)\n"
+    assert ok("done", "decide-retry-budget") == (
+        f"decide-retry-budget: done (memory/continuity.md:20)\n{LOG}: Closed: decide-retry-budget\n"
     )
     assert memory_file(repo, "continuity.md") == opened.replace("- [ ] Decide", "- [x] Decide")
+    assert references(repo) == "- Created: decide-retry-budget\n- Closed: decide-retry-budget\n"
     result = run("done", "decide-retry-budget")
     assert (result.exit_code, result.stderr) == (
         3,
         f"mdmem: 'decide-retry-budget' is checked off already (memory/continuity.md:20); {NOTHING}\n",
     )
+
+
+def test_done_without_a_session_checks_off_alone_and_says_so(repo: Path, session: Path) -> None:
+    """A person closing a thread between sessions: the check, and no log is written."""
+    ok("thread", "Decide the retry budget")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "session over")
+    before = snapshot(repo)
+    assert ok("done", "decide-retry-budget") == (
+        "decide-retry-budget: done (memory/continuity.md:20)\n"
+        "no session is open: no log records Closed: decide-retry-budget\n"
+    )
+    assert changed(before, snapshot(repo)) == {"memory/continuity.md"}
+
+
+def test_done_with_two_sessions_open_needs_the_one_named(repo: Path, session: Path) -> None:
+    ok("thread", "Decide the retry budget")
+    other = session.with_name("2026-07-01-130000.md")
+    other.write_text(session.read_text("utf-8").replace("- Created: decide-retry-budget\n", ""))
+    before = snapshot(repo)
+    refused = run("done", "decide-retry-budget")
+    assert refused.exit_code == 3 and "2 session logs are not committed" in refused.stderr
+    assert snapshot(repo) == before
+    answer = json.loads(ok("done", "decide-retry-budget", "--json", "--session", other.stem))
+    assert answer == {
+        "id": "decide-retry-budget",
+        "where": "memory/continuity.md:20",
+        "changed": True,
+        "session": other.stem,
+    }
+    assert changed(before, snapshot(repo)) == {
+        "memory/continuity.md",
+        f"memory/sessions/{other.name}",
+    }
+    assert "- Closed: decide-retry-budget\n" in other.read_text("utf-8")
+    assert "Closed" not in session.read_text("utf-8")
 
 
 def test_the_gates_work_on_a_dirty_tree_and_leave_the_index_alone(

@@ -431,3 +431,28 @@ def test_a_persons_command_in_a_refusal_is_not_made_a_tool() -> None:
     said = spoken(AGENT_CORE.format(fact="'x'", where="memory/continuity.md:3"), ["old", "by"])
     assert "who runs mdmem supersede in a terminal" in said
     assert "tool in a terminal" not in said
+
+
+def test_a_thread_one_client_opened_the_other_checks_off_in_its_own_log(repo: Path) -> None:
+    """A leaves a thread; B, which finished it, checks it off: `Closed:` goes to B's log
+    alone, the box to continuity."""
+    stems: dict[str, str] = {}
+    answers: dict[str, Any] = {}
+
+    async def scenario(a: Session, b: Session) -> None:
+        stems["a"] = (await call(a, "start_session", slug="agent-a"))["session"]
+        stems["b"] = (await call(b, "start_session", slug="agent-b"))["session"]
+        opened = await call(a, "thread", text="Decide the queue's retry budget")
+        answers["done"] = await call(b, "done", id=opened["id"])
+        answers["again"] = await b.call_tool("done", {"id": opened["id"]})
+
+    two_clients(repo, scenario)
+    thread_id = answers["done"]["id"]
+    assert answers["done"]["session"] == stems["b"]
+    assert answers["again"].is_error
+    assert "is checked off already" in answers["again"].content[0].text
+    folder = repo / "memory" / "sessions"
+    assert f"- Closed: {thread_id}\n" in (folder / f"{stems['b']}.md").read_text("utf-8")
+    assert "Closed" not in (folder / f"{stems['a']}.md").read_text("utf-8")
+    continuity = (repo / "memory" / "continuity.md").read_text("utf-8")
+    assert "- [x] Decide the queue's retry budget" in continuity

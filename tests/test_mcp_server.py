@@ -30,7 +30,7 @@ from tests.test_write_commands import repo as repo  # the fixture: a committed m
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "MCP.md"
 READ_ONLY = ["context", "lookup", "show", "status", "lint"]
-WRITING = ["start_session", "reference", "add_fact", "supersede", "thread"]
+WRITING = ["start_session", "reference", "add_fact", "supersede", "thread", "done"]
 # tool -> (destructive, idempotent), for the tools that write
 WRITE_HINTS = {
     "start_session": (False, False),
@@ -38,6 +38,7 @@ WRITE_HINTS = {
     "add_fact": (True, True),
     "supersede": (True, False),  # a repeat is refused: already superseded
     "thread": (False, True),
+    "done": (False, False),  # a repeat is refused: checked off already
 }
 BLOCKED_RULE = "Mock the database in integration tests"
 
@@ -238,6 +239,7 @@ def test_the_hints_hold_a_second_call_writes_nothing_more(repo: Path) -> None:
         ),
         ("supersede", {"old": "webhook-fire-forget", "by_text": "Webhooks go through the outbox"}),
         ("thread", {"text": "Decide how refresh tokens rotate"}),
+        ("done", {"id": "decide-refresh-tokens-rotate"}),
         *((name, {}) for name in ("context", "status", "lint")),
         ("lookup", {"query": "retry"}),
         ("show", {"id": "post-only-mutations"}),
@@ -263,6 +265,7 @@ def test_the_hints_hold_a_second_call_writes_nothing_more(repo: Path) -> None:
         ("add_fact", True, False),
         ("supersede", True, False),
         ("thread", True, False),
+        ("done", True, False),
         ("context", False, False),
         ("status", False, False),
         ("lint", False, False),

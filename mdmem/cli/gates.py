@@ -217,15 +217,28 @@ def thread(text: str, named: str | None, root: Path | None, as_json: bool) -> No
 
 @main.command()
 @click.argument("fact_id", metavar="ID")
+@session_option
 @memory_options
-def done(fact_id: str, root: Path | None, as_json: bool) -> None:
-    """Check off an open thread: its `- [ ]` becomes `- [x]`, nothing else changes; the
-    review sweeps it to the archive once it fades. Refuses anything but an open thread.
+def done(fact_id: str, named: str | None, root: Path | None, as_json: bool) -> None:
+    """Check off an open thread: its `- [ ]` becomes `- [x]`, nothing else in it changes,
+    and the current session log records `Closed: ID` (a use of the thread; with no session
+    open, the check alone). The review sweeps it to the archive once it fades. Refuses
+    anything but an open thread.
 
     Example: mdmem done retry-budget-open
     """
-    closed = close_thread(resolve_root(root), fact_id)
-    _marked(fact_id, closed.place.display, closed.changed, as_json, "done", "")
+    closed = close_thread(resolve_root(root), fact_id, named or None, named_by())
+    log = closed.log
+    if as_json:
+        where = closed.place.display
+        session = None if log is None else log.stem
+        echo_json({"id": fact_id, "where": where, "changed": True, "session": session})
+        return
+    click.echo(f"{fact_id}: done ({closed.place.display})")
+    if log is not None:
+        click.echo(f"{log.display}: Closed: {fact_id}")
+    else:
+        click.echo("no session is open: no log records Closed: " + fact_id)
 
 
 def _marked(fact_id: str, where: str, changed: bool, as_json: bool, what: str, so: str) -> None:

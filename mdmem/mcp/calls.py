@@ -44,7 +44,7 @@ Answer = dict[str, Any]  # the CLI's --json, or {"markdown": text to read}
 _one_at_a_time = threading.Lock()
 
 # A command's name, as a refusal suggests it, and the tool that does the same here.
-SAME_NAMES = ("supersede", "thread", "lookup", "show", "context", "status", "lint")
+SAME_NAMES = ("supersede", "thread", "done", "lookup", "show", "context", "status", "lint")
 COMMAND_TOOLS = {
     "mdmem ref": "reference",
     "mdmem add": "add_fact",

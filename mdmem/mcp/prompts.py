@@ -24,7 +24,8 @@ Wrap up this session's memory (mdmem).
    convention; a pitfall with anti_pattern); retire with supersede a fact that became
    false. Core facts are a person's: to change one, or to propose a fact for core, open
    a thread ("Promote to core: ID?") instead.
-3. Leave with thread what is open for the next session.
+3. Check off with done each open thread this session finished; leave with thread what is
+   open for the next session.
 4. Tell the person that the session log is ready for their commit, with the work.
 """
 

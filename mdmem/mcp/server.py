@@ -28,9 +28,10 @@ whatever other agents start (status tells whether one is current).
 Before a task call context; look a fact up with lookup, its story with show.
 Cite the facts you relied on with reference (helpful or harmful to vote on them).
 Record durable knowledge with add_fact; retire a fact that became false with supersede;
-leave a question for later with thread. Core facts are a person's: no tool makes, changes
-or retires one; propose it with a thread ("Promote to core: ID?"). Reviews, forgetting and
-promotions to core are for humans, through the mdmem command line."""
+leave a question for later with thread, and check off one you finished with done. Core
+facts are a person's: no tool makes, changes or retires one; propose it with a thread
+("Promote to core: ID?"). Reviews, forgetting and promotions to core are for humans,
+through the mdmem command line."""
 
 
 def build(root: Path) -> MCPServer:

@@ -137,4 +137,5 @@ SHAPES: dict[str, Shape] = {
         }
     ),
     "thread": schema({"id": "string", "created": "boolean", "file": "string|null"}),
+    "done": schema({"id": "string", "where": "string", "session": "string|null"}),
 }

@@ -1,4 +1,5 @@
-"""The writing tools: `start_session`, `reference`, `add_fact`, `supersede` and `thread`,
+"""The writing tools: `start_session`, `reference`, `add_fact`, `supersede`, `thread` and
+`done`,
 each a call of the function its CLI command calls (so the same lock, the same checks and
 the same all-or-nothing write), answered with what that command prints with --json."""
 
@@ -15,7 +16,7 @@ from mdmem.mcp.calls import Tools
 from mdmem.mcp.reads import SessionArgument
 from mdmem.writing.add import add_fact
 from mdmem.writing.add_plan import NewFact
-from mdmem.writing.gates import open_thread, supersede, supersede_usage
+from mdmem.writing.gates import close_thread, open_thread, supersede, supersede_usage
 from mdmem.writing.session import reference, start_session
 
 
@@ -200,6 +201,24 @@ class Writes(Tools):
             lambda root: open_thread(root, text, *self.connection.named(session)).as_dict(),
         )
 
+    async def done(
+        self,
+        id: Annotated[str, Field(description="The open thread's id.")],
+        session: SessionArgument = None,
+    ) -> CallToolResult:
+        """Check off an open thread you finished: its `- [ ]` becomes `- [x]`, nothing else
+        in it changes, and the session log records `Closed: ID`, a use of the thread (with
+        no session open, the check alone: `session` null). The review archives it once it
+        fades. Refused, nothing written: anything but an open thread (one checked off
+        already among them). Returns where it is and the session that recorded it."""
+
+        def call(root: Path) -> dict[str, Any]:
+            closed = close_thread(root, id, *self.connection.named(session))
+            session_stem = None if closed.log is None else closed.log.stem
+            return {"id": id, "where": closed.place.display, "session": session_stem}
+
+        return await self.answer(self.done, call)
+
 
 TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
     "start_session": ("Start a session", _hints(destructive=False, idempotent=False)),
@@ -207,4 +226,5 @@ TOOLS: dict[str, tuple[str, ToolAnnotations]] = {
     "add_fact": ("Add a fact", _hints(destructive=True, idempotent=True)),
     "supersede": ("Retire a false fact", _hints(destructive=True, idempotent=False)),
     "thread": ("Open a thread", _hints(destructive=False, idempotent=True)),
+    "done": ("Check off a thread", _hints(destructive=False, idempotent=False)),
 }

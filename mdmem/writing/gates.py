@@ -36,9 +36,9 @@ from mdmem.writing.facts import (
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
 from mdmem.writing.known import NOTHING
-from mdmem.writing.logs import SessionLog
+from mdmem.writing.logs import SessionLog, current_or_none, many_sessions
 from mdmem.writing.references import record, record_event
-from mdmem.writing.session import read_current
+from mdmem.writing.session import read_current, read_log
 
 Changes = Mapping[str, str | None]
 
@@ -255,10 +255,12 @@ def _unlink_successors(
 
 @dataclass(frozen=True)
 class Marked:
-    """What `core` or `done` did to one fact (`changed` False: it was so already)."""
+    """What `core` or `done` did to one fact (`changed` False: it was so already); `log`:
+    the session log `done` recorded `Closed: ID` in (None: no session was open)."""
 
     place: Place
     changed: bool
+    log: SessionLog | None = None
 
 
 def make_core(root: Path, fact_id: str) -> Marked:
@@ -278,11 +280,20 @@ def make_core(root: Path, fact_id: str) -> Marked:
     return Marked(place, True)
 
 
-def close_thread(root: Path, fact_id: str) -> Marked:
+def close_thread(
+    root: Path, fact_id: str, named: str | None = None, source: str = "--session"
+) -> Marked:
     """Check off an open thread, in continuity or in its own thread file: its `[ ]` becomes
-    `[x]`, nothing else."""
+    `[x]`, nothing else; and `Closed: ID` in the current session's log, a use of the
+    thread like any citation (DECAY.md). With no session open, the check alone (a person
+    closing a thread between sessions); with several and none named, refused as every
+    write that records is."""
     check_shape([fact_id])
     with locked(root):
+        log, found = current_or_none(root, named, source)
+        if log is None and found:
+            raise MdmemError(many_sessions(found))
+        session = None if log is None else read_log(log)
         memory = gather(root, [fact_id])
         place = memory.found(fact_id)
         if place.fact.is_done_thread:
@@ -292,8 +303,12 @@ def close_thread(root: Path, fact_id: str) -> Marked:
                 f"{fact_id!r} is not an open thread ({place.display}): only a `- [ ]` item "
                 f"of {CONTINUITY} or a thread file is checked off; {NOTHING}"
             )
-        write_files(root, {place.relative: checked_off(place.document, place.fact)})
-    return Marked(place, True)
+        files = {place.relative: checked_off(place.document, place.fact)}
+        if session is not None:
+            closed = record(session.text, "closed", [fact_id], session.log.display)
+            files[session.log.relative] = closed.text
+        write_files(root, files)
+    return Marked(place, True, None if session is None else session.log)
 
 
 @dataclass(frozen=True)

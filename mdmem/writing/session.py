@@ -132,7 +132,11 @@ def reference(
 
 def read_current(root: Path, named: str | None, source: str) -> Current:
     """The current session's log (see `current_session`), read."""
-    log = current_session(root, named, source)
+    return read_log(current_session(root, named, source))
+
+
+def read_log(log: SessionLog) -> Current:
+    """One session log, read as a command that records in it reads it."""
     data = read_bytes(log.path, log.display)
     return Current(log, decode(data, log.display).text(), _events(scan_log(data, log.display)))
 
