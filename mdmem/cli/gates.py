@@ -187,7 +187,13 @@ def core(fact_id: str, root: Path | None, as_json: bool) -> None:
     Example: mdmem core money-integer-minor-units
     """
     done = make_core(resolve_root(root), fact_id)
-    _marked(fact_id, done.place.display, done.changed, as_json, "core", "is core already")
+    where = done.place.display
+    if as_json:
+        echo_json({"id": fact_id, "where": where, "changed": done.changed})
+    elif done.changed:
+        click.echo(f"{fact_id}: core ({where})")
+    else:
+        click.echo(f"{fact_id} is core already ({where}): nothing written")
 
 
 @main.command()
@@ -238,13 +244,4 @@ def done(fact_id: str, named: str | None, root: Path | None, as_json: bool) -> N
     if log is not None:
         click.echo(f"{log.display}: Closed: {fact_id}")
     else:
-        click.echo("no session is open: no log records Closed: " + fact_id)
-
-
-def _marked(fact_id: str, where: str, changed: bool, as_json: bool, what: str, so: str) -> None:
-    if as_json:
-        echo_json({"id": fact_id, "where": where, "changed": changed})
-    elif changed:
-        click.echo(f"{fact_id}: {what} ({where})")
-    else:
-        click.echo(f"{fact_id} {so} ({where}): nothing written")
+        click.echo(f"no session is open: no log records Closed: {fact_id}")
