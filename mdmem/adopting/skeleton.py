@@ -46,7 +46,7 @@ SLUG = "init"
 VISION_THREAD = "confirm-project-vision"
 THREAD_TEXT = (
     "Confirm the vision: write the project's north star in memory/vision.md, which mdmem "
-    "init left as a draft (or delete the file), then check this off"
+    f"init left as a draft (or delete the file), then `mdmem done {VISION_THREAD}`"
 )
 SUMMARY = "`mdmem init` set up this memory."
 
