@@ -185,8 +185,9 @@ def test_session_start_takes_a_second_no_log_has_so_the_new_log_is_current(
     assert result.stderr == (
         "Pin it for this agent, so that its writes go there whatever other agents start: "
         f"export MDMEM_SESSION={started}\n"
-        f"Note: memory/sessions/{existing}.md is not committed either, and the review counts "
-        "it as a session too: commit it with this one, or delete it if it holds nothing\n"
+        f"Note: memory/sessions/{existing}.md is not committed either (another agent's "
+        "session, or an earlier one of yours): the review counts it as a session too; once "
+        "that session is over, commit it (or delete it if it holds nothing)\n"
     )
     # Two uncommitted logs: which is this agent's, only a pin says.
     refused = run("session", "--json")

@@ -16,7 +16,7 @@ from mdmem.mcp.calls import Tools
 from mdmem.reading import context as context_text
 from mdmem.reading import history, search, sources
 from mdmem.reading import status as status_text
-from mdmem.writing.logs import current_or_none
+from mdmem.writing.logs import current_or_none, open_logs
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
@@ -122,13 +122,18 @@ class Reads(Tools):
         lint: Annotated[bool, Field(description="Run lint now for its counts (slower).")] = False,
     ) -> CallToolResult:
         """Where things stand: call it to learn whether you must `start_session` first.
-        Returns the current session log (the one the writing tools record in; null when
-        none is started, or when several logs are uncommitted: `uncommitted` names them,
-        pass yours as `session`), the sessions since the last review and whether a review is due,
-        lint's counts (from its last run while nothing changed) and the open threads."""
+        Returns this connection's session log (the one its writing tools record in: the
+        one it started, or `session`; null when it has none, and then `uncommitted` names
+        the logs other agents may be writing: never write to one that is not yours), the
+        sessions since the last review and whether a review is due, lint's counts (from
+        its last run while nothing changed) and the open threads."""
 
         def call(root: Path) -> dict[str, Any]:
-            log, uncommitted = current_or_none(root, *self.connection.named(session))
+            named, source = self.connection.chosen(session)
+            if named is None:  # none of this connection's: what others may be writing
+                log, uncommitted = None, open_logs(root)
+            else:
+                log, uncommitted = current_or_none(root, named, source)
             found, source = (None, None) if log is None else (log.display, log.source)
             state = sources.status(root, found, source, uncommitted, run_lint=lint)
             return status_text.as_dict(state)

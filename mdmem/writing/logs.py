@@ -106,6 +106,7 @@ def newest_first(filenames: Iterable[str]) -> tuple[str, ...]:
 
 
 NEWEST = "the one uncommitted log"  # how the current session was found, when not named
+STARTED = "started now"  # a log `session start` has just made
 
 
 @dataclass(frozen=True)

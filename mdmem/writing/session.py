@@ -23,7 +23,7 @@ from mdmem.store.lock import locked
 from mdmem.store.resources import templates_dir
 from mdmem.store.writer import write_files
 from mdmem.writing import logs
-from mdmem.writing.logs import NEWEST, Current, SessionLog, current_session
+from mdmem.writing.logs import NEWEST, STARTED, Current, SessionLog, current_session
 
 TEMPLATE = "session.md"
 
@@ -46,8 +46,9 @@ class Started:
         if self.earlier is None:
             return None
         return (
-            f"{self.earlier.display} is not committed either, and the review counts it as a "
-            "session too: commit it with this one, or delete it if it holds nothing"
+            f"{self.earlier.display} is not committed either (another agent's session, or "
+            "an earlier one of yours): the review counts it as a session too; once that "
+            "session is over, commit it (or delete it if it holds nothing)"
         )
 
     @property
@@ -75,7 +76,7 @@ def start_session(root: Path, slug: str | None = None, now: dt.datetime | None =
         # A log's name opens with its `YYYY-MM-DD-HHMMSS`: one log a second.
         seconds = {name[:17] for name in logs.listing(root) if name.endswith(".md")}
         stem = logs.free_stem(moment, slug, lambda stem: stem[:17] in seconds)
-        log = SessionLog(root, stem, NEWEST)
+        log = SessionLog(root, stem, STARTED)
         files = {log.relative: logs.log_text(template, slug)}
         write_files(root, files)
     return Started(log, earlier)
