@@ -426,4 +426,3 @@ def test_a_connection_never_writes_to_a_log_it_did_not_start_or_name(repo: Path)
     assert seen["reference"].content[0].text == f"mdmem: {NO_OWN_SESSION}"
     assert seen["named"]["added"] == ["post-only-mutations"]  # named: its own choice
     assert log.read_text("utf-8") != before
-
