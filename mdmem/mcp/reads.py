@@ -129,11 +129,11 @@ class Reads(Tools):
         its last run while nothing changed) and the open threads."""
 
         def call(root: Path) -> dict[str, Any]:
-            named, source = self.connection.chosen(session)
+            named, how = self.connection.chosen(session)
             if named is None:  # none of this connection's: what others may be writing
                 log, uncommitted = None, open_logs(root)
             else:
-                log, uncommitted = current_or_none(root, named, source)
+                log, uncommitted = current_or_none(root, named, how)
             found, source = (None, None) if log is None else (log.display, log.source)
             state = sources.status(root, found, source, uncommitted, run_lint=lint)
             return status_text.as_dict(state)
