@@ -200,6 +200,14 @@ def test_supersede_keeps_a_successors_link_to_another_fact(repo: Path, session: 
             id="restore-live",
         ),
         pytest.param(
+            ["restore", "drizzle-over-prisma"],
+            "'drizzle-over-prisma' is not superseded (it is in the archive, "
+            "memory/archive/2026-Q2.md:7: a session that cites it, `mdmem ref --reactivated "
+            "drizzle-over-prisma`, brings it back at the next review): there is nothing to "
+            "restore",
+            id="restore-archived",
+        ),
+        pytest.param(
             ["restore", "mock-the-database"],
             "'mock-the-database' is blocked (memory/blocked.md:5, forgotten 2026-06-15: hid a "
             "migration bug in prod): it must not come back",

@@ -491,6 +491,20 @@ def test_budget_drops_lowest_ranked_first_never_core() -> None:
     assert len(kept) + shown.dropped == 200
 
 
+@pytest.mark.parametrize(
+    ("task", "told"),
+    [
+        pytest.param("webhook", "the `show` tool gives any", id="matching-named"),
+        pytest.param("zebra", "the `lookup` tool finds them", id="none-matching"),
+    ],
+)
+def test_what_was_left_out_names_the_tools_for_an_agent_on_mcp(task: str, told: str) -> None:
+    shown = plan_context(many_rules(200), task=task, budget=400)
+    text = render_markdown(shown, tools=True)
+    assert told in text and shown.dropped > 0
+    assert "mdmem " not in text.replace("(mdmem context)", "")
+
+
 def test_budget_smaller_than_core_keeps_core() -> None:
     shown = plan_context(many_rules(10), budget=10)
     assert {"core-0", "core-1", "core-2"} <= set(shown.ids)

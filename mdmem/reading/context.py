@@ -62,6 +62,8 @@ LABEL = (
 TOOL_WORDS = {
     CITE: "Cite only the facts you used: the `reference` tool, with their ids",
     "`mdmem show ID` gives the whole.": "the `show` tool gives the whole.",
+    "`mdmem show ID` gives any": "the `show` tool gives any",
+    "`mdmem lookup WORDS` finds them": "the `lookup` tool finds them",
 }
 
 
@@ -249,16 +251,21 @@ def render_markdown(context: Context, *, tools: bool = False) -> str:
             for entry, helpful, harmful in context.warnings
         ]
     if context.left_out:
-        body += ["", left_out_line(context)]
+        body += ["", _spoken(left_out_line(context), tools)]
     fence = "~" * max(4, _longest_run(body, "~") + 1)
-    label, citation = LABEL, context.citation
-    if tools:
-        for words, instead in TOOL_WORDS.items():
-            label, citation = label.replace(words, instead), citation.replace(words, instead)
+    label, citation = _spoken(LABEL, tools), _spoken(context.citation, tools)
     lines = [label, fence, *body, fence]
     if citation:
         lines.append(citation)
     return "\n".join(lines) + "\n"
+
+
+def _spoken(line: str, tools: bool) -> str:
+    """`line` as an agent on the MCP server reads it (`tools`): each command it names
+    named by the tool that does the same."""
+    for words, instead in TOOL_WORDS.items() if tools else ():
+        line = line.replace(words, instead)
+    return line
 
 
 def gone_mark(context: Context, fact_id: str) -> str:

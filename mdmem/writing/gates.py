@@ -222,7 +222,15 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
         memory = gather(root, [old])
         place = memory.found(old, superseded_near=True)
         if old not in memory.superseded(session.events):
-            raise MdmemError(f"{old!r} is not superseded: there is nothing to restore; {NOTHING}")
+            back = (
+                f" (it is in the archive, {place.display}: a session that cites it, "
+                f"`mdmem ref --reactivated {old}`, brings it back at the next review)"
+                if not place.live
+                else ""
+            )
+            raise MdmemError(
+                f"{old!r} is not superseded{back}: there is nothing to restore; {NOTHING}"
+            )
         marks: dict[str, str | None] = {"superseded-by": None}
         tier = None
         if place.fact.get("tier") == "superseded":
