@@ -373,6 +373,22 @@ def test_the_output_says_what_to_do_next(repo: Path) -> None:
     assert "installed the pre-commit hook .git/hooks/pre-commit\n" in out
     assert "\nNext:\n" in out
     assert f"`mdmem done {VISION_THREAD}`" in out
+    assert "mdmem migrate" not in out  # the project kept no rules for its agents
+
+
+def test_the_rules_a_project_kept_for_its_agents_are_named_for_migrate(repo: Path) -> None:
+    """AGENTS.md, which init extends, and CLAUDE.md held rules before: the next steps name
+    `migrate` for both, and only the files the project has."""
+    (repo / "CLAUDE.md").write_text("# Rules\n\n- Use pytest for tests\n", "utf-8")
+    (repo / "AGENTS.md").write_text("# Agents\n\n- Run the linter first\n", "utf-8")
+    (repo / ".cursor" / "rules").mkdir(parents=True)
+    data = json.loads(init(repo, "--json"))
+    assert data["rules"] == ["CLAUDE.md", "AGENTS.md", ".cursor/rules"]
+    assert (
+        "import the rules CLAUDE.md AGENTS.md .cursor/rules hold as facts: `mdmem migrate "
+        "CLAUDE.md AGENTS.md .cursor/rules --dry-run` shows what each becomes, then the same "
+        "without --dry-run"
+    ) in data["next"]
 
 
 def test_a_vendor_file_with_an_unpaired_marker_stops_init_before_any_write(repo: Path) -> None:

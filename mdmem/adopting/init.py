@@ -39,6 +39,18 @@ GITIGNORE = ".gitignore"
 GITATTRIBUTES = ".gitattributes"
 WORKFLOW = ".github/workflows/mdmem.yml"
 SHIPPED = ("DECAY.md", "REVIEW.md")
+# The agents' rule files `mdmem migrate` reads, where a project keeps them: named in the
+# next steps when a project holds one, so that its rules become facts.
+RULE_FILES = (
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    ".cursorrules",
+    ".cursor/rules",
+    ".github/copilot-instructions.md",
+    ".windsurfrules",
+    ".windsurf/rules",
+)
 
 # The lock's file an older mdmem left in the memory folder (and one made outside a git
 # repository), the journal, and temp files beside any target.
@@ -185,6 +197,7 @@ def _plan(project: Path, ci: bool, python: str, now: dt.datetime, *, dry_run: bo
         notices=(*notices, *hook_notices, *((not_git,) if repo is None else ())),
         python=python,
         replaced=replaced,
+        rules=tuple(name for name in RULE_FILES if name not in created and exists(project / name)),
     )
     return _Plan(result, files, hook, repo, config)
 

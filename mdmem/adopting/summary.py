@@ -35,6 +35,7 @@ class InitResult:
     notices: tuple[str, ...]
     python: str  # the interpreter the hook and the drivers name
     replaced: str | None  # the interpreter the drivers named before, when another
+    rules: tuple[str, ...] = ()  # agents' rule files the project held before init
 
     @property
     def changed(self) -> bool:
@@ -102,6 +103,12 @@ def next_steps(result: InitResult) -> list[str]:
         steps.append(
             "a person writes the project's vision in memory/vision.md, then runs "
             f"`mdmem done {skeleton.VISION_THREAD}`"
+        )
+    if result.fresh and result.rules:
+        named = " ".join(result.rules)
+        steps.append(
+            f"import the rules {named} hold as facts: `mdmem migrate {named} --dry-run` shows "
+            "what each becomes, then the same without --dry-run"
         )
     if not result.fresh:
         steps.append("run `mdmem lint`, then `mdmem review`: it fills in what footers lack")
