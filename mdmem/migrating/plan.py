@@ -195,7 +195,9 @@ def describe(plan: MigrationPlan, dry_run: bool) -> str:
     lines.append(f"Migrated: {tally}; created by {log}. The source files are unchanged.")
     lines.append(
         "Next: read the new facts and Open Threads, commit them with the migration log, "
-        "then run `mdmem review`."
+        "then run `mdmem review`. Like every fact, each fades into the archive once "
+        "`archive_window` sessions pass with none citing it: a rule agents follow without "
+        "citing it, which must always hold, is a person's to make core (`mdmem core ID`)."
     )
     return "\n".join(lines)
 
