@@ -372,6 +372,17 @@ CASES = [
         id="W005-dangling-supersession",
     ),
     pytest.param(
+        {
+            CONTINUITY: BASE.replace("tier: working", "tier: superseded | superseded-by: a-rule")
+            + fact("Mutations use POST and PUT", "a-rule", " | supersedes: post-only-mutations")
+            + fact("Mutations use any verb", "b-rule", " | supersedes: post-only-mutations")
+        },
+        "W029",
+        CONTINUITY,
+        10,
+        id="W029-second-successor",
+    ),
+    pytest.param(
         {CONTINUITY: BASE + fact("Retries back off", "retry-backoff", " | serves: north-star")},
         "W006",
         CONTINUITY,

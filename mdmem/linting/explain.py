@@ -345,4 +345,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Write the path the code has now in the fact (or its scope), or supersede the "
         "fact if the code it described is gone.",
     ),
+    "W029": (
+        "A fact that is not superseded names in `supersedes` a fact whose `superseded-by` "
+        "names another: two facts replace one, as when two branches superseded the same "
+        "fact and were merged. Both are served as holding now.",
+        "Keep one successor: supersede this fact by the other (`mdmem supersede ID --by "
+        "OTHER`), or drop its `supersedes` if it replaces nothing.",
+    ),
 }

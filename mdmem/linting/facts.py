@@ -127,6 +127,8 @@ def link_findings(
             if target and target not in every and target not in forgotten:
                 message = f"{fact.id}: {key} {target} names no fact"
                 found.append(finding("W005", document.path, footer_line, message))
+        if not fact.is_superseded:
+            found += _second_successor(document, fact, every)
         for line, kind, target in fact_links(document, fact):
             if target not in every:
                 suggestion = nearest(target)
@@ -143,6 +145,19 @@ def link_findings(
             if state is not None:
                 message = f"drift: {fact.id} serves {target}, which {state}"
                 found.append(finding("W006", document.path, line, message))
+    return found
+
+
+def _second_successor(
+    document: Document, fact: Fact, every: dict[str, tuple[Document, Fact]]
+) -> list[Finding]:
+    """W029: each fact `fact` says it replaces whose `superseded-by` names another."""
+    found = []
+    for old in (name.strip() for name in (fact.get("supersedes") or "").split(",")):
+        successor = every[old][1].get("superseded-by") if old in every else None
+        if successor and successor != fact.id:
+            message = f"{fact.id} supersedes {old}, which {successor} supersedes: two successors"
+            found.append(finding("W029", document.path, fact.footer_index + 1, message))
     return found
 
 

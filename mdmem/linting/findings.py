@@ -64,6 +64,7 @@ CHECKS = {
         Check("W026", "uses-by-hand", WARNING),
         Check("W027", "near-superseded", WARNING),
         Check("W028", "path-gone", WARNING),
+        Check("W029", "second-successor", WARNING),
     )
 }
 
@@ -126,6 +127,8 @@ HINTS = {
     "if the two texts differ",
     "W022": "correct the id, or drop the link",
     "W023": "condense it to a few lines; the whole story stays in its session log",
+    "W029": "keep one successor: supersede this fact by the other (`mdmem supersede ID --by "
+    "OTHER`), or drop its `supersedes` if it replaces nothing",
     "W027": "reword it to say what holds now, or delete it and cite the successor; a superseded "
     "fact's text does not come back",
 }
