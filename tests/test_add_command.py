@@ -284,6 +284,32 @@ def test_a_duplicate_adds_nothing_and_is_cited(repo: Path, text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["Drizzle over Prisma for the data layer", "drizzle over prisma for the data layer  "],
+    ids=["as-written", "case-and-spaces-aside"],
+)
+def test_an_archived_fact_said_again_is_brought_back_not_added_twice(repo: Path, text: str) -> None:
+    """Faded, not false: the same text again cites it Reactivated (the next review brings it
+    back to its section) rather than making `drizzle-over-prisma-2` beside it."""
+    before = snapshot(repo)
+    result = run(text, "--section", "Key Decisions")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "Nothing added: the text duplicates drizzle-over-prisma (memory/archive/2026-Q2.md:7)\n"
+        "Note: it is archived (faded, not false): cited Reactivated, the next review brings "
+        f"it back to ## Key Decisions\n{SHOWN}: Reactivated: drizzle-over-prisma\n",
+    )
+    assert changed(before, snapshot(repo)) == {LOG_PATH: logged("Reactivated: drizzle-over-prisma")}
+
+
+def test_an_archived_fact_s_words_in_another_order_are_a_new_fact(repo: Path) -> None:
+    """Only an item said again word for word is looked for in the archive, which grows by
+    every review: a rewording is added, as before."""
+    result = run("For the data layer, Drizzle over Prisma", "--section", "Key Decisions")
+    assert result.exit_code == 0 and result.stdout.startswith("Added ")
+
+
+@pytest.mark.parametrize(
     ("old", "refusal"),
     [
         pytest.param(

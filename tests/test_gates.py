@@ -201,9 +201,9 @@ def test_supersede_keeps_a_successors_link_to_another_fact(repo: Path, session: 
         ),
         pytest.param(
             ["restore", "drizzle-over-prisma"],
-            "'drizzle-over-prisma' is not superseded (it is in the archive, "
-            "memory/archive/2026-Q2.md:7: a session that cites it, `mdmem ref --reactivated "
-            "drizzle-over-prisma`, brings it back at the next review): there is nothing to "
+            "'drizzle-over-prisma' is not superseded (archived, memory/archive/2026-Q2.md:7: "
+            "faded, not false: a session that cites it (`mdmem ref --reactivated "
+            "drizzle-over-prisma`) brings it back at the next review): there is nothing to "
             "restore",
             id="restore-archived",
         ),

@@ -362,6 +362,37 @@ def test_second_run_imports_nothing_and_says_so(realistic: Path) -> None:
     assert snapshot(realistic) == after_first
 
 
+def test_a_rule_whose_fact_faded_into_the_archive_is_not_imported_again(realistic: Path) -> None:
+    """A second run after the review archived one of the first run's facts: no `-2` copy,
+    and the outcome says how the archived fact comes back."""
+    run(realistic, "CLAUDE.md")
+    continuity = realistic / "memory" / "continuity.md"
+    lines = continuity.read_text("utf-8").splitlines(keepends=True)
+    first = next(
+        i for i, line in enumerate(lines) if line.startswith("- ") and "<!--" in lines[i + 1]
+    )
+    item, footer = lines[first], lines[first + 1].replace("tier: working", "tier: archived")
+    fact_id = footer.split("id: ", 1)[1].split(" ", 1)[0]
+    continuity.write_text("".join(lines[:first] + lines[first + 2 :]), "utf-8")
+    archive = realistic / "memory" / "archive" / "2026-Q3.md"
+    archive.parent.mkdir(exist_ok=True)
+    archive.write_text(
+        "# Archive 2026-Q3\n\n## Archived 2026-07-02 (review through 2026-07-02-090000)\n\n"
+        f"### Faded\n\n{item}{footer.replace(' -->', ' | section: Conventions -->')}",
+        "utf-8",
+    )
+    code, second = run(realistic, "CLAUDE.md", "--dry-run")
+    assert code == 0 and f"{fact_id}-2" not in second
+    assert (
+        f"folded into {fact_id}: archived (memory/archive/2026-Q3.md:7): faded, not false: a "
+        f"session that cites it (`mdmem ref --reactivated {fact_id}`) brings it back at the "
+        "next review"
+    ) in second
+    assert second.splitlines()[-1] == (
+        "Nothing new to import: all 18 rules are in memory already; nothing written."
+    )
+
+
 def test_dry_run_writes_nothing(realistic: Path) -> None:
     before = snapshot(realistic)
     code, output = run(realistic, "CLAUDE.md", "--dry-run")

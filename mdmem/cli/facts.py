@@ -63,7 +63,9 @@ def add(
 
     The fact is born working (core under Architectural Invariants), uses 1, dated and
     originated by the current session. A fact memory already holds (the same words, or
-    reworded with the same polarity) is not added: it is cited (`Referenced:`) instead.
+    reworded with the same polarity) is not added: it is cited (`Referenced:`) instead,
+    and an archived fact said again word for word is cited `Reactivated:` (the review
+    brings it back).
     Refused, writing nothing: secret material, text near a blocked entry, the text of a
     superseded fact, and a contradiction of a core fact without --supersedes. A
     contradiction of another fact opens an Open Thread, unless --supersedes names it.

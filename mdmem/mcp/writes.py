@@ -131,11 +131,13 @@ class Writes(Tools):
         pitfall) as a fact at the end of its section of continuity.md, and `Created: ID`
         in the current session log. A fact memory already holds (the same words, or
         reworded with the same polarity) is not added: it is cited instead (outcome
-        duplicate). Refused, nothing written: secret material, text near a forgotten
-        (blocked) fact, the text of a superseded fact, and a contradiction of a core fact
-        unless `supersedes` names it; a contradiction of another fact opens an Open
-        Thread; a core fact is neither made nor replaced here (a person's, through the
-        command line). Returns the outcome, the id, path and line, and the lines logged."""
+        duplicate; an archived fact said again word for word is cited as reactivated, and
+        the next review brings it back). Refused, nothing written: secret material, text
+        near a forgotten (blocked) fact, the text of a superseded fact, and a contradiction
+        of a core fact unless `supersedes` names it; a contradiction of another fact opens
+        an Open Thread; a core fact is neither made nor replaced here (a person's, through
+        the command line). Returns the outcome, the id, path and line, and the lines
+        logged."""
         words = tuple(tags or ())
         fields = (text, section, id, words, scope, anti_pattern, supersedes, new_section)
         request = NewFact(*fields, agent=True)

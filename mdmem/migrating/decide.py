@@ -27,6 +27,7 @@ from mdmem.writing.backfill import known_ids
 from mdmem.writing.conflicts import Meeting
 from mdmem.writing.facts import FOOTER_INDENT
 from mdmem.writing.ids import derive_id
+from mdmem.writing.known import ARCHIVED_BACK
 
 IMPORTED = "imported"
 FOLDED = "folded"
@@ -170,6 +171,10 @@ class Decided:
                 why = known.superseded_refusal(dead[0], self.superseded.get(dead[0]))
                 self.out(rule, REFUSED, dead[0], f"{why} ({self._where(dead[0])})")
             return
+        archived = [m.fact_id for m in found if m.kind == conflicts.ARCHIVED]
+        if archived and not rule.retired:  # faded, not false: one fact, brought back by use
+            self._fold(rule, archived[0], "archived", f": {ARCHIVED_BACK.format(id=archived[0])}")
+            return
         opposed = [m for m in found if m.kind == conflicts.CONTRADICTION]
         core = [m.fact_id for m in opposed if m.core]
         if core:
@@ -209,12 +214,14 @@ class Decided:
         _, document, fact = self.facts[fact_id]
         return item_claim(document.fact_text(fact)).words < item_claim(item(rule.lines)).words
 
-    def _fold(self, rule: Rule, fact_id: str) -> None:
+    def _fold(
+        self, rule: Rule, fact_id: str, how: str = "already in memory", then: str = ""
+    ) -> None:
         if rule.key is not None:
             self.keys.setdefault(rule.key, fact_id)
         pending = self.pending.get(fact_id)
         if pending is None:
-            self.out(rule, FOLDED, fact_id, f"already in memory ({self._where(fact_id)})")
+            self.out(rule, FOLDED, fact_id, f"{how} ({self._where(fact_id)}){then}")
             return
         scope = None  # no scope (every file) when either has none
         if pending.scope is not None and rule.scope is not None:

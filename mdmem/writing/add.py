@@ -77,7 +77,7 @@ def add_fact(
     check_request(request)
     with locked(root):
         session = read_current(root, named, source)
-        addition = plan_add(request, _known(root, claim(request.text)), session)
+        addition = plan_add(request, _known(root, claim(request.text), request.text), session)
         files = {} if addition.continuity is None else {CONTINUITY: addition.continuity}
         if addition.log_changed:
             files[session.log.relative] = addition.log
@@ -86,9 +86,10 @@ def add_fact(
     return Added(session.log, addition)
 
 
-def _known(root: Path, new: Claim) -> Known:
-    """What the new fact (its claim `new`) is compared with; of the archive, only the
-    superseded facts that may share enough of its words to be near it."""
+def _known(root: Path, new: Claim, text: str) -> Known:
+    """What the new fact (its claim `new`, its `text`) is compared with; of the archive,
+    the superseded facts that may share enough of its words to be near it, and whole, a
+    file that holds an item opening with the very same text (a faded fact said again)."""
     memory = gather(root, [])
     vision_file = read_optional(root, VISION)
     vision = None if vision_file is None else parse_vision(vision_file)
@@ -98,6 +99,7 @@ def _known(root: Path, new: Claim) -> Known:
     ]
     wanted, least = needles(new), least_shared(len(new.words))
     cut = [superseded_facts(data, shown, wanted, least) for data, shown in archive]
+    cut += [_parsed(data, shown) for data, shown in archive if opens_an_item(data, text)]
     documents = [*memory.documents, *([] if vision is None else [vision])]
     ids = known.ids_in(documents) | set(memory.blocked)
     taken = _Taken(frozenset(ids), [data for data, _ in archive])
@@ -152,6 +154,29 @@ def superseded_facts(
         return parse_document(decode(_OPENING + b"".join(items), path), unique_ids=False)
     except ParseError:
         return parse_document(decode(data, path), unique_ids=False)
+
+
+def opens_an_item(data: bytes, text: str) -> bool:
+    """Whether a line of `data` is a list item whose text is `text`, case aside."""
+    needle = text.strip().lower().encode("utf-8")
+    lowered = data.lower()
+    position = lowered.find(needle) if needle else -1
+    while position != -1:
+        start = lowered.rfind(b"\n", 0, position) + 1
+        end = position + len(needle)
+        marker = lowered[start:position].rstrip()
+        if marker in _BULLETS and position > start + 1 and lowered[end : end + 1] in b"\r\n":
+            return True
+        position = lowered.find(needle, position + 1)
+    return False
+
+
+def _parsed(data: bytes, shown: str) -> Document | None:
+    """An archive file whole; None when it does not parse (lint names its error)."""
+    try:
+        return parse_document(decode(data, shown), unique_ids=False)
+    except ParseError:
+        return None
 
 
 def _item_start(data: bytes, footer: int) -> int | None:

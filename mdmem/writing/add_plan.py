@@ -188,6 +188,9 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
         )
     if duplicates:
         return _duplicate(duplicates[0].fact_id, memory.shown, session, request.text)
+    archived = [m.fact_id for m in live if m.kind == conflicts.ARCHIVED]
+    if archived and target is None:  # faded, not false: brought back, not made twice
+        return _duplicate(archived[0], memory.archived, session, request.text, "reactivated")
     contradicted = [m for m in live if m.kind == conflicts.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:
@@ -223,29 +226,41 @@ def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None])
 
 
 def _duplicate(
-    fact_id: str, documents: Sequence[Document], session: Current, text: str
+    fact_id: str,
+    documents: Sequence[Document],
+    session: Current,
+    text: str,
+    key: str = "referenced",
 ) -> Addition:
-    """The fact already says it: cited instead. A text that says it with more words (a
-    detail the fact lacks) is still not added twice, but the note says how to keep them."""
+    """The fact already says it: cited instead (an archived one `reactivated`, which
+    brings it back at the next review). A text that says it with more words (a detail the
+    fact lacks) is still not added twice, but the note says how to keep them."""
     found = known.find(documents, fact_id)
     assert found is not None, f"{fact_id} was met, so it is in a document"
     document, fact = found
-    recorded = record(session.text, "referenced", [fact_id], session.log.display)
-    lines = (f"{label('referenced')}: {fact_id}",) if recorded.changed else ()
+    recorded = record(session.text, key, [fact_id], session.log.display)
+    lines = (f"{label(key)}: {fact_id}",) if recorded.changed else ()
     tier = fact.get("tier")
-    where = (document.path, fact.line, fact.section)
+    archived = key == "reactivated"  # the section it returns to, not the archive's heading
+    where = (document.path, fact.line, (archived and fact.get("section")) or fact.section)
     own = {
         word.lstrip(EXCLUDED)
         for word in item_claim(document.lines[fact.start : fact.footer_index]).words
     }
     more = normalised_tokens(text) - own
     shown = dict.fromkeys(w for w in re.findall(r"[^\W_]+", text) if stem(w.lower()) in more)
-    note = None
+    notes = []
+    if archived:
+        notes.append(
+            "it is archived (faded, not false): cited Reactivated, the next review brings it "
+            f"back to ## {where[2]}"
+        )
     if shown:
-        note = (
+        notes.append(
             f"the text adds words the fact lacks ({', '.join(shown)}); to keep them, replace "
             f"the fact: mdmem supersede {fact_id} --by-text TEXT"
         )
+    note = "; ".join(notes) or None
     extra = tuple(shown)
     return Addition(
         DUPLICATE, fact_id, *where, tier, None, recorded.text, lines, note=note, extra_words=extra

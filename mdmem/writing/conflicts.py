@@ -38,10 +38,11 @@ class Meeting:
 
 
 DUPLICATE = "duplicate"
+ARCHIVED = "archived"  # an archived fact that says the same: faded, not false
 SUPERSEDED = "superseded"
 BLOCKED = "blocked"
 CONTRADICTION = "contradiction"
-KINDS = (BLOCKED, SUPERSEDED, DUPLICATE, CONTRADICTION)
+KINDS = (BLOCKED, SUPERSEDED, DUPLICATE, ARCHIVED, CONTRADICTION)
 
 
 def meetings(
@@ -92,8 +93,8 @@ def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -
         if near(new, old, kept=SUPERSEDED_KEPT_PERCENT):
             return Meeting(SUPERSEDED, fact.id, successor=fact.get("superseded-by"))
         return None
-    if fact.get("tier") == "archived":
-        return None  # faded, not false: citing it brings it back, adding it again is new
+    if fact.get("tier") == "archived":  # faded, not false: a session that cites it brings it back
+        return Meeting(ARCHIVED, fact.id) if near(new, old) else None
     if near(new, old) or (new.negative and crosses(new, old)):
         return Meeting(DUPLICATE, fact.id)
     core = fact.is_core

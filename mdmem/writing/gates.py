@@ -35,7 +35,7 @@ from mdmem.writing.facts import (
 )
 from mdmem.writing.gathered import Gathered, Place, check_shape, gather
 from mdmem.writing.ids import derive_id
-from mdmem.writing.known import NOTHING
+from mdmem.writing.known import ARCHIVED_BACK, NOTHING
 from mdmem.writing.logs import SessionLog, current_or_none, many_sessions
 from mdmem.writing.references import record, record_event
 from mdmem.writing.session import read_current, read_log
@@ -222,12 +222,8 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
         memory = gather(root, [old])
         place = memory.found(old, superseded_near=True)
         if old not in memory.superseded(session.events):
-            back = (
-                f" (it is in the archive, {place.display}: a session that cites it, "
-                f"`mdmem ref --reactivated {old}`, brings it back at the next review)"
-                if not place.live
-                else ""
-            )
+            back = ARCHIVED_BACK.format(id=old)
+            back = "" if place.live else f" (archived, {place.display}: {back})"
             raise MdmemError(
                 f"{old!r} is not superseded{back}: there is nothing to restore; {NOTHING}"
             )

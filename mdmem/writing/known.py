@@ -19,6 +19,11 @@ from mdmem.linting.nearest import Nearest
 NOTHING = "nothing written"  # how every refusal of the write path ends
 NEAREST_SHOWN = 3  # known ids a refusal of an unknown one suggests
 INVALIDATED = None  # a superseded fact with no successor
+# How an archived fact comes back: a use, not a second copy (`{id}`: its id).
+ARCHIVED_BACK = (
+    "faded, not false: a session that cites it (`mdmem ref --reactivated {id}`) brings it "
+    "back at the next review"
+)
 
 
 def ids_in(documents: Iterable[Document]) -> set[str]:
