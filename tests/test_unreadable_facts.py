@@ -266,3 +266,42 @@ def test_a_finding_the_change_brings_is_named_at_its_own_line(repo: Path) -> Non
     with leaving_out():
         changes = diff(repo / "memory", "HEAD")
     assert [(f.code, f.line) for f in changes.findings] == [("E001", 6)]
+
+
+NO_ID = "<!-- created: 2026-11-03 | last_used: 2026-11-03 | uses: 1 | tier: working -->"
+REMOVALS = {
+    # how base's item is broken: (footer line as base holds it, ids it names)
+    "a word for a count": (
+        "<!-- id: retry-with-backoff | created: 2026-11-03 | uses: three | tier: working -->",
+        ("retry-with-backoff",),
+    ),
+    "no id at all": (NO_ID, ()),
+}
+
+
+@pytest.mark.parametrize("how", sorted(REMOVALS))
+def test_an_unreadable_item_the_change_deletes_is_a_removal(repo: Path, how: str) -> None:
+    """Base holds a fact it cannot read; the change deletes it: a person must approve the
+    removal of that item, named by its file, base's line and the id its footer names."""
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text("utf-8")
+    footer = text.splitlines()[-1]
+    assert "id: retry-with-backoff" in footer
+    continuity.write_text(text.replace(footer, "  " + REMOVALS[how][0]), "utf-8")
+    git(repo, "commit", "-q", "-am", "a footer broken by hand")
+    continuity.write_text(text[: text.index("- Retries back off")].rstrip("\n") + "\n", "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory", "HEAD")
+    assert changes.unreadable == () and not changes.empty
+    [item] = changes.unreadable_removed
+    assert (item.side, item.path, item.line, item.ids) == (
+        "base",
+        "memory/continuity.md",
+        12,
+        REMOVALS[how][1],
+    )
+    approve = markdown(changes).split("**A person must approve:**", 1)[1]
+    assert "unreadable item removed: `memory/continuity.md:12` on base" in approve
+    assert all(f"`{fact_id}`" in approve for fact_id in REMOVALS[how][1])
+    result = CliRunner().invoke(main, ["diff", "HEAD", "--json", "--root", str(repo / "memory")])
+    assert json.loads(result.stdout)["unreadable_removed"] == [item.as_dict()]
