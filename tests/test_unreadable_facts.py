@@ -305,3 +305,38 @@ def test_an_unreadable_item_the_change_deletes_is_a_removal(repo: Path, how: str
     assert all(f"`{fact_id}`" in approve for fact_id in REMOVALS[how][1])
     result = CliRunner().invoke(main, ["diff", "HEAD", "--json", "--root", str(repo / "memory")])
     assert json.loads(result.stdout)["unreadable_removed"] == [item.as_dict()]
+
+
+EXAMPLE = "    <!-- id: example-shape-only | created: 2026-11-03 -->"
+FENCED = {
+    # where a footer-shaped line with an id no fact has sits: (text, what `show` of it says)
+    "in a fence in a fact's text": (
+        "- Footers sit on a line of their own:\n  ```markdown\n  - A sample\n"
+        f"{EXAMPLE}\n  ```\n"
+        "  <!-- id: footers-own-line | created: 2026-11-03 | uses: 1 | tier: working -->\n",
+        "no fact 'example-shape-only'",
+    ),
+    "in a fence in a section's prose": (
+        f"Prose with an example:\n\n~~~\n- A sample\n{EXAMPLE}\n~~~\n",
+        "no fact 'example-shape-only'",
+    ),
+    "below a fence never closed": (
+        f"Prose with an example:\n\n```\n- A sample\n{EXAMPLE}\n",
+        "fact 'example-shape-only' is here but cannot be read: code fence",
+    ),
+}
+
+
+@pytest.mark.parametrize("where", sorted(FENCED))
+def test_a_footer_in_a_fence_is_text_to_show(repo: Path, where: str) -> None:
+    """`show` of an id only an example footer in a fenced block holds is no fact, never
+    the broken item of that file; a fence never closed is the item that holds it."""
+    break_footer(repo, "a word for a count")
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text("utf-8") + "\n## Notes\n\n" + FENCED[where][0]
+    continuity.write_text(text, "utf-8")
+    result = CliRunner().invoke(
+        main, ["show", "example-shape-only", "--root", str(repo / "memory")]
+    )
+    assert result.exit_code == 3, result.output
+    assert FENCED[where][1] in result.stderr.strip().splitlines()[-1]
