@@ -35,7 +35,8 @@ def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -
 
     BASE defaults to where the branch left its upstream or the default branch (their
     merge base), HEAD to the working tree. Both are read from git's objects, never from
-    another branch's working tree. Exit 0 whatever changed.
+    another branch's working tree. Exit 0 whatever changed; 3 when git knows no such
+    commit, or HEAD names none yet (nothing to compare).
 
     Example: mdmem diff main HEAD --json
     """
