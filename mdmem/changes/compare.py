@@ -24,7 +24,7 @@ from mdmem.changes.model import (
 from mdmem.format.document import Document, Fact
 from mdmem.format.memory import SESSIONS, Memory
 from mdmem.format.scope import globs, normalised
-from mdmem.format.sessionlog import Session
+from mdmem.format.sessionlog import Session, session_stem
 from mdmem.linting.findings import Finding
 from mdmem.linting.paths import named_paths
 from mdmem.reading.leads import lead
@@ -141,8 +141,7 @@ SIDES = ("base", "head")
 
 def _log(path: str) -> str:
     """The stem of the session log at `path` (as shown), or "" for another file."""
-    folder, _, name = path.rpartition("/")
-    return name.removesuffix(".md") if folder.endswith(f"/{SESSIONS}") else ""
+    return session_stem(path) if path.rpartition("/")[0].endswith(f"/{SESSIONS}") else ""
 
 
 def fact_changes(old: FactState | None, new: FactState) -> list[Change]:
