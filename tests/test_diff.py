@@ -230,3 +230,33 @@ def test_a_fact_deleted_by_hand_is_flagged_as_removed(tmp_path: Path) -> None:
         True,
     )
     assert "⚠️ `migrations-forward-only` removed" in markdown(changes)
+
+
+NOTHING_YET = "nothing to compare yet: HEAD names no commit; commit the memory first"
+
+
+@pytest.mark.parametrize(
+    "revisions",
+    [(), ("HEAD",), ("main",), ("main", "HEAD")],
+    ids=["default", "HEAD", "main", "two"],
+)
+def test_a_repository_with_no_commit_says_there_is_nothing_to_compare(
+    tmp_path: Path, revisions: tuple[str, ...]
+) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "continuity.md").write_text("# Continuity\n", "utf-8")
+    git(tmp_path, "init", "-q", "-b", "main")
+    result = CliRunner().invoke(main, ["diff", *revisions, "--root", str(memory)])
+    assert result.exit_code == 3, result.output
+    assert NOTHING_YET in result.stderr and "git knows no commit" not in result.stderr
+
+
+def test_an_orphan_branch_compares_with_a_named_commit(tmp_path: Path) -> None:
+    repo = demo.build(tmp_path / "paygate")
+    git(repo, "checkout", "-q", "--orphan", "fresh")
+    with leaving_out():
+        changes = diff(repo / "memory", "main")
+    assert changes.empty
+    result = CliRunner().invoke(main, ["diff", "--root", str(repo / "memory")])
+    assert result.exit_code == 3 and NOTHING_YET in result.stderr

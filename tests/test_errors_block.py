@@ -45,9 +45,11 @@ def test_an_edited_committed_log_stops_the_review(tmp_path: Path) -> None:
     root = write_memory(tmp_path, {})
     make_repo(tmp_path)
     log = tmp_path / SESSION
-    log.write_text(log.read_text("utf-8") + "- Referenced: post-only-mutations\n", "utf-8")
+    original = log.read_text("utf-8")
+    log.write_text(original + "- Referenced: post-only-mutations\n", "utf-8")
     result = CliRunner().invoke(main, ["review", "--root", str(root), "--no-commit"])
     assert result.exit_code == 3, result.output
-    assert result.stderr.startswith(f"mdmem: {SESSION}:1: E006 "), result.stderr
+    added = len(original.splitlines()) + 1  # the line that changed
+    assert result.stderr.startswith(f"mdmem: {SESSION}:{added}: E006 "), result.stderr
     git(tmp_path, "checkout", "--", SESSION)  # put back: the review goes ahead
     assert CliRunner().invoke(main, ["review", "--root", str(root)]).exit_code == 0

@@ -289,3 +289,44 @@ def test_the_ledger_heading_is_read_as_a_heading(heading: str, read: bool) -> No
 )
 def test_a_key_in_emphasis_is_the_key(line: str, expected: list[object]) -> None:
     assert _typed_lines(f"\n{line}", 0) == (expected, [])
+
+
+NOTED = [
+    # (a line of the section, the events it is; every id of it stays a reference, SPEC §4)
+    *(
+        pytest.param(
+            f"- {key.capitalize()}: listed-fact (better than noted-fact)",
+            [(key, ("listed-fact",), None)],
+            id=f"{key}_note",
+        )
+        for key in EVENT_KEYS
+        if key not in ("referenced", "superseded")
+    ),
+    pytest.param(
+        "- Superseded: listed-fact → new-fact (noted-fact → other-fact)",
+        [("superseded", ("listed-fact",), "new-fact")],
+        id="superseded_note",
+    ),
+    pytest.param("- Created: (none — kept in noted-fact)", [], id="none_with_a_note"),
+    pytest.param(
+        "- Helpful: listed-fact (a note that wraps\n  onto noted-fact), second-fact",
+        [("helpful", ("listed-fact", "second-fact"), None)],
+        id="a_note_wrapped",
+    ),
+    pytest.param(
+        "- Harmful: listed-fact (a note left open noted-fact",
+        [("harmful", ("listed-fact",), None)],
+        id="a_note_left_open",
+    ),
+    pytest.param("- Referenced: listed-fact (see noted-fact)", [], id="referenced_note"),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), NOTED)
+def test_an_id_in_a_note_is_a_reference_not_an_event(line: str, expected: list[object]) -> None:
+    text = f"## Memory References\n{line}\n"
+    name = SessionName("2026-01-01", "100000", "", "2026-01-01-100000")
+    session = session_of(name, "log.md", scan_log(text.encode("utf-8"), "log.md"))
+    assert [(e.kind, e.ids, e.new_id) for e in session.events] == expected
+    assert "noted-fact" in session.references
+    assert all(set(event.ids) <= session.references for event in session.events)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -784,7 +785,8 @@ def test_an_edited_committed_log_fails_until_put_back(repo: Path) -> None:
     original = log.read_text()
     log.write_text(original + "- Referenced: post-only-mutations\n")
     findings = lint(repo / "memory")
-    assert [(f.code, f.path, f.line) for f in findings] == [("E006", SESSION, 1)]
+    added = len(original.splitlines()) + 1  # the line that changed
+    assert [(f.code, f.path, f.line) for f in findings] == [("E006", SESSION, added)]
     assert "not committed yet" in findings[0].message
 
     git(repo, "commit", "-q", "-am", "edit a log")
@@ -922,3 +924,36 @@ def test_a_list_closed_by_one_footer_is_one_fact(tmp_path: Path) -> None:
     group = "- Use pnpm\n- Use vitest\n" + fact("Use biome", "tool-chain")
     root = write_memory(tmp_path, {CONTINUITY: BASE + group})
     assert run(root, "--strict")[:2] == (0, "No findings.\n")
+
+
+EDITS = [
+    # (how the committed log is edited, the line E006 names: the one that changed)
+    # (n: the log's lines before)
+    pytest.param(lambda ls: [*ls[:2], ls[2] + " edited", *ls[3:]], lambda n: 3, id="a_line"),
+    pytest.param(lambda ls: [*ls, "- Referenced: a-b"], lambda n: n + 1, id="appended"),
+    pytest.param(lambda ls: ls[:-1], lambda n: n - 1, id="its_last_line_cut"),
+    pytest.param(lambda ls: [ls[0], "inserted", *ls[1:]], lambda n: 2, id="inserted"),
+]
+
+
+@pytest.mark.parametrize(("edit", "line"), EDITS)
+def test_an_edited_committed_log_is_named_at_the_line_that_changed(
+    repo: Path, edit: Callable[[list[str]], list[str]], line: Callable[[int], int]
+) -> None:
+    log = repo / SESSION
+    lines = log.read_text("utf-8").splitlines()
+    assert len(lines) > 3
+    log.write_text("\n".join(edit(lines)) + "\n", "utf-8")
+    found = [f.line for f in lint(repo / "memory") if f.code == "E006"]
+    assert found == [line(len(lines))]
+
+
+def test_a_redacted_secret_above_an_edit_is_not_the_line_named(tmp_path: Path) -> None:
+    work = tmp_path / "repo"
+    write_memory(work, {SESSION: BASE_SESSION + f"\nexport GITHUB_TOKEN={TOKEN}\nlast line\n"})
+    repo = make_repo(work)
+    log = repo / SESSION
+    text = log.read_text("utf-8").replace(TOKEN, "[REDACTED]").replace("last line", "changed")
+    log.write_text(text, "utf-8")
+    [found] = [f for f in lint(repo / "memory") if f.code == "E006"]
+    assert found.line == text.splitlines().index("changed") + 1

@@ -316,3 +316,32 @@ def test_a_heading_written_twice_is_written_in_its_last_section() -> None:
     assert [kind for kind, *_ in events] == ["superseded", "restored"]
     again = record(text, "referenced", ["cache-layout-01", "report-default-03"], "log.md")
     assert again.added == ("report-default-03",) and again.already == ("cache-layout-01",)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param(
+            "## Memory References\n- Helpful: a-b (better than c-d)\n",
+            "## Memory References\n- Helpful: a-b (better than c-d), c-d\n",
+            id="an_id_in_a_note_is_not_yet_recorded",
+        ),
+        pytest.param(
+            "## Memory References\n- Helpful: (none — see c-d)\n",
+            "## Memory References\n- Helpful: (none — see c-d), c-d\n",
+            id="a_none_with_a_note",
+        ),
+        pytest.param(
+            "## Memory References\n- Helpful: a-b (a note left open\n",
+            "## Memory References\n- Helpful: a-b (a note left open\n- Helpful: c-d\n",
+            id="never_inside_a_note_left_open",
+        ),
+    ],
+)
+def test_an_id_is_recorded_where_the_ledger_reads_it_as_an_event(before: str, after: str) -> None:
+    """An id only a `(...)` note names is a reference, not a `Helpful:` event: `record`
+    adds it, and never where a note left open would swallow it."""
+    done = record(before, "helpful", ["c-d"])
+    assert (done.text, done.added) == (after, ("c-d",))
+    _, events, _, _ = scan_log(done.text.encode("utf-8"), "log.md")
+    assert "c-d" in [i for kind, ids, _, _ in events if kind == "helpful" for i in ids]

@@ -266,3 +266,77 @@ def test_a_finding_the_change_brings_is_named_at_its_own_line(repo: Path) -> Non
     with leaving_out():
         changes = diff(repo / "memory", "HEAD")
     assert [(f.code, f.line) for f in changes.findings] == [("E001", 6)]
+
+
+NO_ID = "<!-- created: 2026-11-03 | last_used: 2026-11-03 | uses: 1 | tier: working -->"
+REMOVALS = {
+    # how base's item is broken: (footer line as base holds it, ids it names)
+    "a word for a count": (
+        "<!-- id: retry-with-backoff | created: 2026-11-03 | uses: three | tier: working -->",
+        ("retry-with-backoff",),
+    ),
+    "no id at all": (NO_ID, ()),
+}
+
+
+@pytest.mark.parametrize("how", sorted(REMOVALS))
+def test_an_unreadable_item_the_change_deletes_is_a_removal(repo: Path, how: str) -> None:
+    """Base holds a fact it cannot read; the change deletes it: a person must approve the
+    removal of that item, named by its file, base's line and the id its footer names."""
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text("utf-8")
+    footer = text.splitlines()[-1]
+    assert "id: retry-with-backoff" in footer
+    continuity.write_text(text.replace(footer, "  " + REMOVALS[how][0]), "utf-8")
+    git(repo, "commit", "-q", "-am", "a footer broken by hand")
+    continuity.write_text(text[: text.index("- Retries back off")].rstrip("\n") + "\n", "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory", "HEAD")
+    assert changes.unreadable == () and not changes.empty
+    [item] = changes.unreadable_removed
+    assert (item.side, item.path, item.line, item.ids) == (
+        "base",
+        "memory/continuity.md",
+        12,
+        REMOVALS[how][1],
+    )
+    approve = markdown(changes).split("**A person must approve:**", 1)[1]
+    assert "unreadable item removed: `memory/continuity.md:12` on base" in approve
+    assert all(f"`{fact_id}`" in approve for fact_id in REMOVALS[how][1])
+    result = CliRunner().invoke(main, ["diff", "HEAD", "--json", "--root", str(repo / "memory")])
+    assert json.loads(result.stdout)["unreadable_removed"] == [item.as_dict()]
+
+
+EXAMPLE = "    <!-- id: example-shape-only | created: 2026-11-03 -->"
+FENCED = {
+    # where a footer-shaped line with an id no fact has sits: (text, what `show` of it says)
+    "in a fence in a fact's text": (
+        "- Footers sit on a line of their own:\n  ```markdown\n  - A sample\n"
+        f"{EXAMPLE}\n  ```\n"
+        "  <!-- id: footers-own-line | created: 2026-11-03 | uses: 1 | tier: working -->\n",
+        "no fact 'example-shape-only'",
+    ),
+    "in a fence in a section's prose": (
+        f"Prose with an example:\n\n~~~\n- A sample\n{EXAMPLE}\n~~~\n",
+        "no fact 'example-shape-only'",
+    ),
+    "below a fence never closed": (
+        f"Prose with an example:\n\n```\n- A sample\n{EXAMPLE}\n",
+        "fact 'example-shape-only' is here but cannot be read: code fence",
+    ),
+}
+
+
+@pytest.mark.parametrize("where", sorted(FENCED))
+def test_a_footer_in_a_fence_is_text_to_show(repo: Path, where: str) -> None:
+    """`show` of an id only an example footer in a fenced block holds is no fact, never
+    the broken item of that file; a fence never closed is the item that holds it."""
+    break_footer(repo, "a word for a count")
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text("utf-8") + "\n## Notes\n\n" + FENCED[where][0]
+    continuity.write_text(text, "utf-8")
+    result = CliRunner().invoke(
+        main, ["show", "example-shape-only", "--root", str(repo / "memory")]
+    )
+    assert result.exit_code == 3, result.output
+    assert FENCED[where][1] in result.stderr.strip().splitlines()[-1]

@@ -24,7 +24,7 @@ from mdmem.changes.model import (
 from mdmem.format.document import Document, Fact
 from mdmem.format.memory import SESSIONS, Memory
 from mdmem.format.scope import globs, normalised
-from mdmem.format.sessionlog import Session
+from mdmem.format.sessionlog import Session, session_stem
 from mdmem.linting.findings import Finding
 from mdmem.linting.paths import named_paths
 from mdmem.reading.leads import lead
@@ -70,7 +70,8 @@ def compare(
     None when deleted) that head's live facts still name, and lint's new findings. A fact
     or a log that one side holds in an item it cannot read (`unreadable`) is neither added
     nor removed by the side that cannot read it (the item is listed as unreadable); an
-    item both sides hold alike is no part of the change, and not listed."""
+    item both sides hold alike is no part of the change, and not listed; an item base
+    holds that head does not is removed."""
     before, after = states(base), states(head)
     held = {
         side: {i for item in unreadable if item.side == side for i in item.ids} for side in SIDES
@@ -96,6 +97,7 @@ def compare(
     added = [session for session in head.sessions if session.stem not in base_stems]
     changes += _ledger_changes(added, {c.id for c in changes}, before, after)
     new_findings, fixed = _findings_delta(*findings)
+    listed, gone = _changed(unreadable, after.keys() | held["head"])
     return Changes(
         base=names[0],
         head=names[1],
@@ -106,19 +108,32 @@ def compare(
         findings=new_findings,
         findings_fixed=fixed,
         reviewed=_rows(base) != _rows(head),
-        unreadable=_changed(unreadable),
+        unreadable=listed,
+        unreadable_removed=gone,
     )
 
 
-def _changed(unreadable: tuple[Unreadable, ...]) -> tuple[Unreadable, ...]:
-    """The unreadable items but those both sides hold alike (the same file, ids and why)."""
+def _changed(
+    unreadable: tuple[Unreadable, ...], head_ids: Iterable[str]
+) -> tuple[tuple[Unreadable, ...], tuple[Unreadable, ...]]:
+    """The unreadable items but those both sides hold alike (the same file, ids and why),
+    and apart from them the base's items the change removed: head holds none of its ids
+    (it names none: head holds nothing alike). A log is followed as a session."""
 
     def key(item: Unreadable) -> tuple[str, tuple[str, ...], str]:
         return (item.path, item.ids, item.why)
 
     alike = {key(i) for i in unreadable if i.side == "base"}
     alike &= {key(i) for i in unreadable if i.side == "head"}
-    return tuple(item for item in unreadable if key(item) not in alike)
+    held = set(head_ids)
+    listed: list[Unreadable] = []
+    gone: list[Unreadable] = []
+    for item in unreadable:
+        if key(item) in alike:
+            continue
+        removed = item.side == "base" and not held & set(item.ids) and not _log(item.path)
+        (gone if removed else listed).append(item)
+    return tuple(listed), tuple(gone)
 
 
 SIDES = ("base", "head")
@@ -126,8 +141,7 @@ SIDES = ("base", "head")
 
 def _log(path: str) -> str:
     """The stem of the session log at `path` (as shown), or "" for another file."""
-    folder, _, name = path.rpartition("/")
-    return name.removesuffix(".md") if folder.endswith(f"/{SESSIONS}") else ""
+    return session_stem(path) if path.rpartition("/")[0].endswith(f"/{SESSIONS}") else ""
 
 
 def fact_changes(old: FactState | None, new: FactState) -> list[Change]:

@@ -122,6 +122,7 @@ class Changes:
     findings_fixed: int  # base's findings that head no longer has
     reviewed: bool  # a review's row was added to reviews.md
     unreadable: tuple[Unreadable, ...] = ()  # what either side holds that cannot be read
+    unreadable_removed: tuple[Unreadable, ...] = ()  # base's, that head no longer holds
 
     @property
     def empty(self) -> bool:
@@ -132,6 +133,7 @@ class Changes:
             or self.paths
             or self.findings
             or self.unreadable
+            or self.unreadable_removed
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -146,4 +148,5 @@ class Changes:
             "lint_new": [finding.as_dict() for finding in self.findings],
             "lint_fixed": self.findings_fixed,
             "unreadable": [item.as_dict() for item in self.unreadable],
+            "unreadable_removed": [item.as_dict() for item in self.unreadable_removed],
         }

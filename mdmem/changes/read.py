@@ -53,8 +53,8 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         )
     folder = Path(os.path.relpath(root, top)).as_posix()
     folder = "" if folder == "." else folder
-    base_commit = resolve(top, base) if base else (default_base(top) or resolve(top, "HEAD"))
-    head_commit = resolve(top, head) if head else None
+    base_commit = _commit(top, base) if base else (default_base(top) or _commit(top, "HEAD"))
+    head_commit = _commit(top, head) if head else None
     changed = changed_paths(top, base_commit, head_commit)
     label = root.name
     if head_commit is None:
@@ -88,6 +88,20 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         WORKING_TREE if head_commit is None else _name(head, head_commit),
     )
     return compare(*sides, names, findings, moved, unread)
+
+
+def _commit(top: Path, revision: str) -> str:
+    """The commit `revision` names; where HEAD names none yet, a refusal that says so."""
+    try:
+        return resolve(top, revision)
+    except MdmemError:
+        if revision != "HEAD":
+            _commit(top, "HEAD")  # says so when HEAD names no commit either
+            raise
+    raise MdmemError(
+        "nothing to compare yet: HEAD names no commit; commit the memory first, or name"
+        " the two commits to compare (mdmem diff BASE HEAD)"
+    )
 
 
 def _name(given: str | None, commit: str) -> str:

@@ -33,9 +33,10 @@ def markdown(changes: Changes) -> str:
     if changes.empty:
         return "\n".join([*lines, "No change to the memory.", ""])
     flagged = [change for change in changes.changes if change.flagged]
-    if flagged:
+    if flagged or changes.unreadable_removed:
         lines += ["**A person must approve:**", ""]
         lines += _capped(flagged, lambda c: f"- ⚠️ `{c.id}` {c.kind}{_about(c)}")
+        lines += _capped(changes.unreadable_removed, _removed)
         lines.append("")
     title = "Left out: items that cannot be read (`mdmem lint` lists them)"
     lines += _section(title, list(changes.unreadable), _unreadable)
@@ -94,6 +95,12 @@ def _unreadable(item: kinds.Unreadable) -> str:
     held = ", ".join(f"`{fact_id}`" for fact_id in item.ids)
     holds = f" holds {held}, neither added nor removed" if held else ""
     return f"- ⚠️ `{item.path}:{item.line}` on {item.side}{holds}: {item.why}"
+
+
+def _removed(item: kinds.Unreadable) -> str:
+    held = ", ".join(f"`{fact_id}`" for fact_id in item.ids)
+    holding = f" holding {held}" if held else ""
+    return f"- ⚠️ unreadable item removed: `{item.path}:{item.line}` on base{holding} ({item.why})"
 
 
 def _move(change: Change) -> str:

@@ -30,11 +30,13 @@ def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -
     closed, tier moves a review made, the sessions added and what they cited, facts that
     name a path the change deleted or renamed, and lint's new findings. An item either
     side cannot read (a footer broken by hand) is listed apart with its file, line, why
-    and the ids it holds, neither added nor removed.
+    and the ids it holds, neither added nor removed; one the change deleted from BASE is
+    a removal, flagged for a person.
 
     BASE defaults to where the branch left its upstream or the default branch (their
     merge base), HEAD to the working tree. Both are read from git's objects, never from
-    another branch's working tree. Exit 0 whatever changed.
+    another branch's working tree. Exit 0 whatever changed; 3 when git knows no such
+    commit, or HEAD names none yet (nothing to compare).
 
     Example: mdmem diff main HEAD --json
     """

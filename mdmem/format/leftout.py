@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 
 from mdmem.errors import ParseError
+from mdmem.format.fences import Fences
 from mdmem.format.footer import footer_ids
+from mdmem.format.textfile import body
 
 # None, the default: an item that cannot be read is refused.
 _LEFT_OUT: ContextVar[list[ParseError] | None] = ContextVar("mdmem_left_out", default=None)
@@ -71,16 +73,31 @@ def holders(
     never as missing: each footer-shaped line of a file the `errors` (by default, the items
     left out so far) name, `lines_of(path)` (None when it cannot be read), read for its id
     as a person reads it, and given to the error of that file at or above it (else to the
-    file's first). The ids the parser did read are the caller's to set aside."""
+    file's first). A line in a fenced block is text, not a footer, as the document reader
+    reads it (a fence never closed holds what the reader left out). The ids the parser
+    did read are the caller's to set aside."""
     by_path: dict[str, list[ParseError]] = {}
     for error in left_out(None if errors is None else list(errors)):
         by_path.setdefault(error.path or "", []).append(error)
     held: dict[str, ParseError] = {}
     for path, found in by_path.items():
         found.sort(key=lambda error: error.line or 0)
-        for number, line in enumerate(lines_of(path) or (), start=1):
-            if "<!--" in line:
-                above = [error for error in found if (error.line or 0) <= number] or found[:1]
-                for fact_id in filter(None, footer_ids(line)):
-                    held.setdefault(fact_id, above[-1])
+        for number, line in _commented(lines_of(path) or ()):
+            above = [error for error in found if (error.line or 0) <= number] or found[:1]
+            for fact_id in filter(None, footer_ids(line)):
+                held.setdefault(fact_id, above[-1])
     return held
+
+
+def _commented(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """(1-based number, line) of each line that holds a comment outside a closed fence."""
+    found: list[tuple[int, str]] = []
+    fenced: list[tuple[int, str]] = []
+    fences = Fences()
+    for number, line in enumerate(lines, start=1):
+        inside = fences.step(body(line))
+        if "<!--" in line:
+            (fenced if inside else found).append((number, line))
+        elif inside and fences.open is None:
+            fenced = []  # the fence closed: what it held was code
+    return sorted(found + fenced)

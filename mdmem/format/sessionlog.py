@@ -195,10 +195,20 @@ _NOTE = re.compile(r"\([^()]*\)")
 def _without_notes(line: str) -> str:
     """A line with its `(...)` notes blanked: innermost first; a note opened and not closed
     on the line runs to its end, one closed and not opened runs from its start."""
+    line = _blanked(line).partition("(")[0]
+    return line.rpartition(")")[2]
+
+
+def _blanked(line: str) -> str:
+    """A line with its closed `(...)` notes blanked, innermost first."""
     while (blanked := _NOTE.sub(" ", line)) != line:
         line = blanked
-    line = line.partition("(")[0]
-    return line.rpartition(")")[2]
+    return line
+
+
+def note_left_open(item: str) -> bool:
+    """Whether an item's text ends in a `(` note it never closes: what follows is note."""
+    return "(" in _blanked(item.replace("\n", " "))
 
 
 def _sections(data: bytes, path: str) -> list[tuple[int, str]]:
@@ -270,6 +280,13 @@ def id_tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+def listed_ids(item: str) -> list[str]:
+    """The id-shaped tokens of an item (its wrapped lines too) outside its `(...)` notes,
+    in order: the ids a typed line is an event on. An id in a note is mentioned (a
+    reference, never an event: `Created: (none — recorded in other-fact)`)."""
+    return _TOKEN.findall(_without_notes(item.replace("\n", " ")))
+
+
 def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list[list[Any]]]:
     """Events and unknown keys of a section's text; item lines wrap onto indented lines."""
     events: list[list[Any]] = []
@@ -290,7 +307,7 @@ def _typed_lines(section: str, heading_line: int) -> tuple[list[list[Any]], list
             if old:
                 events.append([key, [old[0]], new[0] if new else None, number])
             continue
-        ids = list(dict.fromkeys(_TOKEN.findall(rest)))
+        ids = list(dict.fromkeys(listed_ids(rest)))
         if ids:
             events.append([key, ids, None, number])
     return events, unknown

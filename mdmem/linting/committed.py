@@ -83,13 +83,16 @@ def changed_logs(root: Path, repo: git.Repo) -> tuple[list[Finding], frozenset[s
         if path.parent != folder or not path.name.endswith(".md"):
             continue  # not a session log: mdmem reads only the folder's own .md files
         display = f"{root.name}/{SESSIONS}/{path.name}"
-        if change.kind == "changed" and _only_redacted(repo, change.original, path, display):
-            continue
+        edited = 1  # the line that changed, where one can be named
+        if change.kind == "changed":
+            edited = _edited_line(repo, change.original, path, display)
+            if not edited:
+                continue
         what = "edited" if change.kind == "changed" else "deleted or renamed"
         if change.since is None:
             message = f"a committed session log was {what} (not committed yet)"
             hint = f"session logs are immutable: git checkout HEAD -- {change.path}"
-            found.append(finding("E006", display, 1, message, hint))
+            found.append(finding("E006", display, edited, message, hint))
         else:  # history now: the review reads the log as it is, nothing left to mend
             first = change.since[:12]
             message = f"a committed session log was {what} in a later commit ({first})"
@@ -100,18 +103,32 @@ def changed_logs(root: Path, repo: git.Repo) -> tuple[list[Finding], frozenset[s
     return found, frozenset(f"{root.name}/{SESSIONS}/{name}" for name in held if name)
 
 
-def _only_redacted(repo: git.Repo, original: str, path: Path, display: str) -> bool:
-    """Whether the log differs from the blob `original` only where a secret was redacted."""
+def _edited_line(repo: git.Repo, original: str, path: Path, display: str) -> int:
+    """The first line where the log differs from the blob `original` (1 when it cannot be
+    read now), or 0 when it differs only where a secret was redacted."""
     try:
         current = read_bytes(path, display)
     except ParseError:
-        return False  # now a link, or unreadable: a change all the same
-    return only_redacted(
+        return 1  # now a link, or unreadable: a change all the same
+    return edited_line(
         blob_bytes(repo, original).decode("utf-8", "replace"), current.decode("utf-8", "replace")
     )
 
 
 _REDACTION = re.compile(r"\[REDACTED(?::[a-z-]+)?\]")
+
+
+def edited_line(original: str, current: str) -> int:
+    """The 1-based line of `current` that first differs from `original` other than where
+    secret values were masked (its last when text was cut from its end), or 0 when it
+    differs only there."""
+    if only_redacted(original, current):
+        return 0
+    before, after = original.splitlines(), current.splitlines()
+    for number, (old, new) in enumerate(zip(before, after, strict=False), start=1):
+        if old != new and not only_redacted(old, new):
+            return number
+    return min(len(before) + 1, len(after)) or 1
 
 
 def only_redacted(original: str, current: str) -> bool:

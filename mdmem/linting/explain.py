@@ -100,9 +100,9 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Give one of the two facts a new id, or merge them if they say the same.",
     ),
     "E006": (
-        "A committed session log edited, deleted or renamed in the working tree or the "
-        "index: a change not committed yet, which can still be undone. An untracked or "
-        "newly staged log may still change.",
+        "A committed session log edited (named at the first line that changed), deleted "
+        "or renamed in the working tree or the index: a change not committed yet, which "
+        "can still be undone. An untracked or newly staged log may still change.",
         "Put it back: `git checkout HEAD -- PATH`.",
     ),
     "E007": (

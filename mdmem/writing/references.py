@@ -15,6 +15,8 @@ from mdmem.format.sessionlog import (
     REFERENCES_HEADING,
     id_tokens,
     item_key,
+    listed_ids,
+    note_left_open,
     references_span,
     references_spans,
     scan_log,
@@ -75,13 +77,14 @@ def record(
             for token in id_tokens("".join(lines[first + 1 : last]))
         }
     else:
-        present = {
-            token for first, last in keyed for token in id_tokens("".join(lines[first:last]))
+        present = {  # an id in a note is no event: recorded on the line
+            token for first, last in keyed for token in listed_ids("".join(lines[first:last]))
         }
     added = tuple(dict.fromkeys(i for i in ids if i not in present))
     already = tuple(dict.fromkeys(i for i in ids if i in present))
     if not added:
         return Recorded(text, (), already)
+    keyed = [item for item in keyed if not note_left_open("".join(lines[slice(*item)]))]
     if keyed:
         edit = _extended(lines, keyed[0], added, newline, width)
     else:
