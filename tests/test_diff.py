@@ -232,6 +232,32 @@ def test_a_fact_deleted_by_hand_is_flagged_as_removed(tmp_path: Path) -> None:
     assert "⚠️ `migrations-forward-only` removed" in markdown(changes)
 
 
+def test_a_committed_log_rewritten_or_deleted_is_for_a_person_to_approve(tmp_path: Path) -> None:
+    """The ledger is immutable: a change that edits a committed log (pushed past the hook,
+    from a clone without it) or deletes one is flagged, not passed as no change."""
+    repo = demo.build(tmp_path / "paygate")
+    logs = sorted((repo / "memory" / "sessions").glob("*.md"))
+    edited, deleted = logs[0], logs[1]
+    edited.write_text(edited.read_text("utf-8") + "\nA note added later.\n", "utf-8")
+    deleted.unlink()
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "rewrite the ledger")
+    changes = diff(repo / "memory", "HEAD~1", "HEAD")
+    assert (changes.sessions_rewritten, changes.sessions_removed) == (
+        (edited.stem,),
+        (deleted.stem,),
+    )
+    shown = markdown(changes)
+    approve = shown.split("**A person must approve:**", 1)[1].split("\n\n", 2)[1]
+    assert approve.splitlines() == [
+        f"- ⚠️ session log `{edited.stem}` rewritten: a committed log is the ledger and is never "
+        "edited, but to redact a secret (restore it from the base unless that is the edit)",
+        f"- ⚠️ session log `{deleted.stem}` removed: the ledger loses every citation it made",
+    ]
+    data = json.loads(cli(repo, "diff", "HEAD~1", "HEAD", "--json"))
+    assert (data["sessions_rewritten"], data["sessions_removed"]) == ([edited.stem], [deleted.stem])
+
+
 NOTHING_YET = "nothing to compare yet: HEAD names no commit; commit the memory first"
 
 

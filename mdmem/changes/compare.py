@@ -64,6 +64,7 @@ def compare(
     findings: tuple[Iterable[Finding], Iterable[Finding]],
     moved: Mapping[str, str | None],
     unreadable: tuple[Unreadable, ...] = (),
+    rewritten: tuple[str, ...] = (),
 ) -> Changes:
     """What changed from `base` to `head` (`names`: how each side is called): each fact's
     changes, the session logs added, the paths the change `moved` (old path -> new path,
@@ -71,7 +72,8 @@ def compare(
     or a log that one side holds in an item it cannot read (`unreadable`) is neither added
     nor removed by the side that cannot read it (the item is listed as unreadable); an
     item both sides hold alike is no part of the change, and not listed; an item base
-    holds that head does not is removed."""
+    holds that head does not is removed. `rewritten`: the committed session logs the
+    change edited (git's modified paths), which the ledger forbids."""
     before, after = states(base), states(head)
     held = {
         side: {i for item in unreadable if item.side == side for i in item.ids} for side in SIDES
@@ -104,6 +106,7 @@ def compare(
         changes=tuple(sorted(changes, key=lambda c: (kinds.KINDS.index(c.kind), c.id))),
         sessions=tuple(_session(session) for session in added),
         sessions_removed=tuple(sorted(base_stems - head_stems)),
+        sessions_rewritten=rewritten,
         paths=tuple(_paths_named(head, moved)),
         findings=new_findings,
         findings_fixed=fixed,

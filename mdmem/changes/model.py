@@ -123,6 +123,7 @@ class Changes:
     reviewed: bool  # a review's row was added to reviews.md
     unreadable: tuple[Unreadable, ...] = ()  # what either side holds that cannot be read
     unreadable_removed: tuple[Unreadable, ...] = ()  # base's, that head no longer holds
+    sessions_rewritten: tuple[str, ...] = ()  # committed logs the change edited
 
     @property
     def empty(self) -> bool:
@@ -134,6 +135,7 @@ class Changes:
             or self.findings
             or self.unreadable
             or self.unreadable_removed
+            or self.sessions_rewritten
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -149,4 +151,5 @@ class Changes:
             "lint_fixed": self.findings_fixed,
             "unreadable": [item.as_dict() for item in self.unreadable],
             "unreadable_removed": [item.as_dict() for item in self.unreadable_removed],
+            "sessions_rewritten": list(self.sessions_rewritten),
         }

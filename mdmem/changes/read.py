@@ -87,7 +87,15 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         _name(base, base_commit),
         WORKING_TREE if head_commit is None else _name(head, head_commit),
     )
-    return compare(*sides, names, findings, moved, unread)
+    logs = f"{folder}/{SESSIONS}/" if folder else f"{SESSIONS}/"
+    rewritten = tuple(
+        sorted(
+            c.path[len(logs) : -len(".md")]
+            for c in changed
+            if c.status in "MT" and c.path.startswith(logs) and c.path.endswith(".md")
+        )
+    )
+    return compare(*sides, names, findings, moved, unread, rewritten)
 
 
 def _commit(top: Path, revision: str) -> str:

@@ -33,10 +33,13 @@ def markdown(changes: Changes) -> str:
     if changes.empty:
         return "\n".join([*lines, "No change to the memory.", ""])
     flagged = [change for change in changes.changes if change.flagged]
-    if flagged or changes.unreadable_removed:
+    logs = [*changes.sessions_rewritten, *changes.sessions_removed]
+    if flagged or changes.unreadable_removed or logs:
         lines += ["**A person must approve:**", ""]
         lines += _capped(flagged, lambda c: f"- ⚠️ `{c.id}` {c.kind}{_about(c)}")
         lines += _capped(changes.unreadable_removed, _removed)
+        lines += _capped(list(changes.sessions_rewritten), _rewritten)
+        lines += _capped(list(changes.sessions_removed), _log_removed)
         lines.append("")
     title = "Left out: items that cannot be read (`mdmem lint` lists them)"
     lines += _section(title, list(changes.unreadable), _unreadable)
@@ -47,8 +50,6 @@ def markdown(changes: Changes) -> str:
     by = " (a review's)" if changes.reviewed else ""
     lines += _section(f"Tier moves{by}", moves, _move)
     lines += _section("Sessions added", list(changes.sessions), _session)
-    if changes.sessions_removed:
-        lines += _section("Sessions removed", list(changes.sessions_removed), lambda s: f"- `{s}`")
     lines += _section(
         "Facts that name a path this change deleted or renamed", list(changes.paths), _path
     )
@@ -95,6 +96,17 @@ def _unreadable(item: kinds.Unreadable) -> str:
     held = ", ".join(f"`{fact_id}`" for fact_id in item.ids)
     holds = f" holds {held}, neither added nor removed" if held else ""
     return f"- ⚠️ `{item.path}:{item.line}` on {item.side}{holds}: {item.why}"
+
+
+def _rewritten(stem: str) -> str:
+    return (
+        f"- ⚠️ session log `{stem}` rewritten: a committed log is the ledger and is never "
+        "edited, but to redact a secret (restore it from the base unless that is the edit)"
+    )
+
+
+def _log_removed(stem: str) -> str:
+    return f"- ⚠️ session log `{stem}` removed: the ledger loses every citation it made"
 
 
 def _removed(item: kinds.Unreadable) -> str:

@@ -27,7 +27,8 @@ def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -
     """What changed in the memory from BASE to HEAD, in plain words, as markdown for a pull
     request: facts added, reworded, superseded, invalidated, forgotten (with the reason),
     restored, made core or no longer core (flagged for a person), threads opened and
-    closed, tier moves a review made, the sessions added and what they cited, facts that
+    closed, tier moves a review made, the sessions added and what they cited (a committed
+    log edited or deleted flagged for a person: the ledger is never edited), facts that
     name a path the change deleted or renamed, and lint's new findings. An item either
     side cannot read (a footer broken by hand) is listed apart with its file, line, why
     and the ids it holds, neither added nor removed; one the change deleted from BASE is
