@@ -233,7 +233,7 @@ def test_a_session_of_its_own_in_the_resources_and_prompts(repo: Path) -> None:
         seen["shown"] = await call(session, "show", id="retry-with-backoff")
 
     drive(repo, scenario)
-    assert seen["missing"][0] == -32002 and "has started no session" in seen["missing"][1]
+    assert seen["missing"][0] == -32002 and "no current session" in seen["missing"][1]
     assert "the `start_session` tool" in seen["missing"][1]  # in the tools' words
     assert seen["log"].contents[0].text.startswith("# Session")
     assert "id: retry-with-backoff" in seen["fact"].contents[0].text

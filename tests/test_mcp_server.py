@@ -41,10 +41,6 @@ WRITE_HINTS = {
     "done": (False, False),  # a repeat is refused: checked off already
 }
 BLOCKED_RULE = "Mock the database in integration tests"
-NO_OWN_SESSION = (
-    "this connection has started no session: call the `start_session` tool first (or pass "
-    "`session`, the stem of the log you write to; MDMEM_SESSION pins one for the server)"
-)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -298,7 +294,10 @@ def test_usage_and_lookups_that_find_nothing(repo: Path) -> None:
     assert (seen["nothing"]["hits"], seen["nothing"]["superseded"]) == ([], [])
     cli = CliRunner().invoke(main, ["ref", "retry-with-backoff"])
     assert seen["no_session"].is_error and cli.exit_code == 3
-    assert seen["no_session"].content[0].text == f"mdmem: {NO_OWN_SESSION}"
+    assert seen["no_session"].content[0].text == (
+        "mdmem: no current session: every session log is committed, or there is none; start "
+        "one with the `start_session` tool, or name one with `session` or MDMEM_SESSION"
+    )
     assert seen["bad_tier"].is_error
     assert seen["bad_tier"].content[0].text.startswith("mdmem: lookup: `tier`: input should be")
     assert "gold" not in seen["bad_tier"].content[0].text  # a value given is never echoed
@@ -330,9 +329,7 @@ def test_manifest_and_docs_agree(repo: Path) -> None:
 
 
 @pytest.mark.parametrize("place", ["fact-text", "footer-field", "archived-fact", "session-log"])
-def test_the_answers_mask_every_secret_the_memory_holds(
-    place: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_answers_mask_every_secret_the_memory_holds(place: str, tmp_path: Path) -> None:
     """What the tools and resources show of a memory holding a planted secret of every
     category, the current session log included: the text around each, the value masked."""
     from mdmem.mcp.server import build as server_for
@@ -341,7 +338,6 @@ def test_the_answers_mask_every_secret_the_memory_holds(
     repo = build(tmp_path, PLACES[place][0])
     log = repo / "memory" / "sessions" / "2026-01-08-100000.md"
     log.write_text(f"# Session\n\nPasted {PLANTED['jwt'][1]}.\n\n## Memory References\n", "utf-8")
-    monkeypatch.setenv("MDMEM_SESSION", log.stem)  # the server's pin: this connection's log
     server = server_for(repo / "memory")
     shown: list[str] = []
 
@@ -381,8 +377,7 @@ def test_a_write_waits_for_the_memorys_lock_as_the_command_does(
     from mdmem.store import lock
     from tests.test_lock import HOLD
 
-    started = CliRunner().invoke(main, ["session", "start", "--json"])
-    monkeypatch.setenv("MDMEM_SESSION", json.loads(started.stdout)["session"])
+    assert CliRunner().invoke(main, ["session", "start"]).exit_code == 0
     monkeypatch.setattr(lock, "TIMEOUT", 0.2)
     server = server_for(repo / "memory")
     holder = subprocess.Popen(
@@ -403,26 +398,3 @@ def test_a_write_waits_for_the_memorys_lock_as_the_command_does(
     assert result.is_error and result.content[0].text == cli.stderr.rstrip("\n")
     assert "another mdmem command holds this memory's lock (waited 0.2 s)" in cli.stderr
     assert snapshot(repo) == before
-
-
-def test_a_connection_never_writes_to_a_log_it_did_not_start_or_name(repo: Path) -> None:
-    """A command line agent's session is open; an agent on MCP that started none is told
-    to, and its status names that log as one it may not write to, not as its own."""
-    cli = CliRunner().invoke(main, ["session", "start", "--slug", "cli-agent", "--json"])
-    stem = json.loads(cli.stdout)["session"]
-    log = repo / "memory" / "sessions" / f"{stem}.md"
-    before = log.read_text("utf-8")
-    seen: dict[str, Any] = {}
-
-    async def scenario(session: Session) -> None:
-        seen["status"] = await call(session, "status")
-        seen["reference"] = await session.call_tool("reference", {"ids": ["post-only-mutations"]})
-        arguments = {"ids": ["post-only-mutations"], "session": stem}
-        seen["named"] = (await session.call_tool("reference", arguments)).structured_content
-
-    drive(repo, scenario)
-    assert (seen["status"]["session"], seen["status"]["uncommitted"]) == (None, [stem])
-    assert seen["reference"].is_error
-    assert seen["reference"].content[0].text == f"mdmem: {NO_OWN_SESSION}"
-    assert seen["named"]["added"] == ["post-only-mutations"]  # named: its own choice
-    assert log.read_text("utf-8") != before

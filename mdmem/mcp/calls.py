@@ -37,10 +37,6 @@ from mdmem.store.lock import finish_interrupted
 SESSION_VARIABLE = "MDMEM_SESSION"
 SESSION_ARGUMENT = "the session argument"
 OWN_SESSION = "the session this connection started"
-NO_OWN_SESSION = (
-    "this connection has started no session: call the `start_session` tool first (or pass "
-    "`session`, the stem of the log you write to; MDMEM_SESSION pins one for the server)"
-)
 RESOURCE_NOT_FOUND = -32002  # the code MCP gives a resource that is not there
 
 Answer = dict[str, Any]  # the CLI's --json, or {"markdown": text to read}
@@ -67,23 +63,15 @@ class Connection:
         self.root = root
         self.own: str | None = None
 
-    def chosen(self, session: str | None) -> tuple[str | None, str]:
-        """(this connection's session log, what named it): the `session` argument, else the
-        log this connection started, else MDMEM_SESSION in the server's environment; None
-        when nothing names one. Never the one log git has not committed: over MCP that
-        may well be another agent's (a command line agent's in the same repository)."""
+    def named(self, session: str | None) -> tuple[str | None, str]:
+        """(the log a call writes to, what named it): the `session` argument, else the log
+        this connection started, else MDMEM_SESSION in the server's environment; None:
+        the one log git has not committed (refused when there are several)."""
         if session:
             return session, SESSION_ARGUMENT
         if self.own is not None:
             return self.own, OWN_SESSION
         return os.environ.get(SESSION_VARIABLE) or None, SESSION_VARIABLE
-
-    def named(self, session: str | None) -> tuple[str, str]:
-        """The log a call writes to, as `chosen` finds it; refused when nothing names one."""
-        stem, source = self.chosen(session)
-        if stem is None:
-            raise MdmemError(NO_OWN_SESSION)
-        return stem, source
 
 
 def spoken(message: str, arguments: Iterable[str]) -> str:

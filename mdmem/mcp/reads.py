@@ -16,7 +16,7 @@ from mdmem.mcp.calls import Tools
 from mdmem.reading import context as context_text
 from mdmem.reading import history, search, sources
 from mdmem.reading import status as status_text
-from mdmem.writing.logs import current_or_none, open_logs
+from mdmem.writing.logs import current_or_none
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
@@ -121,19 +121,17 @@ class Reads(Tools):
         session: SessionArgument = None,
         lint: Annotated[bool, Field(description="Run lint now for its counts (slower).")] = False,
     ) -> CallToolResult:
-        """Where things stand: call it to learn whether you must `start_session` first.
-        Returns this connection's session log (the one its writing tools record in: the
-        one it started, or `session`; null when it has none, and then `uncommitted` names
-        the logs other agents may be writing: never write to one that is not yours), the
-        sessions since the last review and whether a review is due, lint's counts (from
-        its last run while nothing changed) and the open threads."""
+        """Where things stand. Returns the session log the writing tools record in: the one
+        this connection started or named, else the one log git has not committed
+        (`session_source` says which), which is yours only when a session-start hook
+        named it to you, and may be another agent's: if none named it to you, call
+        `start_session` before you write. Null when several logs are uncommitted and none
+        is named (`uncommitted` names them: pass yours as `session`). Also the sessions
+        since the last review and whether a review is due, lint's counts (from its last
+        run while nothing changed) and the open threads."""
 
         def call(root: Path) -> dict[str, Any]:
-            named, how = self.connection.chosen(session)
-            if named is None:  # none of this connection's: what others may be writing
-                log, uncommitted = None, open_logs(root)
-            else:
-                log, uncommitted = current_or_none(root, named, how)
+            log, uncommitted = current_or_none(root, *self.connection.named(session))
             found, source = (None, None) if log is None else (log.display, log.source)
             state = sources.status(root, found, source, uncommitted, run_lint=lint)
             return status_text.as_dict(state)

@@ -41,7 +41,7 @@ class Resources(Tools):
 
     async def current_session(self) -> str:
         """This connection's session log (the one it started, else the one MDMEM_SESSION
-        names): what it has cited and added."""
+        names, else the one log git has not committed): what it has cited and added."""
 
         def call(root: Path) -> str:
             log = current_session(root, *self.connection.named(None))

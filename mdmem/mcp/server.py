@@ -23,8 +23,9 @@ NAME = "mdmem"
 INSTRUCTIONS = """\
 mdmem keeps this project's long-term memory as markdown in git: facts in
 memory/continuity.md, one log per agent session in memory/sessions/.
-At the start of your work call start_session: this connection's writes go to that log,
-whatever other agents start (status tells whether one is current).
+At the start of your work call start_session (unless a session-start hook named a log
+to you): this connection's writes go to that log, whatever other agents start; until
+then they go to the one log git has not committed, which may be another agent's.
 Before a task call context; look a fact up with lookup, its story with show.
 Cite the facts you relied on with reference (helpful or harmful to vote on them).
 Record durable knowledge with add_fact; retire a fact that became false with supersede;
