@@ -302,6 +302,35 @@ def test_an_archived_fact_said_again_is_brought_back_not_added_twice(repo: Path,
     assert changed(before, snapshot(repo)) == {LOG_PATH: logged("Reactivated: drizzle-over-prisma")}
 
 
+@pytest.mark.parametrize(
+    ("text", "fact_id"),
+    [
+        pytest.param("Always run migrations inside a transaction", "z-tx", id="not-the-near-one"),
+        pytest.param("Éviter les mocks de la base", "eviter-mocks", id="beyond-ascii"),
+    ],
+)
+def test_the_archived_fact_brought_back_is_the_one_said_again(
+    repo: Path, text: str, fact_id: str
+) -> None:
+    """Of the archived facts near the text, the one whose very text it is: not one that
+    only sorts first ("a-tx" says more), and whatever its letters."""
+    (repo / "memory" / "archive" / "2026-Q3.md").write_text(
+        "# Archive 2026-Q3\n\n## Archived 2026-07-20 (review through 2026-07-20-090000)\n\n"
+        "### Faded\n\n"
+        "- Always run migrations inside a transaction, never outside one\n"
+        "  <!-- id: a-tx | created: 2026-04-01 | tier: archived | section: Key Decisions -->\n"
+        "- Always run migrations inside a transaction\n"
+        "  <!-- id: z-tx | created: 2026-04-01 | tier: archived | section: Conventions -->\n"
+        "- Éviter les mocks de la base\n"
+        "  <!-- id: eviter-mocks | created: 2026-04-01 | tier: archived | section: Testing -->\n",
+        "utf-8",
+    )
+    result = run(text, "--section", "Conventions", "--json")
+    answer = json.loads(result.stdout)
+    assert (answer["outcome"], answer["id"]) == ("duplicate", fact_id), result.stdout
+    assert answer["log_lines"] == [f"Reactivated: {fact_id}"]
+
+
 def test_an_archived_fact_s_words_in_another_order_are_a_new_fact(repo: Path) -> None:
     """Only an item said again word for word is looked for in the archive, which grows by
     every review: a rewording is added, as before."""

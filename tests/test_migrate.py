@@ -362,25 +362,31 @@ def test_second_run_imports_nothing_and_says_so(realistic: Path) -> None:
     assert snapshot(realistic) == after_first
 
 
-def test_a_rule_whose_fact_faded_into_the_archive_is_not_imported_again(realistic: Path) -> None:
-    """A second run after the review archived one of the first run's facts: no `-2` copy,
-    and the outcome says how the archived fact comes back."""
-    run(realistic, "CLAUDE.md")
-    continuity = realistic / "memory" / "continuity.md"
+def _archive_first_fact(root: Path) -> tuple[str, str]:
+    """Migrate CLAUDE.md, then move its first fact to the archive as a review fades one:
+    (its id, its text)."""
+    run(root, "CLAUDE.md")
+    continuity = root / "memory" / "continuity.md"
     lines = continuity.read_text("utf-8").splitlines(keepends=True)
     first = next(
         i for i, line in enumerate(lines) if line.startswith("- ") and "<!--" in lines[i + 1]
     )
     item, footer = lines[first], lines[first + 1].replace("tier: working", "tier: archived")
-    fact_id = footer.split("id: ", 1)[1].split(" ", 1)[0]
     continuity.write_text("".join(lines[:first] + lines[first + 2 :]), "utf-8")
-    archive = realistic / "memory" / "archive" / "2026-Q3.md"
+    archive = root / "memory" / "archive" / "2026-Q3.md"
     archive.parent.mkdir(exist_ok=True)
     archive.write_text(
         "# Archive 2026-Q3\n\n## Archived 2026-07-02 (review through 2026-07-02-090000)\n\n"
         f"### Faded\n\n{item}{footer.replace(' -->', ' | section: Conventions -->')}",
         "utf-8",
     )
+    return footer.split("id: ", 1)[1].split(" ", 1)[0], item[2:].strip()
+
+
+def test_a_rule_whose_fact_faded_into_the_archive_is_not_imported_again(realistic: Path) -> None:
+    """A second run after the review archived one of the first run's facts: no `-2` copy,
+    and the outcome says how the archived fact comes back."""
+    fact_id, _ = _archive_first_fact(realistic)
     code, second = run(realistic, "CLAUDE.md", "--dry-run")
     assert code == 0 and f"{fact_id}-2" not in second
     assert (
@@ -389,8 +395,21 @@ def test_a_rule_whose_fact_faded_into_the_archive_is_not_imported_again(realisti
         "next review"
     ) in second
     assert second.splitlines()[-1] == (
-        "Nothing new to import: all 18 rules are in memory already; nothing written."
+        "Nothing new to import: all 18 rules are in memory already (1 of them archived: a "
+        "session that cites one brings it back); nothing written."
     )
+
+
+def test_a_rule_that_says_more_than_an_archived_fact_is_a_fact_of_its_own(
+    realistic: Path,
+) -> None:
+    """As beside a live fact: folding it into the archived one would lose its clause."""
+    fact_id, text = _archive_first_fact(realistic)
+    more = f"{text.rstrip('.')}, and say so in the pull request's description"
+    (realistic / "AGENTS.md").write_text(f"# Agents\n\n- {more}\n", "utf-8")
+    code, output = run(realistic, "AGENTS.md", "--dry-run")
+    assert code == 0 and "AGENTS.md:3: imported as " in output, output
+    assert f"folded into {fact_id}" not in output
 
 
 def test_dry_run_writes_nothing(realistic: Path) -> None:

@@ -159,9 +159,7 @@ class Decided:
         """Fold, refuse or import a rule that is safe and not blocked."""
         live, dead = self._duplicates(found)
         live = [fact_id for fact_id in live if not self._says_more(rule, fact_id)]
-        # The same words as a rule and as an anti-pattern say opposite things: no fold.
-        anti_pattern = live and self.facts[live[0]][2].get("type") == "anti-pattern"
-        if live and not rule.retired and anti_pattern == rule.anti_pattern:
+        if live and not rule.retired and self._folds_into(rule, live[0]):
             self._fold(rule, live[0])
             return
         if dead and (rule.retired or dead[0] not in self.pending):
@@ -171,7 +169,11 @@ class Decided:
                 why = known.superseded_refusal(dead[0], self.superseded.get(dead[0]))
                 self.out(rule, REFUSED, dead[0], f"{why} ({self._where(dead[0])})")
             return
-        archived = [m.fact_id for m in found if m.kind == conflicts.ARCHIVED]
+        archived = [
+            m.fact_id
+            for m in found
+            if m.kind == conflicts.ARCHIVED and self._folds_into(rule, m.fact_id)
+        ]
         if archived and not rule.retired:  # faded, not false: one fact, brought back by use
             self._fold(rule, archived[0], "archived", f": {ARCHIVED_BACK.format(id=archived[0])}")
             return
@@ -207,6 +209,13 @@ class Decided:
             elif meeting.kind == conflicts.DUPLICATE:
                 live.append(meeting.fact_id)
         return live, dead
+
+    def _folds_into(self, rule: Rule, fact_id: str) -> bool:
+        """Whether the rule, near the fact, folds into it: it says no more than the fact,
+        and both are rules or both anti-patterns (the same words as a rule and as an
+        anti-pattern say opposite things)."""
+        anti_pattern = self.facts[fact_id][2].get("type") == "anti-pattern"
+        return anti_pattern == rule.anti_pattern and not self._says_more(rule, fact_id)
 
     def _says_more(self, rule: Rule, fact_id: str) -> bool:
         """Whether the rule holds every word of the fact and more (the fact with a clause

@@ -184,7 +184,12 @@ def describe(plan: MigrationPlan, dry_run: bool) -> str:
     if plan.log is None:
         if counts[FOLDED] and counts[FOLDED] == len(plan.outcomes):
             rules = "rule is" if counts[FOLDED] == 1 else f"{counts[FOLDED]} rules are"
-            lines.append(f"Nothing new to import: all {rules} in memory already; nothing written.")
+            faded = sum(1 for outcome in plan.outcomes if outcome.detail.startswith("archived ("))
+            of = f" ({faded} of them archived: a session that cites one brings it back)"
+            lines.append(
+                f"Nothing new to import: all {rules} in memory already{of if faded else ''}; "
+                "nothing written."
+            )
         else:
             lines.append(f"Nothing new to import ({tally or 'no rules found'}); nothing written.")
         return "\n".join(lines)

@@ -158,7 +158,7 @@ def superseded_facts(
 
 def opens_an_item(data: bytes, text: str) -> bool:
     """Whether a line of `data` is a list item whose text is `text`, case aside."""
-    needle = text.strip().lower().encode("utf-8")
+    needle = text.strip().encode("utf-8").lower()  # ASCII letters lowered, as `data`'s are
     lowered = data.lower()
     position = lowered.find(needle) if needle else -1
     while position != -1:

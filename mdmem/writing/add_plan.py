@@ -188,9 +188,6 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
         )
     if duplicates:
         return _duplicate(duplicates[0].fact_id, memory.shown, session, request.text)
-    archived = [m.fact_id for m in live if m.kind == conflicts.ARCHIVED]
-    if archived and target is None:  # faded, not false: brought back, not made twice
-        return _duplicate(archived[0], memory.archived, session, request.text, "reactivated")
     contradicted = [m for m in live if m.kind == conflicts.CONTRADICTION]
     for meeting in contradicted:
         if meeting.core and meeting.fact_id != request.supersedes:
@@ -200,6 +197,10 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
                 f"purpose: add it with --supersedes {meeting.fact_id} to replace it; "
                 f"{NOTHING}"
             )
+    archived = [m.fact_id for m in live if m.kind == conflicts.ARCHIVED]
+    again = [i for i in archived if _said_again(memory.archived, i, request.text)]
+    if again and target is None:  # faded, not false: brought back, not made twice
+        return _duplicate(again[0], memory.archived, session, request.text, "reactivated")
     fact_id = _new_id(request, memory)
     others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
     added = _added(request, fact_id, target, others, memory, session)
@@ -265,6 +266,16 @@ def _duplicate(
     return Addition(
         DUPLICATE, fact_id, *where, tier, None, recorded.text, lines, note=note, extra_words=extra
     )
+
+
+def _said_again(documents: Sequence[Document], fact_id: str, text: str) -> bool:
+    """Whether the fact's first line is `text`, case and spacing aside."""
+    found = known.find(documents, fact_id)
+    if found is None:
+        return False
+    document, fact = found
+    first = document.lines[fact.start].lstrip()[1:]  # its bullet's marker cut off
+    return " ".join(first.split()).lower() == " ".join(text.split()).lower()
 
 
 def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:
