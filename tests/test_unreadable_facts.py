@@ -275,7 +275,6 @@ REMOVALS = {
         "<!-- id: retry-with-backoff | created: 2026-11-03 | uses: three | tier: working -->",
         ("retry-with-backoff",),
     ),
-    "no id at all": (NO_ID, ()),
 }
 
 
@@ -305,6 +304,24 @@ def test_an_unreadable_item_the_change_deletes_is_a_removal(repo: Path, how: str
     assert all(f"`{fact_id}`" in approve for fact_id in REMOVALS[how][1])
     result = CliRunner().invoke(main, ["diff", "HEAD", "--json", "--root", str(repo / "memory")])
     assert json.loads(result.stdout)["unreadable_removed"] == [item.as_dict()]
+
+
+@pytest.mark.parametrize("mended", [True, False], ids=["repaired", "deleted"])
+def test_an_item_base_holds_with_no_id_is_never_called_removed(repo: Path, mended: bool) -> None:
+    """A footer with no id: whether the change repaired the item or deleted it, nothing
+    tells, so it is listed as base's unreadable item, never as a removal to approve."""
+    continuity = repo / "memory" / "continuity.md"
+    text = continuity.read_text("utf-8")
+    footer = text.splitlines()[-1]
+    continuity.write_text(text.replace(footer, "  " + NO_ID), "utf-8")
+    git(repo, "commit", "-q", "-am", "a footer broken by hand")
+    deleted = text[: text.index("- Retries back off")].rstrip("\n") + "\n"
+    continuity.write_text(text if mended else deleted, "utf-8")
+    with leaving_out():
+        changes = diff(repo / "memory", "HEAD")
+    assert changes.unreadable_removed == ()
+    assert [(item.side, item.line, item.ids) for item in changes.unreadable] == [("base", 12, ())]
+    assert "A person must approve" not in markdown(changes)
 
 
 EXAMPLE = "    <!-- id: example-shape-only | created: 2026-11-03 -->"

@@ -120,8 +120,9 @@ def _changed(
     unreadable: tuple[Unreadable, ...], head_ids: Iterable[str]
 ) -> tuple[tuple[Unreadable, ...], tuple[Unreadable, ...]]:
     """The unreadable items but those both sides hold alike (the same file, ids and why),
-    and apart from them the base's items the change removed: head holds none of its ids
-    (it names none: head holds nothing alike). A log is followed as a session."""
+    and apart from them the base's items the change removed: head holds none of its ids.
+    One that names no id stays listed: nothing tells its repair from its deletion. A log
+    is followed as a session."""
 
     def key(item: Unreadable) -> tuple[str, tuple[str, ...], str]:
         return (item.path, item.ids, item.why)
@@ -134,7 +135,8 @@ def _changed(
     for item in unreadable:
         if key(item) in alike:
             continue
-        removed = item.side == "base" and not held & set(item.ids) and not _log(item.path)
+        removed = item.side == "base" and item.ids and not held & set(item.ids)
+        removed = removed and not _log(item.path)
         (gone if removed else listed).append(item)
     return tuple(listed), tuple(gone)
 

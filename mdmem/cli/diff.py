@@ -32,7 +32,7 @@ def diff(root: Path | None, as_json: bool, base: str | None, head: str | None) -
     name a path the change deleted or renamed, and lint's new findings. An item either
     side cannot read (a footer broken by hand) is listed apart with its file, line, why
     and the ids it holds, neither added nor removed; one the change deleted from BASE is
-    a removal, flagged for a person.
+    a removal, flagged for a person, when its footer names an id.
 
     BASE defaults to where the branch left its upstream or the default branch (their
     merge base), HEAD to the working tree. Both are read from git's objects, never from
