@@ -270,6 +270,29 @@ def test_core_or_uses_set_by_hand_is_flagged_for_a_person(
 
 
 @pytest.mark.parametrize(
+    ("above", "joined"),
+    [
+        pytest.param("- Never push to main directly\n", True, id="a-bullet"),
+        pytest.param(
+            "- Never push to main directly\n  and never force-push\n", True, id="two-lines"
+        ),
+        pytest.param("", False, id="only-reworded"),
+    ],
+)
+def test_a_bullet_written_above_a_fact_without_a_footer_is_named(
+    repo: Path, above: str, joined: bool
+) -> None:
+    """The footer below closes the list above it, so a bullet put right above a fact is
+    read as that fact's first line: the hook lets it through with a warning at that line."""
+    reworded = "" if above else " (and in traces)"
+    replace(repo, CONTINUITY, f"- {RULE}", f"{above}- {RULE}{reworded}")
+    passed = commit(repo)
+    assert passed.returncode == 0, passed.stderr
+    warned = "memory/continuity.md:7: W030 fact never-log-bodies was joined from above"
+    assert (warned in passed.stderr) == joined, passed.stderr
+
+
+@pytest.mark.parametrize(
     "how",
     [
         pytest.param("added", id="superseded-text-added"),

@@ -482,7 +482,7 @@ def test_every_code_has_a_case_and_a_row_in_the_docs() -> None:
     tested = {param.values[1] for param in CASES} | {"E006", "W024"}  # the git tests below
     # and those of tests/test_handedits.py, on repositories with the hook installed, and
     # of tests/test_paths.py, on repositories that hold code
-    tested |= {"E011", "E012", "W025", "W026", "W027", "W028"}
+    tested |= {"E011", "E012", "W025", "W026", "W027", "W028", "W030"}
     assert tested == set(CHECKS)
     docs = (Path(__file__).parent.parent / "docs" / "LINT.md").read_text(encoding="utf-8")
     for code, check in CHECKS.items():

@@ -345,6 +345,15 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Write the path the code has now in the fact (or its scope), or supersede the "
         "fact if the code it described is gone.",
     ),
+    "W030": (
+        "Lines added since HEAD right above a fact's first line, opening with a bullet: "
+        "a fact written without a footer above another, which its footer now closes too, "
+        "so it is read as the start of that fact's text (a footer closes the list above "
+        "it). Checked against HEAD (in git), as the hook does.",
+        "Take it out and add it with `mdmem add TEXT --section SECTION`, which gives it a "
+        "footer of its own, or write it below the fact's first line if it belongs to that "
+        "fact.",
+    ),
     "W029": (
         "A fact that is not superseded names in `supersedes` a fact whose `superseded-by` "
         "names another: two facts replace one, as when two branches superseded the same "

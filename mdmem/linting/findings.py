@@ -65,6 +65,7 @@ CHECKS = {
         Check("W027", "near-superseded", WARNING),
         Check("W028", "path-gone", WARNING),
         Check("W029", "second-successor", WARNING),
+        Check("W030", "joined-from-above", WARNING),
     )
 }
 
@@ -129,6 +130,8 @@ HINTS = {
     "W023": "condense it to a few lines; the whole story stays in its session log",
     "W029": "keep one successor: supersede this fact by the other (`mdmem supersede ID --by "
     "OTHER`), or drop its `supersedes` if it replaces nothing",
+    "W030": "take it out and add it with `mdmem add TEXT --section SECTION`, which gives it a "
+    "footer of its own, or write it below the fact's first line if it belongs to that fact",
     "W027": "reword it to say what holds now, or delete it and cite the successor; a superseded "
     "fact's text does not come back",
 }

@@ -117,7 +117,8 @@ def _text_left(memory: Memory, item: tuple[str, ...]) -> tuple[str, int, str | N
 
 
 def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committed) -> list[Finding]:
-    """A new fact born core outside the invariants; a `uses` no log gives."""
+    """A new fact born core outside the invariants; lines put above a fact's first, which
+    its footer now closes too; a `uses` no log gives."""
     found = []
     line = fact.footer_index + 1
     before = committed.facts.get(fact.id, {})
@@ -134,6 +135,14 @@ def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committe
                 f"runs `mdmem core {fact.id}`",
             )
         )
+    held = committed.items.get(fact.id, ())
+    now = tuple(body(text) for text in document.lines[fact.start : fact.end])
+    if held and held[0] in now[1:] and held[0] != now[0]:  # lines put above its first
+        message = (
+            f"fact {fact.id} was joined from above since HEAD: `{now[0][:80]}` opens its "
+            "text now, read as part of that fact"
+        )
+        found.append(finding("W030", document.path, fact.start + 1, message))
     uses = fact.get("uses")
     if uses is not None and uses != before.get("uses"):
         cited = sum(1 for session in memory.sessions if fact.id in session.references)
