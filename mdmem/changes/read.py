@@ -76,6 +76,7 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         RepoFiles.of(tree_files(top, base_commit), folder),
         RepoFiles.of(every, folder),
     )
+    moved |= _folders_gone(moved, head_repo)
     touched = _touched(folder, changed, head_files, base_files)
     unread = base_unread + head_unread
     found = (
@@ -96,6 +97,18 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
         )
     )
     return compare(*sides, names, findings, moved, unread, rewritten)
+
+
+def _folders_gone(moved: Mapping[str, str | None], head: RepoFiles) -> dict[str, None]:
+    """The folders of the paths the change deleted or renamed that head holds no file in:
+    a fact may name the folder (`src/api/`)."""
+    found: dict[str, None] = {}
+    for path in moved:
+        folder = path.rpartition("/")[0]
+        while folder and folder not in found and folder not in head.folders:
+            found[folder] = None
+            folder = folder.rpartition("/")[0]
+    return found
 
 
 def _commit(top: Path, revision: str) -> str:
