@@ -802,6 +802,29 @@ def test_an_edited_committed_log_fails_until_put_back(repo: Path) -> None:
     assert lint(repo / "memory") == ()
 
 
+def test_in_a_pull_request_a_log_its_own_commits_edited_is_an_error(repo: Path) -> None:
+    """`lint --base`: the edit a pull request brings fails its check (CI), where the same
+    edit long merged is history (W024)."""
+    log = repo / SESSION
+    original = log.read_text()
+    git(repo, "checkout", "-q", "-b", "pr")
+    log.write_text(original + "edited in the pull request\n")
+    git(repo, "commit", "-q", "-am", "rewrite the ledger")
+    (found,) = lint(repo / "memory", base="main")
+    first = git(repo, "rev-parse", "HEAD").strip()[:12]
+    added = len(original.splitlines()) + 1
+    assert (found.code, found.path, found.line) == ("E006", SESSION, added)
+    assert found.message == f"a committed session log was edited by this change ({first})"
+    assert (
+        found.hint == f"session logs are immutable: git checkout main -- {SESSION}, and commit that"
+    )
+    assert [f.code for f in lint(repo / "memory", base="HEAD")] == ["W024"]  # base holds it
+    result = CliRunner().invoke(main, ["lint", "--root", str(repo / "memory"), "--base", "main"])
+    assert result.exit_code == 1 and f"{SESSION}:{added}: E006" in result.output
+    unknown = CliRunner().invoke(main, ["lint", "--root", str(repo / "memory"), "--base", "nope"])
+    assert (unknown.exit_code, unknown.stderr) == (3, "mdmem: --base: git knows no commit 'nope'\n")
+
+
 def test_each_branch_gets_its_own_verdict(repo: Path) -> None:
     git(repo, "checkout", "-q", "-b", "topic")
     log = repo / SESSION

@@ -48,8 +48,19 @@ def _explained(
     callback=_explained,
     help="Print what a code (W002) or its name (unknown-id) means and how to fix it; no lint.",
 )
+@click.option(
+    "--base",
+    metavar="REV",
+    help="The commit a pull request starts from: a committed session log its own commits "
+    "edited or deleted is an error (E006), not a warning about history (W024).",
+)
 def lint(
-    root: Path | None, as_json: bool, strict: bool, verbose: bool, explained: Explanation | None
+    root: Path | None,
+    as_json: bool,
+    strict: bool,
+    verbose: bool,
+    explained: Explanation | None,
+    base: str | None,
 ) -> None:
     """Check the memory: footers, ids, immutable session logs, secrets, drift, size.
 
@@ -61,12 +72,13 @@ def lint(
     committed logs).
 
     Example: mdmem lint --strict
+    Example: mdmem lint --base "$(git merge-base origin/main HEAD)"   # in a pull request
     """
     if explained is not None:
         click.echo(json.dumps(explained.as_dict(), indent=2) if as_json else explained.render())
         return
     with reading_logs() as progress:
-        findings = run_lint(resolve_root(root), progress)
+        findings = run_lint(resolve_root(root), progress, base=base)
     if as_json:
         echo_json([finding.as_dict() for finding in findings], sort_keys=False)
     else:

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mdmem.errors import ParseError
+from mdmem.errors import MdmemError, ParseError
 from mdmem.format.document import parse_document
 from mdmem.format.leftout import leaving_out
 from mdmem.format.memory import CONTINUITY, OPEN_THREADS, SESSIONS, is_thread_name
@@ -69,9 +69,13 @@ def _histories(rows: list[dict[str, Any]]) -> tuple[LogHistory, ...]:
     )
 
 
-def changed_logs(root: Path, repo: git.Repo) -> tuple[list[Finding], frozenset[str]]:
+def changed_logs(
+    root: Path, repo: git.Repo, base: str | None = None
+) -> tuple[list[Finding], frozenset[str]]:
     """Committed session logs that changed, from one pass over git's history, and the logs
-    git holds at HEAD, as shown."""
+    git holds at HEAD, as shown. `base`: a pull request's first commit's parent; a change
+    `base` does not hold is the pull request's own, an error as in the working tree."""
+    base_commit = None if base is None else _commit(repo, base)
     folder = root / SESSIONS
     found_history = history(root, repo, folder)
     if found_history is None:
@@ -93,6 +97,13 @@ def changed_logs(root: Path, repo: git.Repo) -> tuple[list[Finding], frozenset[s
             message = f"a committed session log was {what} (not committed yet)"
             hint = f"session logs are immutable: git checkout HEAD -- {change.path}"
             found.append(finding("E006", display, edited, message, hint))
+        elif base_commit is not None and not _holds(repo, base_commit, change.since):
+            first = change.since[:12]
+            message = f"a committed session log was {what} by this change ({first})"
+            hint = (
+                f"session logs are immutable: git checkout {base} -- {change.path}, and commit that"
+            )
+            found.append(finding("E006", display, edited, message, hint))
         else:  # history now: the review reads the log as it is, nothing left to mend
             first = change.since[:12]
             message = f"a committed session log was {what} in a later commit ({first})"
@@ -101,6 +112,21 @@ def changed_logs(root: Path, repo: git.Repo) -> tuple[list[Finding], frozenset[s
     pathspec = relative_path(repo, folder)
     held = names_in(top, pathspec) if pathspec is not None else []
     return found, frozenset(f"{root.name}/{SESSIONS}/{name}" for name in held if name)
+
+
+def _holds(repo: git.Repo, base: git.Commit, commit: str) -> bool:
+    """Whether `base`'s history holds `commit`."""
+    return repo.is_ancestor(repo.commit(commit), base)
+
+
+def _commit(repo: git.Repo, revision: str) -> git.Commit:
+    """The commit `revision` names, or a refusal naming it."""
+    from git.exc import BadName, GitCommandError  # GitPython is already imported: git.Repo
+
+    try:
+        return repo.commit(revision)
+    except (BadName, GitCommandError, ValueError):
+        raise MdmemError(f"--base: git knows no commit {revision!r}") from None
 
 
 def _edited_line(repo: git.Repo, original: str, path: Path, display: str) -> int:

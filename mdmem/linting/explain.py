@@ -102,8 +102,10 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "E006": (
         "A committed session log edited (named at the first line that changed), deleted "
         "or renamed in the working tree or the index: a change not committed yet, which "
-        "can still be undone. An untracked or newly staged log may still change.",
-        "Put it back: `git checkout HEAD -- PATH`.",
+        "can still be undone; with `--base REV` (a pull request's check), also by a commit "
+        "REV does not hold. An untracked or newly staged log may still change.",
+        "Put it back: `git checkout HEAD -- PATH` (with `--base`, `git checkout REV -- PATH` "
+        "and commit that).",
     ),
     "E007": (
         "A merge-conflict marker line (`<<<<<<<`, `=======`, `>>>>>>>`, `|||||||`) in "

@@ -55,21 +55,28 @@ from mdmem.store.lock import locked
 
 
 def lint(
-    root: Path, progress: Progress | None = None, *, loaded: Loaded | None = None
+    root: Path,
+    progress: Progress | None = None,
+    *,
+    loaded: Loaded | None = None,
+    base: str | None = None,
 ) -> tuple[Finding, ...]:
     """Every finding for the memory folder `root`, sorted by path, line and code.
 
     `progress(done, total)` is called now and then while the session logs are read.
     `loaded` is the memory as a review just read it (with its forward layer), the review's
     decisions and the logs it read, so that the review's own check reads and plans nothing
-    twice.
+    twice. `base`: the commit a pull request starts from; a committed log its commits
+    edited is an error, as one edited in the working tree is.
     """
     root = Path(root).resolve()
     with locked(root), bulk_allocation():
         before = cache.recent_fingerprint(root)
-        found = finish(_lint(root, progress, loaded))
+        found = finish(_lint(root, progress, loaded, base))
         counted = tally(found)
-        cache.save_lint_counts(root, before, (counted.errors, counted.warnings, counted.committed))
+        if base is None:  # the counts status shows are those of a plain lint
+            counts = (counted.errors, counted.warnings, counted.committed)
+            cache.save_lint_counts(root, before, counts)
         return found
 
 
@@ -77,7 +84,9 @@ def lint(
 Loaded = tuple[Memory, tuple[Decision, ...], Logs]
 
 
-def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[Finding]:
+def _lint(
+    root: Path, progress: Progress | None, loaded: Loaded | None, base: str | None = None
+) -> list[Finding]:
     label = root.name
     logs = read_logs(root, progress) if loaded is None else loaded[2]
     found = stray_file_findings(f"{label}/{SESSIONS}", list(logs.strays))
@@ -110,7 +119,7 @@ def _lint(root: Path, progress: Progress | None, loaded: Loaded | None) -> list[
     committed: frozenset[str] | None = None  # outside git nothing is committed
     head = None if repo is None else committed_state(root, repo)
     if repo is not None:
-        history_found, committed = changed_logs(root, repo)
+        history_found, committed = changed_logs(root, repo, base)
         found += history_found
     if memory is not None:
         found += hand_edit_findings(memory, vision, entries, head)
