@@ -18,6 +18,7 @@ from mdmem.format.items import (
     BULLETS,
     checkbox_of,
     footer_line,
+    group_start,
     is_note,
     item_end,
     opens_item,
@@ -260,13 +261,17 @@ def _take_item(
 
 def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) -> Fact:
     """The fact with the footerless items right above it (no blank line between, the same
-    section) taken into it: a list closed by one footer is one fact, as a person reads it.
-    The items taken leave `footerless`."""
-    start = fact.start
-    while footerless and footerless[-1].end == start and footerless[-1].section == fact.section:
-        start = footerless.pop().start
+    section) that its footer closes (`items.group_start`) taken into it: a list closed by
+    one footer is one fact, as a person reads it. The items taken leave `footerless`."""
+    above = [fact.start]  # the run's first lines, bottom up
+    for item in reversed(footerless):
+        if item.end != above[-1] or item.section != fact.section:
+            break
+        above.append(item.start)
+    start = group_start(lines, above[::-1])
     if start == fact.start:
         return fact
+    del footerless[len(footerless) - above.index(start) :]
     return dataclasses.replace(fact, start=start, checkbox=checkbox_of(lines[start]))
 
 
