@@ -310,3 +310,24 @@ def test_an_invariant_spelled_by_hand_is_core(
     review(root, commit=False)
     assert where(root)["amounts-whole-cents"] == ("continuity.md", "active")
     assert "W009" in codes, codes
+
+
+@pytest.mark.parametrize("heading", ["## Project state:", "## **project state**"])
+def test_a_review_stamps_project_state_as_the_file_spells_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heading: str
+) -> None:
+    monkeypatch.setenv("MDMEM_NO_CACHE", "1")
+    root = tmp_path / "memory"
+    (root / "sessions").mkdir(parents=True)
+    text = f"{CONTINUITY}\n{heading}\n\n- **phase:** porting\n"
+    (root / "continuity.md").write_text(text)
+    (root / "sessions" / "2026-06-21-100000.md").write_text(
+        "# S\n\n## Memory References\n- Referenced: jobs-through-outbox\n"
+    )
+    review(root, commit=False)
+    after = (root / "continuity.md").read_text()
+    assert after.count("## ") == 4
+    assert after.endswith(
+        f"\n{heading}\n\n- **phase:** porting\n"
+        "- **last_review:** 2026-06-21 | through 2026-06-21-100000\n"
+    )
