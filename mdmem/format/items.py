@@ -128,7 +128,7 @@ def group_start(lines: tuple[str, ...], run: Sequence[int]) -> int:
     above it are left footerless, as a person reads them: a thread that lost its footer is
     not the text of the one below, nor is a plain bullet above a thread."""
     for start in reversed(run):
-        if "[" in lines[start] and checkbox_of(lines[start]) is not None:
+        if checkbox_of(lines[start]) is not None:
             return start
     return run[0]
 
