@@ -248,32 +248,41 @@ ARCHIVE = """\
 
 
 @pytest.mark.parametrize(
-    ("heading", "recorded"),
+    ("heading", "recorded", "home"),
     [
-        pytest.param("## Key decisions", "Key Decisions", id="file_lower_case_footer_as_named"),
-        pytest.param("## Key Decisions:", "Key decisions", id="file_colon_footer_lower_case"),
-        pytest.param("## **Key Decisions**", "Key Decisions", id="file_bold"),
+        pytest.param("## Key decisions", "Key Decisions", "## Key decisions", id="file_lower_case"),
+        pytest.param("## Key Decisions:", "Key decisions", "## Key Decisions:", id="file_colon"),
+        pytest.param(
+            "## **Key Decisions**", "Key Decisions", "## **Key Decisions**", id="file_bold"
+        ),
+        pytest.param("## Key decisions", None, "## Reactivated", id="no_section_field"),
+        pytest.param(
+            "## Key decisions", "Gotchas", "## Reactivated", id="a_section_continuity_lacks"
+        ),
     ],
 )
 def test_a_reactivated_fact_returns_to_its_section_as_the_file_spells_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heading: str, recorded: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heading: str, recorded: str | None, home: str
 ) -> None:
+    """Found by name, written under the heading the file has; without a section it names,
+    to `## Reactivated` at the end (never above the first heading)."""
     monkeypatch.setenv("MDMEM_NO_CACHE", "1")
     root = tmp_path / "memory"
     (root / "sessions").mkdir(parents=True)
     (root / "archive").mkdir()
     text = CONTINUITY.replace("## Key decisions", heading)
     (root / "continuity.md").write_text(text)
-    (root / "archive" / "2026-Q2.md").write_text(ARCHIVE.format(section=recorded))
+    field = "" if recorded is None else f" | section: {recorded}"
+    (root / "archive" / "2026-Q2.md").write_text(ARCHIVE.replace(" | section: {section}", field))
     (root / "sessions" / "2026-06-21-100000.md").write_text(
         "# S\n\n## Memory References\n- Referenced: queue-named-consumer\n"
     )
     review(root, commit=False)
     after = (root / "continuity.md").read_text()
-    assert "## Reactivated" not in after
     assert after.count(heading + "\n") == 1
-    assert after.count("## ") == 3
-    section = after[after.index(heading) : after.index("## Open threads:")]
+    assert after.count("## ") == (3 if home == heading else 4)
+    section = after[after.index(home + "\n") :]
+    section = section[: section.index("\n## ")] if "\n## " in section else section
     assert "- Name each queue after its consumer\n" in section
     assert where(root)["queue-named-consumer"][0] == "continuity.md"
 

@@ -122,7 +122,10 @@ class Document:
         return self.file.lines
 
     def section(self, title: str) -> Section | None:
-        """The section `title` names, however the file spells it (`sections.section_key`)."""
+        """The section `title` names, however the file spells it (`sections.section_key`);
+        an empty name finds none (the text above the first heading is no section)."""
+        if not section_key(title):
+            return None
         for section in self.sections:
             if same_name(section.title, title):
                 return section

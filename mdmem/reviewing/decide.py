@@ -106,7 +106,7 @@ def return_section(continuity: Document, fact: Fact) -> str:
     """The section an archived fact goes back to: its own, as continuity spells it now, or
     `## Reactivated`."""
     found = continuity.section(fact.get("section") or "")
-    return REACTIVATED_SECTION if found is None or found.start < 0 else found.title
+    return REACTIVATED_SECTION if found is None else found.title
 
 
 def _decide(
