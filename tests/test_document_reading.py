@@ -292,10 +292,16 @@ def reading(text: str) -> object:
             id="note_after_the_footer_in_a_section",
         ),
         pytest.param(
-            "- Use pnpm\n- Use vitest\n- [ ] Use biome\n  <!-- id: tool-chain -->\n",
+            "- Use pnpm\n- Use vitest\n- Use biome\n  <!-- id: tool-chain -->\n",
             "## S\n",
             ("facts", (("tool-chain", 1, 5, None),), ()),
             id="one_footer_closing_a_group_in_a_section",
+        ),
+        pytest.param(  # a thread keeps its checkbox: the plain bullets above it are left out
+            "- Use pnpm\n- Use vitest\n- [ ] Use biome\n  <!-- id: tool-chain -->\n",
+            "## S\n",
+            ("facts", (("tool-chain", 3, 5, " "),), ((1, 2), (2, 3))),
+            id="one_footer_under_plain_bullets_closing_a_thread_in_a_section",
         ),
         pytest.param(
             "- Use pnpm\n\n- Use biome\n  <!-- id: tool-chain -->\n",
@@ -850,3 +856,69 @@ def test_an_addendum_under_the_footer_is_read_as_the_facts_text() -> None:
         "Design drafted later",
         "<!-- review-note: kept -->",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "## S\n\n- Pin the compiler\n- Lint in CI\n  <!-- id: build-rules -->\n",
+            ("facts", (("build-rules", 2, 5, None),), ()),
+            id="a_list_closed_by_one_footer_is_one_fact",
+        ),
+        pytest.param(
+            "## S\n- Keep the queue small\n  <!-- id: queue-small -->\n"
+            "- Retry on timeouts\n- Log each retry\n  <!-- id: retry-logged -->\n",
+            ("facts", (("queue-small", 1, 3, None), ("retry-logged", 3, 6, None)), ()),
+            id="a_list_right_under_a_fact",
+        ),
+        pytest.param(
+            "## S\n\n- Notes on the port\n- [ ] Port the writer\n  <!-- id: port-writer -->\n",
+            ("facts", (("port-writer", 3, 5, " "),), ((2, 3),)),
+            id="a_plain_bullet_above_a_thread_is_left_out",
+        ),
+        pytest.param(
+            "## S\n\n- [ ] Port the parser\n- [ ] Port the writer\n  <!-- id: port-writer -->\n",
+            ("facts", (("port-writer", 3, 5, " "),), ((2, 3),)),
+            id="a_thread_that_lost_its_footer_is_left_out",
+        ),
+        pytest.param(
+            "## S\n\n- [x] Ship the parser\n- Notes on the port\n- Kept the old API\n"
+            "  <!-- id: ship-parser -->\n",
+            ("facts", (("ship-parser", 2, 6, "x"),), ()),
+            id="plain_bullets_under_a_done_thread_are_its_text",
+        ),
+        pytest.param(
+            "## S\n\n- Background\n- [ ] Port the writer\n- Keep the old API\n"
+            "  <!-- id: port-writer -->\n",
+            ("facts", (("port-writer", 3, 6, " "),), ((2, 3),)),
+            id="the_group_starts_at_the_last_task_item",
+        ),
+        pytest.param(
+            "## S\n\n- [x] Ship the parser\n- Notes on the port\n- [ ] Port the writer\n"
+            "  <!-- id: port-writer -->\n",
+            ("facts", (("port-writer", 4, 6, " "),), ((2, 3), (3, 4))),
+            id="a_done_thread_and_its_notes_above_an_open_one",
+        ),
+        pytest.param(
+            "## S\n\n- Background\n\n- [ ] Port the writer\n- Keep the old API\n"
+            "  <!-- id: port-writer -->\n",
+            ("facts", (("port-writer", 4, 7, " "),), ((2, 3),)),
+            id="a_blank_line_ends_the_list",
+        ),
+    ],
+)
+def test_which_items_a_footer_closes(text: str, expected: object) -> None:
+    """One footer closes a list (SPEC §3) from its last task item down: a thread keeps its
+    checkbox, and what is above it stays footerless. The scanners read the same texts."""
+    assert reading(text) == expected
+    document = parse_document(TextFile("memory/continuity.md", split_lines(text)))
+    spans = [range(fact.start, fact.footer_index) for fact in document.facts]
+    assert fact_text_spans(document.lines) == spans
+
+
+def test_the_bullets_a_footer_leaves_out_are_legacy_facts_lint_names() -> None:
+    text = "## Open Threads\n\n- Notes on the port\n- [ ] Port the writer\n"
+    text += "  <!-- id: port-writer -->\n"
+    document = parse_document(TextFile("memory/continuity.md", split_lines(text)))
+    assert [(item.start, item.end) for item in document.legacy_facts()] == [(2, 3)]

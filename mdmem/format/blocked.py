@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from mdmem.errors import ParseError
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.footer import valid_date
+from mdmem.format.sections import same_name
 from mdmem.format.textfile import TextFile
 
 BLOCKED_SECTION = "Blocked"
@@ -31,7 +32,9 @@ def parse_blocked(file: TextFile) -> tuple[BlockedEntry, ...]:
     """The entries of `blocked.md`; an entry without its date or reason is an error."""
     document = parse_document(file)
     return tuple(
-        _entry(document, fact) for fact in document.facts if fact.section == BLOCKED_SECTION
+        _entry(document, fact)
+        for fact in document.facts
+        if same_name(fact.section, BLOCKED_SECTION)
     )
 
 

@@ -18,19 +18,28 @@ from mdmem.format.items import (
     BULLETS,
     checkbox_of,
     footer_line,
+    group_start,
     is_note,
     item_end,
     opens_item,
     refuse_hiding,
 )
 from mdmem.format.leftout import leave_out
-from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import (
+    INVARIANTS_SECTION,
+    OPEN_THREADS_SECTION,
+    PROJECT_STATE_SECTION,
+    same_name,
+    section_key,
+)
 from mdmem.format.textfile import TextFile, body, check_conflict_markers
 
 _HEADING = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 # Sections whose items are facts by their very name: an item there without a footer is a
 # legacy fact, even when no other item of the section has a footer yet.
-FACT_SECTIONS = frozenset({INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions"})
+FACT_SECTIONS = frozenset(
+    section_key(name) for name in (INVARIANTS_SECTION, OPEN_THREADS_SECTION, "Key Decisions")
+)
 
 
 @dataclass(frozen=True)
@@ -75,7 +84,7 @@ class Fact:
     @property
     def is_core(self) -> bool:
         """`tier: core`, or under Architectural Invariants (treated as core, SPEC §5)."""
-        return self.footer.get("tier") == "core" or self.section == INVARIANTS_SECTION
+        return self.footer.get("tier") == "core" or same_name(self.section, INVARIANTS_SECTION)
 
     @property
     def is_superseded(self) -> bool:
@@ -113,10 +122,19 @@ class Document:
         return self.file.lines
 
     def section(self, title: str) -> Section | None:
+        """The section `title` names, however the file spells it (`sections.section_key`);
+        an empty name finds none (the text above the first heading is no section)."""
+        if not section_key(title):
+            return None
         for section in self.sections:
-            if section.title == title:
+            if same_name(section.title, title):
                 return section
         return None
+
+    def spelled(self, title: str) -> str:
+        """`title` as this file spells that section's heading, or as given when it has none."""
+        found = self.section(title)
+        return title if found is None else found.title
 
     def fact_text(self, fact: Fact) -> tuple[str, ...]:
         """The item's lines above its footer."""
@@ -143,8 +161,8 @@ class Document:
             item
             for item in self.footerless
             if item.section
-            and item.section != PROJECT_STATE_SECTION
-            and (item.section in with_facts or item.section in FACT_SECTIONS)
+            and not same_name(item.section, PROJECT_STATE_SECTION)
+            and (item.section in with_facts or section_key(item.section) in FACT_SECTIONS)
         )
 
 
@@ -246,13 +264,17 @@ def _take_item(
 
 def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) -> Fact:
     """The fact with the footerless items right above it (no blank line between, the same
-    section) taken into it: a list closed by one footer is one fact, as a person reads it.
-    The items taken leave `footerless`."""
-    start = fact.start
-    while footerless and footerless[-1].end == start and footerless[-1].section == fact.section:
-        start = footerless.pop().start
+    section) that its footer closes (`items.group_start`) taken into it: a list closed by
+    one footer is one fact, as a person reads it. The items taken leave `footerless`."""
+    above = [fact.start]  # the run's first lines, bottom up
+    for item in reversed(footerless):
+        if item.end != above[-1] or item.section != fact.section:
+            break
+        above.append(item.start)
+    start = group_start(lines, above[::-1])
     if start == fact.start:
         return fact
+    del footerless[len(footerless) - above.index(start) :]
     return dataclasses.replace(fact, start=start, checkbox=checkbox_of(lines[start]))
 
 

@@ -8,6 +8,7 @@ text (poisoning), so that every reader agrees on what a fact's text is.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from mdmem.errors import ParseError
 from mdmem.format.fences import closes, opening
@@ -119,13 +120,27 @@ def footer_line(lines: tuple[str, ...], start: int, end: int, path: str) -> int 
     return footers[0] if footers else None
 
 
+def group_start(lines: tuple[str, ...], run: Sequence[int]) -> int:
+    """Where the fact closed by a footer begins, given `run`, the first lines of the list
+    items right above one another that end with the one holding the footer (the others
+    have none): one footer closes a list (SPEC §3), but a task item (`- [ ]`, `- [x]`) is a
+    thread of its own, so the group starts at the last task item of the run. The items
+    above it are left footerless, as a person reads them: a thread that lost its footer is
+    not the text of the one below, nor is a plain bullet above a thread."""
+    for start in reversed(run):
+        if checkbox_of(lines[start]) is not None:
+            return start
+    return run[0]
+
+
 def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
     """The 0-based line ranges of every fact's text: an item's lines above its footer, with
-    the footerless items right above it that it closes (a group). Items are read as
-    `parse_document` reads them, but nothing is refused: for scanners of any memory text."""
+    the footerless items right above it that it closes (a group, `group_start`). Items are
+    read as `parse_document` reads them, but nothing is refused: for scanners of any
+    memory text."""
     spans: list[range] = []
     fence: str | None = None
-    group: int | None = None  # first line of the footerless items right above
+    run: list[int] = []  # first lines of the footerless items right above
     index, count = 0, len(lines)
     while index < count:
         line = lines[index]
@@ -135,18 +150,16 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
         elif line.startswith(BULLETS) and opens_item(line):
             end = item_end(lines, index)
             footer_at = footer_line_or_none(lines, index, end)
-            start = index if group is None else group
+            run.append(index)
             if footer_at is not None:
-                spans.append(range(start, footer_at))
-                group = None
-            else:
-                group = start
+                spans.append(range(group_start(lines, run), footer_at))
+                run = []
             index = end
         else:
             text = body(line)
             if "```" in text or "~~~" in text:
                 fence = opening(text)
-            group = None
+            run = []
             index += 1
     return spans
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
 from mdmem.format.memory import CONTINUITY, Memory
-from mdmem.format.sections import INVARIANTS_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, same_name
 from mdmem.format.textfile import body
 from mdmem.format.words import Claim, item_claim
 from mdmem.linting.facts import known_ids
@@ -122,7 +122,7 @@ def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committe
     found = []
     line = fact.footer_index + 1
     before = committed.facts.get(fact.id, {})
-    core = fact.get("tier") == "core" and fact.section != INVARIANTS_SECTION
+    core = fact.get("tier") == "core" and not same_name(fact.section, INVARIANTS_SECTION)
     if core and fact.id not in committed.facts:
         found.append(
             finding(

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from mdmem.errors import ParseError
 from mdmem.format.document import Fact
 from mdmem.format.memory import Memory
-from mdmem.format.sections import INVARIANTS_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, same_name
 from mdmem.format.sessionlog import SessionName, parse_session_name
 from mdmem.linting.facts import placed
 from mdmem.linting.findings import Finding, finding
@@ -78,7 +78,11 @@ def shape_findings(memory: Memory) -> list[Finding]:
         found.append(finding("W008", path, 1, message, hint))
     for fact in continuity.facts:
         tier = fact.get("tier")
-        if fact.section == INVARIANTS_SECTION and tier != "core" and not fact.is_superseded:
+        if (
+            same_name(fact.section, INVARIANTS_SECTION)
+            and tier != "core"
+            and not fact.is_superseded
+        ):
             labelled = f"tier {tier}" if tier else "with no tier"
             message = f"architectural invariant {fact.id} is labelled {labelled}, not core"
             found.append(finding("W009", path, fact.footer_index + 1, message))

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mdmem.format.sections import INVARIANTS_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, same_name
 
 if TYPE_CHECKING:  # an entry is shown from lookup's index without the parser
     from mdmem.format.document import Document
@@ -55,7 +55,7 @@ class Entry:
 
     @property
     def core(self) -> bool:
-        return self.get("tier") == "core" or self.section == INVARIANTS_SECTION
+        return self.get("tier") == "core" or same_name(self.section, INVARIANTS_SECTION)
 
     @property
     def anti_pattern(self) -> bool:

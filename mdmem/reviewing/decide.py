@@ -14,7 +14,7 @@ from mdmem.format.document import Document, Fact
 from mdmem.format.footer import Footer
 from mdmem.format.memory import Memory
 from mdmem.format.policy import Policy
-from mdmem.format.sections import INVARIANTS_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, same_name
 from mdmem.format.sessionlog import session_stem
 from mdmem.reviewing.archive import GONE_TIERS, reason_for
 from mdmem.reviewing.ledger import Ledger
@@ -103,9 +103,10 @@ def link_changes(facts: list[Copy], ledger: Ledger) -> dict[str, Changes]:
 
 
 def return_section(continuity: Document, fact: Fact) -> str:
-    """The section an archived fact goes back to: its own, or `## Reactivated`."""
-    section = fact.get("section") or ""
-    return section if section and continuity.section(section) is not None else REACTIVATED_SECTION
+    """The section an archived fact goes back to: its own, as continuity spells it now, or
+    `## Reactivated`."""
+    found = continuity.section(fact.get("section") or "")
+    return REACTIVATED_SECTION if found is None else found.title
 
 
 def _decide(
@@ -228,7 +229,7 @@ def _fixed_tier(
         return "core", None
     if not live and fact.is_done_thread:
         return "archived", "archived"  # a completed thread stays done; only faded facts return
-    if live and section == INVARIANTS_SECTION:
+    if live and same_name(section, INVARIANTS_SECTION):
         return "core", None  # treated as core; lint reports a wrong label
     if live and fact.is_open_thread:
         return "open", None

@@ -71,12 +71,11 @@ def render_documents(
         if thread_edits:
             writes.append(_thread_write(memory, document, thread_edits))
     incoming, archive_edits = _archive_edits(memory, decisions, through, dropped)
+    home = continuity.spelled(OPEN_THREADS_SECTION)
     for thread in threads.opened:
-        incoming.setdefault(OPEN_THREADS_SECTION, []).append(
-            [line + newline for line in thread.lines]
-        )
+        incoming.setdefault(home, []).append([line + newline for line in thread.lines])
     if memory.thread_layout:  # threads go where the memory keeps them: a file each
-        writes += _new_thread_files(incoming.pop(OPEN_THREADS_SECTION, []))
+        writes += _new_thread_files(incoming.pop(home, []))
     edits.extend(_insertions(continuity, incoming, removed, newline))
 
     continuity_after = apply_edits(continuity.lines, edits, newline)

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from mdmem.errors import MdmemError
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
-from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import (
+    INVARIANTS_SECTION,
+    OPEN_THREADS_SECTION,
+    PROJECT_STATE_SECTION,
+    same_name,
+    section_key,
+)
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
@@ -138,9 +144,9 @@ def check_request(request: NewFact) -> None:
     section = request.section
     if len(section) > MAX_SECTION:  # the message never quotes a section that long
         raise MdmemError(f"section is {len(section):,} characters; the limit is {MAX_SECTION}")
-    if not section.strip() or section != section.strip() or unsafe(section, "#"):
+    if not section_key(section) or section != section.strip() or unsafe(section, "#"):
         raise MdmemError(f"section {section!r} must be a heading's title, like 'Key Decisions'")
-    if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
+    if _holds_no_facts(section):
         raise MdmemError(_no_facts(section))
     if request.fact_id is not None and not KEBAB.match(request.fact_id):
         raise MdmemError(
@@ -154,9 +160,9 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     """What adding `request` in `session` does, or the refusal (an MdmemError). A section
     named as continuity names one, but for case and spacing, is that section."""
     section = same_section(memory.continuity, request.section)
-    if section in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
+    if _holds_no_facts(section):
         raise MdmemError(_no_facts(section))
-    if request.agent and section == INVARIANTS_SECTION:
+    if request.agent and same_name(section, INVARIANTS_SECTION):
         raise MdmemError(AGENT_INVARIANT.format(section=section))
     if not request.new_section:
         refuse_misspelt(memory.continuity, section)
@@ -207,9 +213,17 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     return dataclasses.replace(added, note=AS_RULE) if as_rule else added
 
 
+def _holds_no_facts(section: str) -> bool:
+    return same_name(section, OPEN_THREADS_SECTION) or same_name(section, PROJECT_STATE_SECTION)
+
+
 def _no_facts(section: str) -> str:
-    thread = " (`mdmem thread TEXT` opens a thread)" if section == OPEN_THREADS_SECTION else ""
-    return f"## {section} holds no facts: give another --section{thread}"
+    if same_name(section, PROJECT_STATE_SECTION):
+        return f"## {PROJECT_STATE_SECTION} holds no facts: give another --section"
+    return (
+        f"## {OPEN_THREADS_SECTION} holds no facts: give another --section "
+        "(`mdmem thread TEXT` opens a thread)"
+    )
 
 
 def _refuse_retired(found: Sequence[Meeting], superseded: dict[str, str | None]) -> None:

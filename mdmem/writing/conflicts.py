@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from mdmem.format.blocked import BlockedEntry
 from mdmem.format.document import Document, Fact
+from mdmem.format.sections import same_name
 from mdmem.format.words import Claim, claim, item_claim, needles, shared_words
 from mdmem.safety.blocklist import (
     SUPERSEDED_KEPT_PERCENT,
@@ -98,6 +99,6 @@ def _meeting(fact: Fact, old: Claim, new: Claim, flipped: Claim, section: str) -
     if near(new, old) or (new.negative and crosses(new, old)):
         return Meeting(DUPLICATE, fact.id)
     core = fact.is_core
-    if (core or fact.section == section) and _opposed(new, flipped, old):
+    if (core or same_name(fact.section, section)) and _opposed(new, flipped, old):
         return Meeting(CONTRADICTION, fact.id, core=core)
     return None

@@ -15,7 +15,13 @@ from mdmem.format.blocked import BLOCKED_SECTION
 from mdmem.format.document import Document, Fact, parse_document
 from mdmem.format.edit import Edit, append_point, apply_edits, blank, removal
 from mdmem.format.footer import new_footer
-from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION
+from mdmem.format.sections import (
+    INVARIANTS_SECTION,
+    OPEN_THREADS_SECTION,
+    PROJECT_STATE_SECTION,
+    same_name,
+    section_key,
+)
 from mdmem.format.textfile import TextFile, body, decode, split_lines
 from mdmem.linting.nearest import Nearest
 from mdmem.writing.known import NOTHING
@@ -37,7 +43,7 @@ def born_footer(
     """The footer a new fact is born with (SPEC §3): `working` (`core` under Architectural
     Invariants), one use, created and last used on its session's date, that session as
     its origin; then `extra` fields (supersedes, scope, type, tags) in that order."""
-    tier = "core" if section == INVARIANTS_SECTION else "working"
+    tier = "core" if same_name(section, INVARIANTS_SECTION) else "working"
     fields = {"id": fact_id, "created": date, "last_used": date, "uses": "1", "tier": tier}
     return {**fields, "origin": origin, **extra}
 
@@ -98,7 +104,7 @@ def with_item(document: Document, section: str, lines: Sequence[str]) -> str:
     item = [line + newline for line in lines]
     found = document.section(section)
     threads = document.section(OPEN_THREADS_SECTION)
-    if found is None and threads is not None and section != OPEN_THREADS_SECTION:
+    if found is None and threads is not None and not same_name(section, OPEN_THREADS_SECTION):
         at = threads.start
         opening = [] if at == 0 or blank(document.lines[at - 1]) else [newline]
         edit = Edit(at, at, (*opening, f"## {section}{newline}", newline, *item, newline))
@@ -139,12 +145,11 @@ def thread_lines(text: str, thread_id: str, date: str, origin: str) -> list[str]
 
 
 def same_section(document: Document, title: str) -> str:
-    """The title of `document`'s section that `title` names but for case and spacing (or
-    of a section mdmem gives a meaning, held or not), else `title`."""
-    key = " ".join(title.casefold().split())
-    known = [section.title for section in document.sections]
+    """The title of `document`'s section that `title` names (`sections.section_key`), as the
+    file spells it, or of a section mdmem gives a meaning, held or not; else `title`."""
+    known = [section.title for section in document.sections if section.title]
     for name in (*known, OPEN_THREADS_SECTION, PROJECT_STATE_SECTION, INVARIANTS_SECTION):
-        if " ".join(name.casefold().split()) == key:
+        if same_name(name, title):
             return name
     return title
 
@@ -152,11 +157,11 @@ def same_section(document: Document, title: str) -> str:
 def refuse_misspelt(document: Document, section: str) -> None:
     """A section continuity lacks is made, unless its name is a typo of one it has ("Key
     Decisons"), which would open a second home for that section that nobody meant."""
-    titles = {found.title.casefold(): found.title for found in document.sections if found.title}
-    if section.casefold() in titles:
+    titles = {section_key(found.title): found.title for found in document.sections if found.title}
+    if section_key(section) in titles:
         return
-    near = Nearest(titles).ranked(section.casefold(), 1)
-    if near and titles[near[0]] in (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION):
+    near = Nearest(titles).ranked(section_key(section), 1)
+    if near and near[0] in map(section_key, (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION)):
         raise MdmemError(
             f"continuity.md has no section {section!r}, and ## {titles[near[0]]} holds no facts "
             f"(open a thread with `mdmem thread TEXT`); {NOTHING}"

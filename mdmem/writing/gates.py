@@ -15,7 +15,7 @@ from typing import Any
 from mdmem.errors import MdmemError
 from mdmem.format.document import Fact
 from mdmem.format.memory import CONTINUITY, OPEN_THREADS
-from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION
+from mdmem.format.sections import INVARIANTS_SECTION, OPEN_THREADS_SECTION, same_name
 from mdmem.format.threads import thread_file_text, thread_relative
 from mdmem.safety.harm import refuse_harm
 from mdmem.store.lock import locked
@@ -230,7 +230,7 @@ def restore(root: Path, old: str, named: str | None = None, source: str = "--ses
         marks: dict[str, str | None] = {"superseded-by": None}
         tier = None
         if place.fact.get("tier") == "superseded":
-            tier = marks["tier"] = "core" if place.home == INVARIANTS_SECTION else "active"
+            tier = marks["tier"] = "core" if same_name(place.home, INVARIANTS_SECTION) else "active"
         edits: dict[str, list[tuple[Fact, Changes]]] = {place.relative: [(place.fact, marks)]}
         unlinked = _unlink_successors(memory, old, edits)
         files = _edited(memory, edits)
