@@ -259,8 +259,8 @@ def test_a_committed_log_rewritten_or_deleted_is_for_a_person_to_approve(tmp_pat
 
 
 def test_a_folder_the_change_emptied_is_named_as_deleted(tmp_path: Path) -> None:
-    """A fact that names a folder (`src/db/`): deleting the folder's every file deletes it;
-    one file of it renamed within it does not."""
+    """A fact that names a folder (`src/db/`): one file of it renamed within it leaves it;
+    the folder renamed whole is renamed; every file deleted deletes it."""
     repo = demo.build(tmp_path / "paygate")
     cli(repo, "session", "start", "--slug", "db")
     cli(repo, "add", "Queries go through `src/db/` and nothing else", "--section", "Key Decisions")
@@ -269,10 +269,14 @@ def test_a_folder_the_change_emptied_is_named_as_deleted(tmp_path: Path) -> None
     git(repo, "mv", "src/db/pool.ts", "src/db/connections.ts")
     git(repo, "commit", "-q", "-m", "renamed within")
     assert "src/db" not in {path.path for path in diff(repo / "memory", "HEAD~1", "HEAD").paths}
-    git(repo, "rm", "-q", "-r", "src/db")
-    git(repo, "commit", "-q", "-m", "no more db folder")
+    git(repo, "mv", "src/db", "src/store")
+    git(repo, "commit", "-q", "-m", "the folder renamed")
     named = [(p.id, p.path, p.renamed_to) for p in diff(repo / "memory", "HEAD~1", "HEAD").paths]
-    assert named == [("queries-go-src-db-nothing", "src/db", None)]
+    assert named == [("queries-go-src-db-nothing", "src/db", "src/store")]
+    git(repo, "rm", "-q", "-r", "src/store")
+    git(repo, "commit", "-q", "-m", "no more db folder")
+    named = [(p.id, p.path, p.renamed_to) for p in diff(repo / "memory", "HEAD~3", "HEAD").paths]
+    assert ("queries-go-src-db-nothing", "src/db", None) in named, named
 
 
 NOTHING_YET = "nothing to compare yet: HEAD names no commit; commit the memory first"

@@ -292,16 +292,16 @@ def reading(text: str) -> object:
             id="note_after_the_footer_in_a_section",
         ),
         pytest.param(
-            "- Use pnpm\n- Use vitest\n- Use biome\n  <!-- id: tool-chain -->\n",
+            "- Use pnpm\n- Use vitest\n- [ ] Use biome\n  <!-- id: tool-chain -->\n",
             "## S\n",
             ("facts", (("tool-chain", 1, 5, None),), ()),
             id="one_footer_closing_a_group_in_a_section",
         ),
         pytest.param(  # a thread keeps its checkbox: the plain bullets above it are left out
             "- Use pnpm\n- Use vitest\n- [ ] Use biome\n  <!-- id: tool-chain -->\n",
-            "## S\n",
+            "## Open Threads\n",
             ("facts", (("tool-chain", 3, 5, " "),), ((1, 2), (2, 3))),
-            id="one_footer_under_plain_bullets_closing_a_thread_in_a_section",
+            id="one_footer_under_plain_bullets_closing_a_thread",
         ),
         pytest.param(
             "- Use pnpm\n\n- Use biome\n  <!-- id: tool-chain -->\n",
@@ -873,44 +873,53 @@ def test_an_addendum_under_the_footer_is_read_as_the_facts_text() -> None:
             id="a_list_right_under_a_fact",
         ),
         pytest.param(
-            "## S\n\n- Notes on the port\n- [ ] Port the writer\n  <!-- id: port-writer -->\n",
+            "## Open Threads\n\n- Notes on the port\n- [ ] Port the writer\n"
+            "  <!-- id: port-writer -->\n",
             ("facts", (("port-writer", 3, 5, " "),), ((2, 3),)),
             id="a_plain_bullet_above_a_thread_is_left_out",
         ),
         pytest.param(
-            "## S\n\n- [ ] Port the parser\n- [ ] Port the writer\n  <!-- id: port-writer -->\n",
+            "## Open Threads\n\n- [ ] Port the parser\n- [ ] Port the writer\n"
+            "  <!-- id: port-writer -->\n",
             ("facts", (("port-writer", 3, 5, " "),), ((2, 3),)),
             id="a_thread_that_lost_its_footer_is_left_out",
         ),
         pytest.param(
-            "## S\n\n- [x] Ship the parser\n- Notes on the port\n- Kept the old API\n"
+            "## Open Threads\n\n- [x] Ship the parser\n- Notes on the port\n- Kept the old API\n"
             "  <!-- id: ship-parser -->\n",
             ("facts", (("ship-parser", 2, 6, "x"),), ()),
             id="plain_bullets_under_a_done_thread_are_its_text",
         ),
         pytest.param(
-            "## S\n\n- Background\n- [ ] Port the writer\n- Keep the old API\n"
+            "## Open Threads\n\n- Background\n- [ ] Port the writer\n- Keep the old API\n"
             "  <!-- id: port-writer -->\n",
             ("facts", (("port-writer", 3, 6, " "),), ((2, 3),)),
             id="the_group_starts_at_the_last_task_item",
         ),
         pytest.param(
-            "## S\n\n- [x] Ship the parser\n- Notes on the port\n- [ ] Port the writer\n"
+            "## Open Threads\n\n- [x] Ship the parser\n- Notes on the port\n- [ ] Port the writer\n"
             "  <!-- id: port-writer -->\n",
             ("facts", (("port-writer", 4, 6, " "),), ((2, 3), (3, 4))),
             id="a_done_thread_and_its_notes_above_an_open_one",
         ),
         pytest.param(
-            "## S\n\n- Background\n\n- [ ] Port the writer\n- Keep the old API\n"
+            "## Open Threads\n\n- Background\n\n- [ ] Port the writer\n- Keep the old API\n"
             "  <!-- id: port-writer -->\n",
             ("facts", (("port-writer", 4, 7, " "),), ((2, 3),)),
             id="a_blank_line_ends_the_list",
         ),
+        pytest.param(
+            "## Release\n\n- Release in this order:\n- [ ] Bump the version\n- [ ] Tag it\n"
+            "  <!-- id: release-steps -->\n",
+            ("facts", (("release-steps", 2, 6, None),), ()),
+            id="steps_in_another_section_are_one_fact",
+        ),
     ],
 )
 def test_which_items_a_footer_closes(text: str, expected: object) -> None:
-    """One footer closes a list (SPEC §3) from its last task item down: a thread keeps its
-    checkbox, and what is above it stays footerless. The scanners read the same texts."""
+    """One footer closes a list (SPEC §3), under Open Threads from its last task item down:
+    a thread keeps its checkbox, and what is above it stays footerless; elsewhere a list of
+    steps is one fact. The scanners read the same texts."""
     assert reading(text) == expected
     document = parse_document(TextFile("memory/continuity.md", split_lines(text)))
     spans = [range(fact.start, fact.footer_index) for fact in document.facts]

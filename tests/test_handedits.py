@@ -277,6 +277,7 @@ def test_core_or_uses_set_by_hand_is_flagged_for_a_person(
             "- Never push to main directly\n  and never force-push\n", True, id="two-lines"
         ),
         pytest.param("", False, id="only-reworded"),
+        pytest.param("swap", False, id="two-bullets-of-one-fact-swapped"),
     ],
 )
 def test_a_bullet_written_above_a_fact_without_a_footer_is_named(
@@ -284,8 +285,15 @@ def test_a_bullet_written_above_a_fact_without_a_footer_is_named(
 ) -> None:
     """The footer below closes the list above it, so a bullet put right above a fact is
     read as that fact's first line: the hook lets it through with a warning at that line."""
-    reworded = "" if above else " (and in traces)"
-    replace(repo, CONTINUITY, f"- {RULE}", f"{above}- {RULE}{reworded}")
+    if above == "swap":  # a fact of two bullets, committed, then its bullets swapped
+        replace(repo, CONTINUITY, f"- {RULE}", f"- {RULE}\n- Nor response bodies")
+        assert commit(repo).returncode == 0
+        replace(
+            repo, CONTINUITY, f"- {RULE}\n- Nor response bodies", f"- Nor response bodies\n- {RULE}"
+        )
+    else:
+        reworded = "" if above else " (and in traces)"
+        replace(repo, CONTINUITY, f"- {RULE}", f"{above}- {RULE}{reworded}")
     passed = commit(repo)
     assert passed.returncode == 0, passed.stderr
     warned = "memory/continuity.md:7: W030 fact never-log-bodies was joined from above"

@@ -816,13 +816,33 @@ def test_in_a_pull_request_a_log_its_own_commits_edited_is_an_error(repo: Path) 
     assert (found.code, found.path, found.line) == ("E006", SESSION, added)
     assert found.message == f"a committed session log was edited by this change ({first})"
     assert (
-        found.hint == f"session logs are immutable: git checkout main -- {SESSION}, and commit that"
+        found.hint
+        == f"session logs are immutable: git checkout {first}^ -- {SESSION}, and commit that"
     )
     assert [f.code for f in lint(repo / "memory", base="HEAD")] == ["W024"]  # base holds it
     result = CliRunner().invoke(main, ["lint", "--root", str(repo / "memory"), "--base", "main"])
     assert result.exit_code == 1 and f"{SESSION}:{added}: E006" in result.output
     unknown = CliRunner().invoke(main, ["lint", "--root", str(repo / "memory"), "--base", "nope"])
     assert (unknown.exit_code, unknown.stderr) == (3, "mdmem: --base: git knows no commit 'nope'\n")
+
+
+def test_the_way_back_from_a_pull_request_s_edit_works_for_a_log_born_in_it(repo: Path) -> None:
+    """The log the pull request both wrote and then edited is not in its base: the hint
+    puts back the log as it was before the edit, and the check passes once that is in."""
+    git(repo, "checkout", "-q", "-b", "pr")
+    born = repo / "memory" / "sessions" / "2026-03-02-090000.md"
+    born.write_text("# Session: later\n\n## Memory References\n- (none)\n", "utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a new session")
+    born.write_text(born.read_text("utf-8") + "- Referenced: post-only-mutations\n", "utf-8")
+    git(repo, "commit", "-q", "-am", "edit it after the fact")
+    (found,) = lint(repo / "memory", base="main")
+    assert found.code == "E006"
+    command = found.hint.removeprefix("session logs are immutable: ")
+    command = command.removesuffix(", and commit that").split()
+    git(repo, *command[1:])
+    git(repo, "commit", "-q", "-m", "put the log back")
+    assert lint(repo / "memory", base="main") == ()  # as it was first committed
 
 
 def test_each_branch_gets_its_own_verdict(repo: Path) -> None:

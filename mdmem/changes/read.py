@@ -99,16 +99,30 @@ def diff(root: Path, base: str | None = None, head: str | None = None) -> Change
     return compare(*sides, names, findings, moved, unread, rewritten)
 
 
-def _folders_gone(moved: Mapping[str, str | None], head: RepoFiles) -> dict[str, None]:
-    """The folders of the paths the change deleted or renamed that head holds no file in:
-    a fact may name the folder (`src/api/`)."""
-    found: dict[str, None] = {}
+def _folders_gone(moved: Mapping[str, str | None], head: RepoFiles) -> dict[str, str | None]:
+    """The folders of the paths the change deleted or renamed that head holds no file in
+    (a fact may name the folder, `src/api/`), each renamed to the one folder its files all
+    went to under the same names, when they did."""
+    found: dict[str, str | None] = {}
     for path in moved:
         folder = path.rpartition("/")[0]
         while folder and folder not in found and folder not in head.folders:
-            found[folder] = None
+            found[folder] = _went_to(folder, moved)
             folder = folder.rpartition("/")[0]
     return found
+
+
+def _went_to(folder: str, moved: Mapping[str, str | None]) -> str | None:
+    """Where every file of `folder` was renamed to, keeping its path below it; None when
+    one was deleted or they went apart."""
+    places = set()
+    for old, new in moved.items():
+        if old.startswith(f"{folder}/"):
+            rest = old[len(folder) :]
+            if new is None or not new.endswith(rest):
+                return None
+            places.add(new[: -len(rest)])
+    return places.pop() if len(places) == 1 else None
 
 
 def _commit(top: Path, revision: str) -> str:

@@ -271,7 +271,7 @@ def _with_its_group(fact: Fact, footerless: list[Item], lines: tuple[str, ...]) 
         if item.end != above[-1] or item.section != fact.section:
             break
         above.append(item.start)
-    start = group_start(lines, above[::-1])
+    start = group_start(lines, above[::-1], fact.section)
     if start == fact.start:
         return fact
     del footerless[len(footerless) - above.index(start) :]

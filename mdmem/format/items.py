@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from mdmem.errors import ParseError
 from mdmem.format.fences import closes, opening
 from mdmem.format.footer import looks_like_footer
+from mdmem.format.sections import OPEN_THREADS_SECTION, same_name
 from mdmem.format.textfile import body
 
 _CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
@@ -120,16 +121,18 @@ def footer_line(lines: tuple[str, ...], start: int, end: int, path: str) -> int 
     return footers[0] if footers else None
 
 
-def group_start(lines: tuple[str, ...], run: Sequence[int]) -> int:
+def group_start(lines: tuple[str, ...], run: Sequence[int], section: str) -> int:
     """Where the fact closed by a footer begins, given `run`, the first lines of the list
     items right above one another that end with the one holding the footer (the others
-    have none): one footer closes a list (SPEC §3), but a task item (`- [ ]`, `- [x]`) is a
-    thread of its own, so the group starts at the last task item of the run. The items
-    above it are left footerless, as a person reads them: a thread that lost its footer is
-    not the text of the one below, nor is a plain bullet above a thread."""
-    for start in reversed(run):
-        if checkbox_of(lines[start]) is not None:
-            return start
+    have none): one footer closes a list (SPEC §3). Under Open Threads, where a task item
+    (`- [ ]`, `- [x]`) is a thread of its own, the group starts at the run's last task
+    item and the items above it are left footerless, as a person reads them: a thread
+    that lost its footer is not the text of the one below, nor is a plain bullet above a
+    thread. Elsewhere a list of steps closed by one footer is one fact."""
+    if same_name(section, OPEN_THREADS_SECTION):
+        for start in reversed(run):
+            if checkbox_of(lines[start]) is not None:
+                return start
     return run[0]
 
 
@@ -140,6 +143,7 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
     memory text."""
     spans: list[range] = []
     fence: str | None = None
+    section = ""  # the `##` heading above
     run: list[int] = []  # first lines of the footerless items right above
     index, count = 0, len(lines)
     while index < count:
@@ -152,13 +156,15 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
             footer_at = footer_line_or_none(lines, index, end)
             run.append(index)
             if footer_at is not None:
-                spans.append(range(group_start(lines, run), footer_at))
+                spans.append(range(group_start(lines, run, section), footer_at))
                 run = []
             index = end
         else:
             text = body(line)
             if "```" in text or "~~~" in text:
                 fence = opening(text)
+            elif text.startswith("## "):
+                section = text[3:]
             run = []
             index += 1
     return spans

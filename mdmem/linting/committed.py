@@ -100,8 +100,9 @@ def changed_logs(
         elif base_commit is not None and not _holds(repo, base_commit, change.since):
             first = change.since[:12]
             message = f"a committed session log was {what} by this change ({first})"
-            hint = (
-                f"session logs are immutable: git checkout {base} -- {change.path}, and commit that"
+            hint = (  # as the log was before that commit: in BASE, or born in the change
+                f"session logs are immutable: git checkout {first}^ -- {change.path}, and "
+                "commit that"
             )
             found.append(finding("E006", display, edited, message, hint))
         else:  # history now: the review reads the log as it is, nothing left to mend

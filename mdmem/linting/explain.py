@@ -104,8 +104,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "or renamed in the working tree or the index: a change not committed yet, which "
         "can still be undone; with `--base REV` (a pull request's check), also by a commit "
         "REV does not hold. An untracked or newly staged log may still change.",
-        "Put it back: `git checkout HEAD -- PATH` (with `--base`, `git checkout REV -- PATH` "
-        "and commit that).",
+        "Put it back: `git checkout HEAD -- PATH` (with `--base`, `git checkout COMMIT^ -- "
+        "PATH`, COMMIT the one that changed it, and commit that).",
     ),
     "E007": (
         "A merge-conflict marker line (`<<<<<<<`, `=======`, `>>>>>>>`, `|||||||`) in "
@@ -293,7 +293,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "A committed session log that a later commit edited, deleted or renamed. The "
         "ledger is read as it is now; the edit is history, so it is a warning, not an "
         "error that would stop every review from then on (E006 stops the edit while it "
-        "is still uncommitted).",
+        "is still uncommitted, and in a pull request's check, `lint --base REV`, while "
+        "only the pull request holds it).",
         "Nothing to mend now: `git show COMMIT -- PATH` shows the edit; keep later logs "
         "as they were committed.",
     ),

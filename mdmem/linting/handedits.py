@@ -137,7 +137,8 @@ def _by_hand(memory: Memory, document: Document, fact: Fact, committed: Committe
         )
     held = committed.items.get(fact.id, ())
     now = tuple(body(text) for text in document.lines[fact.start : fact.end])
-    if held and held[0] in now[1:] and held[0] != now[0]:  # lines put above its first
+    above = now.index(held[0]) if held and held[0] in now else 0
+    if above and not set(now[:above]) & set(held):  # new lines put above its first
         message = (
             f"fact {fact.id} was joined from above since HEAD: `{now[0][:80]}` opens its "
             "text now, read as part of that fact"

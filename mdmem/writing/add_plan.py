@@ -156,6 +156,11 @@ def check_request(request: NewFact) -> None:
     check_scope_and_tags(request.scope, request.tags)
 
 
+BROUGHT_BACK = (
+    "it is archived (faded, not false): cited Reactivated, the next review brings it back to"
+)
+
+
 def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     """What adding `request` in `session` does, or the refusal (an MdmemError). A section
     named as continuity names one, but for case and spacing, is that section."""
@@ -204,7 +209,7 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
                 f"{NOTHING}"
             )
     archived = [m.fact_id for m in live if m.kind == conflicts.ARCHIVED]
-    again = [i for i in archived if _said_again(memory.archived, i, request.text)]
+    again = [i for i in archived if conflicts.said_again(memory.archived, i, request.text)]
     if again and target is None:  # faded, not false: brought back, not made twice
         return _duplicate(again[0], memory.archived, session, request.text, "reactivated")
     fact_id = _new_id(request, memory)
@@ -264,12 +269,7 @@ def _duplicate(
     }
     more = normalised_tokens(text) - own
     shown = dict.fromkeys(w for w in re.findall(r"[^\W_]+", text) if stem(w.lower()) in more)
-    notes = []
-    if archived:
-        notes.append(
-            "it is archived (faded, not false): cited Reactivated, the next review brings it "
-            f"back to ## {where[2]}"
-        )
+    notes = [f"{BROUGHT_BACK} ## {where[2]}"] if archived else []
     if shown:
         notes.append(
             f"the text adds words the fact lacks ({', '.join(shown)}); to keep them, replace "
@@ -280,16 +280,6 @@ def _duplicate(
     return Addition(
         DUPLICATE, fact_id, *where, tier, None, recorded.text, lines, note=note, extra_words=extra
     )
-
-
-def _said_again(documents: Sequence[Document], fact_id: str, text: str) -> bool:
-    """Whether the fact's first line is `text`, case and spacing aside."""
-    found = known.find(documents, fact_id)
-    if found is None:
-        return False
-    document, fact = found
-    first = document.lines[fact.start].lstrip()[1:]  # its bullet's marker cut off
-    return " ".join(first.split()).lower() == " ".join(text.split()).lower()
 
 
 def _target(old: str, memory: Known, superseded: dict[str, str | None]) -> Fact:

@@ -78,6 +78,16 @@ def meetings(
     return tuple(sorted(found, key=lambda m: (order[m.kind], m.fact_id)))
 
 
+def said_again(documents: Iterable[Document], fact_id: str, text: str) -> bool:
+    """Whether the fact's first line is `text` word for word, case and spacing aside."""
+    for document in documents:
+        for fact in document.facts:
+            if fact.id == fact_id:
+                first = document.lines[fact.start].lstrip()[1:]  # its bullet's marker cut off
+                return " ".join(first.split()).lower() == " ".join(text.split()).lower()
+    return False
+
+
 def _opposed(new: Claim, flipped: Claim, old: Claim) -> bool:
     """Whether two claims say opposite things: near with the polarity of one turned, either
     way round (the shorter may be the new one: "API handlers never return JSON errors"
