@@ -1,7 +1,7 @@
 """The writing tools: `start_session`, `reference`, `add_fact`, `supersede`, `thread` and
-`done`,
-each a call of the function its CLI command calls (so the same lock, the same checks and
-the same all-or-nothing write), answered with what that command prints with --json."""
+`done`, each a call of the function its CLI command calls (so the same lock, the same
+checks and the same all-or-nothing write), answered with what that command prints with
+--json."""
 
 from __future__ import annotations
 
