@@ -331,6 +331,19 @@ def test_the_archived_fact_brought_back_is_the_one_said_again(
     assert answer["log_lines"] == [f"Reactivated: {fact_id}"]
 
 
+def test_an_archived_fact_with_no_section_comes_back_under_reactivated(repo: Path) -> None:
+    """The note names where the review will put it: its own section, else ## Reactivated."""
+    (repo / "memory" / "archive" / "2026-Q3.md").write_text(
+        "# Archive 2026-Q3\n\n## Archived 2026-07-20 (review through 2026-07-20-090000)\n\n"
+        "### Faded\n\n- Keep fixtures small\n"
+        "  <!-- id: small-fixtures | created: 2026-04-01 | tier: archived -->\n",
+        "utf-8",
+    )
+    answer = json.loads(run("Keep fixtures small", "--section", "Testing", "--json").stdout)
+    assert (answer["id"], answer["section"]) == ("small-fixtures", "Reactivated")
+    assert answer["note"].endswith("the next review brings it back to ## Reactivated")
+
+
 def test_an_archived_fact_s_words_in_another_order_are_a_new_fact(repo: Path) -> None:
     """Only an item said again word for word is looked for in the archive, which grows by
     every review: a rewording is added, as before."""

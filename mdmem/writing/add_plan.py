@@ -27,6 +27,7 @@ from mdmem.format.sections import (
     section_key,
 )
 from mdmem.format.words import EXCLUDED, is_prohibition, item_claim, normalised_tokens, stem
+from mdmem.reviewing.decide import return_section
 from mdmem.safety.harm import refuse_harm
 from mdmem.writing import conflicts, known
 from mdmem.writing.conflicts import Meeting
@@ -156,11 +157,6 @@ def check_request(request: NewFact) -> None:
     check_scope_and_tags(request.scope, request.tags)
 
 
-BROUGHT_BACK = (
-    "it is archived (faded, not false): cited Reactivated, the next review brings it back to"
-)
-
-
 def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     """What adding `request` in `session` does, or the refusal (an MdmemError). A section
     named as continuity names one, but for case and spacing, is that section."""
@@ -211,7 +207,8 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     archived = [m.fact_id for m in live if m.kind == conflicts.ARCHIVED]
     again = [i for i in archived if conflicts.said_again(memory.archived, i, request.text)]
     if again and target is None:  # faded, not false: brought back, not made twice
-        return _duplicate(again[0], memory.archived, session, request.text, "reactivated")
+        brought = (again[0], memory.archived, session, request.text, memory.continuity)
+        return _duplicate(*brought)
     fact_id = _new_id(request, memory)
     others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
     added = _added(request, fact_id, target, others, memory, session)
@@ -250,26 +247,28 @@ def _duplicate(
     documents: Sequence[Document],
     session: Current,
     text: str,
-    key: str = "referenced",
+    continuity: Document | None = None,
 ) -> Addition:
-    """The fact already says it: cited instead (an archived one `reactivated`, which
-    brings it back at the next review). A text that says it with more words (a detail the
-    fact lacks) is still not added twice, but the note says how to keep them."""
+    """The fact already says it: cited instead (an archived one, given `continuity`,
+    `reactivated`, which brings it back at the next review to its section). A text that
+    says it with more words (a detail the fact lacks) is still not added twice, but the
+    note says how to keep them."""
     found = known.find(documents, fact_id)
     assert found is not None, f"{fact_id} was met, so it is in a document"
     document, fact = found
+    key = "referenced" if continuity is None else "reactivated"
     recorded = record(session.text, key, [fact_id], session.log.display)
     lines = (f"{label(key)}: {fact_id}",) if recorded.changed else ()
     tier = fact.get("tier")
-    archived = key == "reactivated"  # the section it returns to, not the archive's heading
-    where = (document.path, fact.line, (archived and fact.get("section")) or fact.section)
+    home = fact.section if continuity is None else return_section(continuity, fact)
+    where = (document.path, fact.line, home)
     own = {
         word.lstrip(EXCLUDED)
         for word in item_claim(document.lines[fact.start : fact.footer_index]).words
     }
     more = normalised_tokens(text) - own
     shown = dict.fromkeys(w for w in re.findall(r"[^\W_]+", text) if stem(w.lower()) in more)
-    notes = [f"{BROUGHT_BACK} ## {where[2]}"] if archived else []
+    notes = [] if continuity is None else [known.BROUGHT_BACK.format(section=home)]
     if shown:
         notes.append(
             f"the text adds words the fact lacks ({', '.join(shown)}); to keep them, replace "

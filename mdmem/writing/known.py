@@ -20,6 +20,10 @@ NOTHING = "nothing written"  # how every refusal of the write path ends
 NEAREST_SHOWN = 3  # known ids a refusal of an unknown one suggests
 INVALIDATED = None  # a superseded fact with no successor
 # How an archived fact comes back: a use, not a second copy (`{id}`: its id).
+BROUGHT_BACK = (  # an archived fact said again (`mdmem add`)
+    "it is archived (faded, not false): cited Reactivated, the next review brings it back "
+    "to ## {section}"
+)
 ARCHIVED_BACK = (
     "faded, not false: a session that cites it (`mdmem ref --reactivated {id}`) brings it "
     "back at the next review"
