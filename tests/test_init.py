@@ -391,6 +391,11 @@ def test_the_rules_a_project_kept_for_its_agents_are_named_for_migrate(repo: Pat
     ) in data["next"]
 
 
+def test_one_rule_file_is_named_in_the_singular(repo: Path) -> None:
+    (repo / "CLAUDE.md").write_text("# Rules\n\n- Use pytest for tests\n", "utf-8")
+    assert "import the rules CLAUDE.md holds as facts: `mdmem migrate CLAUDE.md" in init(repo)
+
+
 def test_a_vendor_file_with_an_unpaired_marker_stops_init_before_any_write(repo: Path) -> None:
     (repo / "CLAUDE.md").write_text(f"# Claude\n\n{begin('usage')}\nmine\n", "utf-8")
     before = state(repo)

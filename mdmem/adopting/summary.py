@@ -106,9 +106,10 @@ def next_steps(result: InitResult) -> list[str]:
         )
     if result.fresh and result.rules:
         named = " ".join(result.rules)
+        hold = "holds" if len(result.rules) == 1 else "hold"
         steps.append(
-            f"import the rules {named} hold as facts: `mdmem migrate {named} --dry-run` shows "
-            "what each becomes, then the same without --dry-run"
+            f"import the rules {named} {hold} as facts: `mdmem migrate {named} --dry-run` "
+            "shows what each becomes, then the same without --dry-run"
         )
     if not result.fresh:
         steps.append("run `mdmem lint`, then `mdmem review`: it fills in what footers lack")
