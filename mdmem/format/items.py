@@ -16,6 +16,7 @@ from mdmem.format.footer import looks_like_footer
 from mdmem.format.sections import OPEN_THREADS_SECTION, same_name
 from mdmem.format.textfile import body
 
+_SECTION = re.compile(r"^##[ \t]+(.*?)[ \t]*$")  # a `##` heading, as the parser reads it
 _CHECKBOX = re.compile(r"^[-*+][ \t]+\[([ xX])\](?:[ \t]|$)")
 BULLETS = ("-", "*", "+")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
@@ -163,8 +164,8 @@ def fact_text_spans(lines: tuple[str, ...]) -> list[range]:
             text = body(line)
             if "```" in text or "~~~" in text:
                 fence = opening(text)
-            elif text.startswith("## "):
-                section = text[3:]
+            elif heading := _SECTION.match(text):
+                section = heading[1]
             run = []
             index += 1
     return spans

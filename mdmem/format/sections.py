@@ -24,3 +24,8 @@ def section_key(title: str) -> str:
 def same_name(title: str, name: str) -> bool:
     """Whether section title `title` names the section `name`."""
     return title == name or section_key(title) == section_key(name)
+
+
+def holds_no_facts(title: str) -> bool:
+    """Open Threads (threads, not facts) and Project State (stamps), however spelled."""
+    return same_name(title, OPEN_THREADS_SECTION) or same_name(title, PROJECT_STATE_SECTION)

@@ -23,6 +23,7 @@ from mdmem.format.sections import (
     INVARIANTS_SECTION,
     OPEN_THREADS_SECTION,
     PROJECT_STATE_SECTION,
+    holds_no_facts,
     same_name,
     section_key,
 )
@@ -147,7 +148,7 @@ def check_request(request: NewFact) -> None:
         raise MdmemError(f"section is {len(section):,} characters; the limit is {MAX_SECTION}")
     if not section_key(section) or section != section.strip() or unsafe(section, "#"):
         raise MdmemError(f"section {section!r} must be a heading's title, like 'Key Decisions'")
-    if _holds_no_facts(section):
+    if holds_no_facts(section):
         raise MdmemError(_no_facts(section))
     if request.fact_id is not None and not KEBAB.match(request.fact_id):
         raise MdmemError(
@@ -161,7 +162,7 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     """What adding `request` in `session` does, or the refusal (an MdmemError). A section
     named as continuity names one, but for case and spacing, is that section."""
     section = same_section(memory.continuity, request.section)
-    if _holds_no_facts(section):
+    if holds_no_facts(section):
         raise MdmemError(_no_facts(section))
     if request.agent and same_name(section, INVARIANTS_SECTION):
         raise MdmemError(AGENT_INVARIANT.format(section=section))
@@ -213,10 +214,6 @@ def plan_add(request: NewFact, memory: Known, session: Current) -> Addition:
     others = [m.fact_id for m in contradicted if m.fact_id != request.supersedes]
     added = _added(request, fact_id, target, others, memory, session)
     return dataclasses.replace(added, note=AS_RULE) if as_rule else added
-
-
-def _holds_no_facts(section: str) -> bool:
-    return same_name(section, OPEN_THREADS_SECTION) or same_name(section, PROJECT_STATE_SECTION)
 
 
 def _no_facts(section: str) -> str:

@@ -25,6 +25,7 @@ from mdmem.safety.blocklist import (
     least_shared,
     near,
 )
+from mdmem.writing import known
 
 
 @dataclass(frozen=True)
@@ -80,12 +81,9 @@ def meetings(
 
 def said_again(documents: Iterable[Document], fact_id: str, text: str) -> bool:
     """Whether the fact's first line is `text` word for word, case and spacing aside."""
-    for document in documents:
-        for fact in document.facts:
-            if fact.id == fact_id:
-                first = document.lines[fact.start].lstrip()[1:]  # its bullet's marker cut off
-                return " ".join(first.split()).lower() == " ".join(text.split()).lower()
-    return False
+    found = known.find(documents, fact_id)
+    first = "" if found is None else found[0].lines[found[1].start].lstrip()[1:]  # no bullet
+    return bool(first) and " ".join(first.split()).lower() == " ".join(text.split()).lower()
 
 
 def _opposed(new: Claim, flipped: Claim, old: Claim) -> bool:

@@ -19,6 +19,7 @@ from mdmem.format.sections import (
     INVARIANTS_SECTION,
     OPEN_THREADS_SECTION,
     PROJECT_STATE_SECTION,
+    holds_no_facts,
     same_name,
     section_key,
 )
@@ -161,7 +162,7 @@ def refuse_misspelt(document: Document, section: str) -> None:
     if section_key(section) in titles:
         return
     near = Nearest(titles).ranked(section_key(section), 1)
-    if near and near[0] in map(section_key, (OPEN_THREADS_SECTION, PROJECT_STATE_SECTION)):
+    if near and holds_no_facts(near[0]):
         raise MdmemError(
             f"continuity.md has no section {section!r}, and ## {titles[near[0]]} holds no facts "
             f"(open a thread with `mdmem thread TEXT`); {NOTHING}"
